@@ -1,0 +1,47 @@
+import CCrypto
+
+/// Hashes, keyed hashes and constant-time comparison from OpenSSL libcrypto.
+///
+/// ```swift
+/// let tag = Digest.hmacSHA256(key: secret, message: Array("session-id".utf8))
+/// Digest.constantTimeEquals(tag, presented)
+/// ```
+public enum Digest {
+    /// SHA-256 of `bytes` (32 bytes).
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                _ = SHA256(input.baseAddress, input.count, out.baseAddress)
+            }
+        }
+        return output
+    }
+
+    /// HMAC-SHA-256 of `message` under `key` (32 bytes).
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 32
+        key.withUnsafeBufferPointer { keyBuffer in
+            message.withUnsafeBufferPointer { messageBuffer in
+                output.withUnsafeMutableBufferPointer { out in
+                    _ = HMAC(
+                        EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
+                        messageBuffer.baseAddress, messageBuffer.count, out.baseAddress, &length)
+                }
+            }
+        }
+        precondition(length == 32, "HMAC-SHA-256 produced \(length) bytes")
+        return output
+    }
+
+    /// Compares without an early exit, so the time taken says nothing about where two
+    /// secrets differ. Different lengths are unequal (lengths are not secret here).
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.isEmpty { return true }
+        return lhs.withUnsafeBytes { a in
+            rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+        }
+    }
+}

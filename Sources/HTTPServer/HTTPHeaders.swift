@@ -1,0 +1,79 @@
+/// An ordered list of header fields. Names keep the spelling they were given (so the
+/// wire shows `Content-Type`) and compare case-insensitively, as HTTP requires.
+///
+/// ```swift
+/// var headers = HTTPHeaders()
+/// headers.add("Content-Type", "text/html; charset=utf-8")
+/// headers["content-type"]   // "text/html; charset=utf-8"
+/// ```
+public struct HTTPHeaders: Sendable, Hashable, Sequence {
+    /// One header field.
+    public struct Field: Sendable, Hashable {
+        public let name: String
+        public let value: String
+    }
+
+    private var fields: [Field]
+
+    /// An empty header list.
+    public init() { fields = [] }
+
+    /// Headers from name/value pairs, in order.
+    public init(_ pairs: [(String, String)]) {
+        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// Appends a field (repeats are kept: `Set-Cookie`, or a duplicate `Content-Length`
+    /// the framing check must see).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field of that name with one.
+    public mutating func replace(_ name: String, _ value: String) {
+        remove(name)
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Removes every field of that name.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// The first value of the field, if present.
+    public subscript(name: String) -> String? {
+        for field in fields where Self.namesEqual(field.name, name) { return field.value }
+        return nil
+    }
+
+    /// Every value of the field, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Whether the field is present.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    @inline(__always)
+    private static func fold(_ byte: UInt8) -> UInt8 { byte &- 65 < 26 ? byte | 0x20 : byte }
+
+    /// ASCII case-insensitive comparison without allocating (field names are ASCII tokens).
+    @inline(__always)
+    static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                if fold(a) != fold(b) { return false }
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// A request as the engine received it: head, query and form fields already decoded.
+///
+/// The engine builds it after the whole body has arrived, so a responder never blocks
+/// on the network. Tests build it directly (see `TestSupport`).
+public struct HTTPRequest: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The path, percent-decoded by the engine (so `%2F` arrives as `/`); no query.
+    public var path: String
+    /// Query arguments in order, decoded.
+    public var query: [(name: String, value: String)]
+    /// Header fields, names lowercased.
+    public var headers: HTTPHeaders
+    /// Fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body, in order.
+    public var formFields: [(name: String, value: String)]
+    /// The socket peer's address (not a forwarded one).
+    public var remoteAddress: String
+    /// "HTTP/1.1" or "HTTP/1.0".
+    public var version: String
+
+    /// A request with the given parts.
+    public init(
+        method: HTTPMethod, path: String, query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(), formFields: [(name: String, value: String)] = [],
+        remoteAddress: String = "127.0.0.1", version: String = "HTTP/1.1"
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.formFields = formFields
+        self.remoteAddress = remoteAddress
+        self.version = version
+    }
+
+    /// The first query argument of that name.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// The first form field of that name.
+    public func formValue(_ name: String) -> String? {
+        formFields.first { $0.name == name }?.value
+    }
+}

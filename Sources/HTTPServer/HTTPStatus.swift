@@ -1,0 +1,29 @@
+/// An HTTP status code with its reason phrase.
+public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
+    /// The three-digit code.
+    public let code: Int
+    /// The reason phrase (informational; libmicrohttpd writes its own on the wire).
+    public let reason: String
+
+    /// A status with a custom reason.
+    public init(code: Int, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code) \(reason)" }
+
+    public static let ok = HTTPStatus(code: 200, reason: "OK")
+    public static let noContent = HTTPStatus(code: 204, reason: "No Content")
+    public static let seeOther = HTTPStatus(code: 303, reason: "See Other")
+    public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
+    public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
+    public static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
+    public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
+    public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
+    public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    public static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
+    public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
+    public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
+    public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
+}

@@ -1,0 +1,32 @@
+/// Immutable bytes at a stable address, so libmicrohttpd can send them without a copy.
+///
+/// `@unchecked Sendable` is safe: the memory is written once in `init` and never again,
+/// and it is freed only in `deinit`, after the last reference (including the one each
+/// in-flight response holds through its free callback) is gone.
+public final class SharedBytes: @unchecked Sendable, Hashable {
+    let pointer: UnsafeMutableRawBufferPointer
+
+    /// Copies `bytes` into memory owned by this object.
+    public init(_ bytes: [UInt8]) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { memory.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+        }
+        pointer = memory
+        count = bytes.count
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// The number of bytes.
+    public let count: Int
+
+    /// A copy as an array.
+    public var array: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: pointer[0..<count])) }
+
+    public static func == (lhs: SharedBytes, rhs: SharedBytes) -> Bool {
+        lhs === rhs || lhs.array == rhs.array
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(count) }
+}

@@ -1,0 +1,46 @@
+// The only file of the module that uses Foundation: loading templates happens once, at
+// start-up; parsing and rendering never touch it.
+import Foundation
+
+extension MustacheLibrary {
+    /// Loads every `*.fileExtension` file under `directory`, recursively.
+    ///
+    /// A template's name is its path relative to `directory`, without the extension,
+    /// with `/` separators: `Templates/partials/tabbar.mustache` is `partials/tabbar`.
+    ///
+    /// - Throws: ``MustacheError`` whose `file` is the file's path: for a syntax error
+    ///   with its line, column and reason; for an unreadable file or directory at 1:1.
+    public init(directory: String, fileExtension: String = "mustache") throws(MustacheError) {
+        self.init()
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard files.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+            let enumerator = files.enumerator(atPath: directory)
+        else {
+            throw MustacheError(file: directory, line: 1, column: 1, reason: "not a readable directory")
+        }
+        let suffix = "." + fileExtension
+        var relativePaths: [String] = []
+        for case let path as String in enumerator where path.hasSuffix(suffix) {
+            relativePaths.append(path)
+        }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        for relativePath in relativePaths.sorted() {
+            let path = base + relativePath
+            var isFolder: ObjCBool = false
+            guard files.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard let data = files.contents(atPath: path) else {
+                throw MustacheError(file: path, line: 1, column: 1, reason: "cannot read file")
+            }
+            guard let source = String(data: data, encoding: .utf8) else {
+                throw MustacheError(file: path, line: 1, column: 1, reason: "not valid UTF-8")
+            }
+            let name = String(relativePath.dropLast(suffix.count))
+            do throws(MustacheError) {
+                register(try MustacheTemplate(source, name: name), named: name)
+            } catch {
+                throw MustacheError(file: path, line: error.line, column: error.column, reason: error.reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Where sessions live. Implementations: `MemorySessionStore` (tests, benchmarks),
+/// and the durable and shared stores. Calls are synchronous and bounded in time: they
+/// run on the engine's threads.
+public protocol SessionStore: Sendable {
+    /// The session, or nil if the id is unknown or expired at `now`.
+    func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session?
+    /// Stores a new session.
+    func insert(_ session: Session) throws(SessionStoreError)
+    /// Writes `session` if the stored revision is still `session.revision`, storing it with
+    /// revision + 1. Returns the stored session, or nil when someone else wrote first
+    /// (the caller reloads and re-applies its change: no update is ever lost silently).
+    func update(_ session: Session) throws(SessionStoreError) -> Session?
+    /// Removes a session (unknown ids are ignored).
+    func delete(_ id: SessionID) throws(SessionStoreError)
+    /// Removes expired sessions; returns how many.
+    @discardableResult
+    func sweep(now: Int64) throws(SessionStoreError) -> Int
+    /// Whether the store can serve requests now (`/readyz`).
+    func checkReady() -> Bool
+}
+
+/// Idle and absolute lifetimes, in seconds.
+public struct SessionLifetime: Sendable, Hashable {
+    /// A session unused this long expires. Default 30 days: the state is only
+    /// preferences (selected tab, order), so forgetting it soon would annoy and keeping
+    /// it costs nothing sensitive.
+    public var idle: Int64
+    /// A session expires this long after creation, used or not. Default 180 days.
+    public var absolute: Int64
+
+    public init(idle: Int64 = 30 * 86_400, absolute: Int64 = 180 * 86_400) {
+        self.idle = idle
+        self.absolute = absolute
+    }
+
+    /// Whether `session` has expired at `now`.
+    public func isExpired(_ session: Session, now: Int64) -> Bool {
+        now - session.lastSeen > idle || now - session.created > absolute
+    }
+}

@@ -1,0 +1,38 @@
+/// JSON keys are the property names. Only `id`, `title` and `icon` are required, so a
+/// minimal tab definition stays short; every other key falls back to the same default
+/// as the memberwise initializer.
+extension Tab: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, title, icon, selectedIcon, badge, isEnabled, isCustomizable
+        case clearsBadgeOnSelect, template
+    }
+
+    /// Reads a tab; only `id`, `title` and `icon` are required. Validation is the model's job.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            title: try container.decode(String.self, forKey: .title),
+            icon: try container.decode(String.self, forKey: .icon),
+            selectedIcon: try container.decodeIfPresent(String.self, forKey: .selectedIcon),
+            badge: try container.decodeIfPresent(Badge.self, forKey: .badge),
+            isEnabled: try container.decodeIfPresent(Bool.self, forKey: .isEnabled) ?? true,
+            isCustomizable: try container.decodeIfPresent(Bool.self, forKey: .isCustomizable) ?? true,
+            clearsBadgeOnSelect: try container.decodeIfPresent(Bool.self, forKey: .clearsBadgeOnSelect) ?? false,
+            template: try container.decodeIfPresent(String.self, forKey: .template))
+    }
+
+    /// Writes every field, so the output documents the defaults too.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(icon, forKey: .icon)
+        try container.encodeIfPresent(selectedIcon, forKey: .selectedIcon)
+        try container.encodeIfPresent(badge, forKey: .badge)
+        try container.encode(isEnabled, forKey: .isEnabled)
+        try container.encode(isCustomizable, forKey: .isCustomizable)
+        try container.encode(clearsBadgeOnSelect, forKey: .clearsBadgeOnSelect)
+        try container.encode(template, forKey: .template)
+    }
+}

@@ -1,0 +1,63 @@
+/// One tab of the shared model: the web counterpart of a view controller in
+/// `UITabBarController.viewControllers` together with its `tabBarItem`.
+///
+/// A `Tab` is plain data; `TabBarModel.init` validates it (id syntax, title, icon and
+/// template names, badge) so a bad definition stops start-up with a clear message
+/// instead of producing a broken page.
+///
+/// ```swift
+/// let music = Tab(id: "music", title: "Music", icon: "music.svg",
+///                 selectedIcon: "music-fill.svg", badge: .count(3))
+/// ```
+public struct Tab: Sendable, Hashable {
+    /// The tab's identity and URL segment (`/tabs/<id>/…`): 1–32 characters of
+    /// `a-z`, `0-9` and `-`, starting with a letter. Plays the role of UIKit's `tag`.
+    public var id: String
+    /// The label under the icon; must contain more than whitespace.
+    public var title: String
+    /// Icon file name, e.g. "music.svg". Whether the file exists is the app's concern;
+    /// the model only checks that the name is a safe relative path.
+    public var icon: String
+    /// Icon shown while the tab is selected (UIKit's `selectedImage`); `nil` uses `icon`.
+    public var selectedIcon: String?
+    /// The badge every visitor sees unless their state overrides it (`badgeValue`).
+    public var badge: Badge?
+    /// A disabled tab is shown dimmed and cannot be selected or visited (`isEnabled`).
+    public var isEnabled: Bool
+    /// Whether the visitor may move this tab (UIKit's `customizableViewControllers`).
+    /// A non-customizable tab stays at its model position, in the bar or in More.
+    public var isCustomizable: Bool
+    /// Whether selecting the tab hides its badge for that visitor, for badges that
+    /// announce something the visitor sees by opening the tab ("New", unread counts).
+    public var clearsBadgeOnSelect: Bool
+    /// Name of the content template rendered for this tab; defaults to `id`.
+    public var template: String
+
+    /// Creates a tab; `template` defaults to `id`.
+    public init(
+        id: String,
+        title: String,
+        icon: String,
+        selectedIcon: String? = nil,
+        badge: Badge? = nil,
+        isEnabled: Bool = true,
+        isCustomizable: Bool = true,
+        clearsBadgeOnSelect: Bool = false,
+        template: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.icon = icon
+        self.selectedIcon = selectedIcon
+        self.badge = badge
+        self.isEnabled = isEnabled
+        self.isCustomizable = isCustomizable
+        self.clearsBadgeOnSelect = clearsBadgeOnSelect
+        self.template = template ?? id
+    }
+
+    /// The icon to draw for the given selection state.
+    public func icon(selected: Bool) -> String {
+        selected ? (selectedIcon ?? icon) : icon
+    }
+}

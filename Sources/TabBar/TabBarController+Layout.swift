@@ -1,0 +1,22 @@
+extension TabBarController {
+    /// What to render for this visitor: every tab in their order with its selection,
+    /// effective badge and whether it sits in the bar at each width.
+    public func layout(_ state: TabBarState) -> TabBarLayout {
+        let selected = selectedTabID(state)
+        let compactCount = compactBarCount
+        let regularCount = regularBarCount
+        var items: [TabBarLayout.Item] = []
+        items.reserveCapacity(model.tabs.count)
+        for (offset, id) in effectiveOrder(state).enumerated() {
+            guard let tab = model.tab(id: id) else { continue }
+            items.append(TabBarLayout.Item(
+                tab: tab,
+                position: offset + 1,
+                isSelected: id == selected,
+                badge: effectiveBadge(tabID: id, state: state),
+                inCompactBar: offset < compactCount,
+                inRegularBar: offset < regularCount))
+        }
+        return TabBarLayout(items: items)
+    }
+}

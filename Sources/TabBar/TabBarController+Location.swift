@@ -1,0 +1,29 @@
+extension TabBarController {
+    /// Most segments a remembered location may have.
+    public static let maxLocationSegments = 16
+    /// Most bytes a remembered location may have.
+    public static let maxLocationBytes = 256
+
+    /// Whether `location` may be remembered for a tab: "" (the root), or up to 16
+    /// `/`-separated segments of `A-Z a-z 0-9 . _ ~ -`, none empty, `.` or `..`, at
+    /// most 256 bytes. Such a path needs no escaping in a URL and cannot climb out of
+    /// the tab, so it is safe to redirect to; anything else is treated as the root.
+    public static func isValidLocation(_ location: String) -> Bool {
+        location.isEmpty || PathSyntax.isValid(
+            location, maxSegments: maxLocationSegments, maxBytes: maxLocationBytes,
+            allowed: PathSyntax.isUnreserved)
+    }
+
+    /// Where the visitor was in this tab ("" = its root); an invalid stored value
+    /// counts as the root.
+    public func location(ofTab id: String, in state: TabBarState) -> String {
+        guard let location = state.locations[id], Self.isValidLocation(location) else { return "" }
+        return location
+    }
+
+    /// Where `GET /` should send the visitor: the selected tab and its location.
+    public func restorationTarget(_ state: TabBarState) -> (tabID: String, location: String) {
+        let id = selectedTabID(state)
+        return (id, location(ofTab: id, in: state))
+    }
+}

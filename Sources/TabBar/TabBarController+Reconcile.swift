@@ -1,0 +1,30 @@
+extension TabBarController {
+    /// The state brought in line with the current model, for a state saved under an
+    /// older one (tabs added, removed, reordered, made fixed or disabled). Call it
+    /// after loading a session; it never fails and never loses what still applies.
+    ///
+    /// - the order becomes `effectiveOrder(_:)`, or `nil` when that is the default;
+    /// - a selected tab that was removed or disabled falls back to the first enabled tab;
+    /// - locations and badge overrides of unknown tabs are dropped, as are invalid or
+    ///   root ("") locations and overrides with an invalid badge.
+    ///
+    /// The version moves on only if something changed, so reconciling an up-to-date
+    /// state does not make open customize forms stale.
+    public func reconciled(_ state: TabBarState) -> TabBarState {
+        var next = state
+        let order = effectiveOrder(state)
+        next.order = order == model.defaultOrder ? nil : order
+        if let selected = state.selectedTabID, model.tab(id: selected)?.isEnabled != true {
+            next.selectedTabID = model.firstEnabledTabID
+        }
+        next.locations = state.locations.filter { id, location in
+            model.tab(id: id) != nil && !location.isEmpty && Self.isValidLocation(location)
+        }
+        next.badgeOverrides = state.badgeOverrides.filter { id, override in
+            guard model.tab(id: id) != nil else { return false }
+            if case .badge(let badge) = override { return badge.isValid }
+            return true
+        }
+        return next.committed(since: state)
+    }
+}

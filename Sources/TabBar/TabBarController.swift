@@ -1,0 +1,51 @@
+/// The tab bar controller: the shared model plus the app's hooks. It holds no
+/// visitor state; each visitor's `TabBarState` goes in and a new one comes out, so
+/// one controller serves every request at once and every rule is a pure function.
+///
+/// The UIKit behaviours it reproduces: selection with a veto and pop-to-root on
+/// re-tap (`select`), one navigation position per tab (`visit`), 4 + More at compact
+/// width and 7 + More at regular width (`layout`), More → Edit customization with
+/// fixed tabs (`apply`), per-visitor badges (`setBadge`) and runtime model changes
+/// (`reconciled`).
+///
+/// ```swift
+/// let controller = TabBarController(model: try TabBarModel(tabs: [
+///     Tab(id: "home", title: "Home", icon: "home.svg", isCustomizable: false),
+///     Tab(id: "music", title: "Music", icon: "music.svg", badge: .count(3),
+///         clearsBadgeOnSelect: true),
+/// ]))
+/// var state = controller.reconciled(sessionState)          // after loading a session
+/// let (next, outcome) = controller.select("music", in: state) // POST select
+/// if case .selected(let tab, let location) = outcome {
+///     state = next                                          // save, then 303 to
+///     redirect(to: "/tabs/\(tab)/\(location)")              // the remembered place
+/// }
+/// let bar = controller.layout(state)                        // render the bar
+/// ```
+public struct TabBarController: Sendable {
+    /// The shared tab definition. Replacing it is UIKit's `setViewControllers`:
+    /// existing states keep working and catch up via `reconciled(_:)`.
+    public var model: TabBarModel
+    /// The app's delegate callbacks.
+    public var hooks: TabBarHooks
+
+    /// Creates a controller for `model`; hooks default to allowing everything.
+    public init(model: TabBarModel, hooks: TabBarHooks = .init()) {
+        self.model = model
+        self.hooks = hooks
+    }
+
+    /// The visitor's selected tab: their choice if that tab still exists and is
+    /// enabled, otherwise the model's first enabled tab. Always a usable tab.
+    public func selectedTabID(_ state: TabBarState) -> String {
+        if let id = state.selectedTabID, model.tab(id: id)?.isEnabled == true {
+            return id
+        }
+        return model.firstEnabledTabID
+    }
+
+    /// Whether the tab with this id exists and may not be moved by the visitor.
+    func isFixed(_ id: String) -> Bool {
+        model.tab(id: id)?.isCustomizable == false
+    }
+}

@@ -1,0 +1,82 @@
+/// The shared tab bar definition every visitor sees: the tabs in their default order
+/// and the bar's appearance (UIKit's `viewControllers` plus `tabBar` appearance).
+///
+/// A model only exists validated, so the controller and the views never meet an
+/// invalid id, colour or file name. Changing the tabs at runtime means building a new
+/// model; visitor states catch up through `TabBarController.reconciled(_:)`.
+///
+/// ```swift
+/// let model = try TabBarModel(tabs: [
+///     Tab(id: "home", title: "Home", icon: "home.svg", isCustomizable: false),
+///     Tab(id: "music", title: "Music", icon: "music.svg", badge: .text("New")),
+/// ])
+/// ```
+public struct TabBarModel: Sendable {
+    /// More than this many tabs at compact width: the bar shows `compactBarCapacity - 1`
+    /// tabs and a More item, as `UITabBarController` does on a phone.
+    public static let compactBarCapacity = 5
+    /// More than this many tabs at regular width (>= 768 px): `regularBarCapacity - 1`
+    /// tabs and More.
+    public static let regularBarCapacity = 8
+
+    /// The tabs in their default order.
+    public let tabs: [Tab]
+    /// How the bar looks.
+    public let appearance: TabBarAppearance
+    /// Position of each tab by id; built once so look-ups on the hot path are O(1).
+    private let indexByID: [String: Int]
+
+    /// Validates and creates a model. Refuses: no tabs, a bad or duplicate id, an empty
+    /// title, an unsafe icon or template name, an invalid badge or colour, and a model
+    /// whose tabs are all disabled. The first problem found, in reading order, is thrown.
+    public init(tabs: [Tab], appearance: TabBarAppearance = .init()) throws(TabBarModelError) {
+        guard !tabs.isEmpty else { throw TabBarModelError(.noTabs) }
+        var indexByID: [String: Int] = [:]
+        for (offset, tab) in tabs.enumerated() {
+            if let error = tab.validationError(index: offset + 1) { throw error }
+            if let earlier = indexByID[tab.id] {
+                throw TabBarModelError(.duplicateID(tab.id, firstIndex: earlier + 1, secondIndex: offset + 1))
+            }
+            indexByID[tab.id] = offset
+        }
+        if let error = appearance.validationError() { throw error }
+        guard tabs.contains(where: \.isEnabled) else { throw TabBarModelError(.noEnabledTab) }
+        self.tabs = tabs
+        self.appearance = appearance
+        self.indexByID = indexByID
+    }
+
+    /// The tab with this id, or `nil`.
+    public func tab(id: String) -> Tab? {
+        index(of: id).map { tabs[$0] }
+    }
+
+    /// The tab's 0-based position in the default order, or `nil` for an unknown id.
+    public func index(of id: String) -> Int? {
+        indexByID[id]
+    }
+
+    /// All tab ids in the model's order: every visitor's order until they customize it.
+    public var defaultOrder: [String] {
+        tabs.map(\.id)
+    }
+
+    /// The selection of a visitor who has not chosen yet, and the fallback when their
+    /// selected tab is removed or disabled. Validation guarantees there is one.
+    public var firstEnabledTabID: String {
+        tabs.first(where: \.isEnabled)?.id ?? tabs[0].id
+    }
+}
+
+extension TabBarModel: Hashable {
+    /// Two models are equal when their tabs and appearance are; the index is derived.
+    public static func == (lhs: TabBarModel, rhs: TabBarModel) -> Bool {
+        lhs.tabs == rhs.tabs && lhs.appearance == rhs.appearance
+    }
+
+    /// Hashes what equality compares: the tabs and the appearance.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tabs)
+        hasher.combine(appearance)
+    }
+}

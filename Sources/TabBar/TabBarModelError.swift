@@ -1,0 +1,81 @@
+/// Why a tab definition was refused. Its `description` is a one-line message naming
+/// the tab and the problem, written for whoever edits the definition file: it is
+/// printed when start-up (or a reload) fails.
+///
+/// ```swift
+/// do { _ = try TabBarModel(tabs: []) }
+/// catch { print(error) } // "no tabs"
+/// ```
+public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// Which colour setting a bad colour came from.
+    public enum ColorOwner: Sendable, Hashable {
+        /// The badge of the tab with this id.
+        case badge(tabID: String)
+        /// An appearance property, by its JSON name (`tint`, `unselectedTint`, `background`).
+        case appearance(property: String)
+    }
+
+    /// The problem, with the context needed to point at it.
+    public enum Reason: Sendable, Hashable {
+        /// The definition has no tabs at all.
+        case noTabs
+        /// Every tab is disabled, so nothing could ever be selected.
+        case noEnabledTab
+        /// The tab at 1-based `index` has an id that is not a valid URL segment.
+        case invalidID(String, index: Int)
+        /// Two tabs share an id; both 1-based positions are given.
+        case duplicateID(String, firstIndex: Int, secondIndex: Int)
+        /// A title is empty or only whitespace.
+        case emptyTitle(tabID: String)
+        /// An icon or selected icon is not a safe relative file name.
+        case invalidIcon(String, tabID: String)
+        /// A template name is not a safe relative file name.
+        case invalidTemplate(String, tabID: String)
+        /// A colour is not `#rgb`, `#rrggbb`, `#rrggbbaa` or a lowercase name.
+        case invalidColor(String, owner: ColorOwner)
+        /// A badge's value is unusable (empty text, negative count, …).
+        case invalidBadge(String, tabID: String)
+        /// The JSON could not be read; the text says where and why.
+        case invalidJSON(String)
+    }
+
+    /// The problem.
+    public let reason: Reason
+
+    /// Wraps a reason.
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// The message for the person fixing the definition, e.g.
+    /// "duplicate tab id 'music' (tabs 2 and 5)".
+    public var description: String {
+        let colourHint = "use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z"
+        let nameHint = "use a relative path of letters, digits, '.', '_', '-'"
+        switch reason {
+        case .noTabs:
+            return "no tabs"
+        case .noEnabledTab:
+            return "no enabled tab"
+        case .invalidID(let id, let index):
+            return "tab \(index): invalid id \(ErrorText.quoted(id)) "
+                + "(use a-z, 0-9, -; start with a letter; at most \(Tab.maxIDLength) characters)"
+        case .duplicateID(let id, let first, let second):
+            return "duplicate tab id \(ErrorText.quoted(id)) (tabs \(first) and \(second))"
+        case .emptyTitle(let tabID):
+            return "tab \(ErrorText.quoted(tabID)): empty title"
+        case .invalidIcon(let icon, let tabID):
+            return "tab \(ErrorText.quoted(tabID)): invalid icon file name \(ErrorText.quoted(icon)) (\(nameHint))"
+        case .invalidTemplate(let template, let tabID):
+            return "tab \(ErrorText.quoted(tabID)): invalid template name \(ErrorText.quoted(template)) (\(nameHint))"
+        case .invalidColor(let color, .badge(let tabID)):
+            return "tab \(ErrorText.quoted(tabID)): invalid colour \(ErrorText.quoted(color)) for the badge (\(colourHint))"
+        case .invalidColor(let color, .appearance(let property)):
+            return "appearance: invalid colour \(ErrorText.quoted(color)) for \(property) (\(colourHint))"
+        case .invalidBadge(let problem, let tabID):
+            return "tab \(ErrorText.quoted(tabID)): \(problem)"
+        case .invalidJSON(let detail):
+            return "invalid JSON: \(detail)"
+        }
+    }
+}

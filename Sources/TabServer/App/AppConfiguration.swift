@@ -1,0 +1,48 @@
+import HTTPServer
+
+/// Everything the server can be told at start, from flags (`--port 9000`, `--port=9000`)
+/// and environment variables (`TABSERVER_PORT=9000`; `PORT` too). Flags win.
+///
+/// ```swift
+/// var configuration = AppConfiguration()
+/// configuration.http.port = 0
+/// let app = try buildApplication(configuration)
+/// ```
+public struct AppConfiguration: Sendable {
+    /// Engine settings: address, threads, limits.
+    public var http = HTTPServerConfiguration(threads: 4)
+    /// Folder of static files served from memory.
+    public var publicDirectory = "Public"
+    /// Folder of Mustache templates, compiled at start.
+    public var templatesDirectory = "Templates"
+    /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.
+    public var tabsFile = "tabs.json"
+    /// Where sessions live: `memory`.
+    public var sessions = "memory"
+    /// Most sessions the memory store keeps.
+    public var memorySessionCapacity = 100_000
+    /// Session lifetimes.
+    public var sessionIdleTimeout: Int64 = 30 * 86_400
+    public var sessionAbsoluteTimeout: Int64 = 180 * 86_400
+    /// The session cookie's name.
+    public var cookieName = "tabserver_session"
+    /// The path the app is mounted at behind a proxy ("" or e.g. "/app").
+    public var basePath = ""
+    /// The app's name in titles and the manifest.
+    public var appName = "TabServer Store"
+    /// One line per request on standard output.
+    public var accessLog = true
+
+    /// The embedded defaults.
+    public init() {}
+
+    /// One setting: flag name, environment name, description (the `--help` text and the
+    /// README's table come from the same list).
+    public struct Setting: Sendable {
+        public let flag: String
+        public let environment: String
+        public let defaultValue: String
+        public let help: String
+        let apply: @Sendable (inout AppConfiguration, String) throws -> Void
+    }
+}

@@ -1,0 +1,46 @@
+import TabBar
+
+/// The app's say in selection and customization: UIKit's `UITabBarControllerDelegate`
+/// for the web. Selection may also ask the visitor to confirm first.
+///
+/// ```swift
+/// var hooks = AppHooks()
+/// hooks.shouldSelect = { tab, state, confirmed in
+///     tab.id == "purchased" && !confirmed ? .askConfirmation("Show your purchase history?") : .allow
+/// }
+/// ```
+public struct AppHooks: Sendable {
+    /// The answer of `shouldSelect`.
+    public enum Decision: Sendable, Hashable {
+        case allow
+        /// Refuse, with a message shown to the visitor.
+        case deny(String)
+        /// Refuse for now, with a message and a button that selects the tab when pressed.
+        case askConfirmation(String)
+    }
+
+    /// `tabBarController(_:shouldSelect:)`: called before a tab is selected from the bar
+    /// or More; `confirmed` is true when the visitor pressed the confirm button.
+    public var shouldSelect: @Sendable (_ tab: Tab, _ state: TabBarState, _ confirmed: Bool) -> Decision = { _, _, _ in .allow }
+    /// `tabBarController(_:didSelect:)`.
+    public var didSelect: @Sendable (_ tab: Tab, _ state: TabBarState) -> Void = { _, _ in }
+    /// `tabBarController(_:willBeginCustomizing:)`: the visitor opened More → Edit.
+    public var willBeginCustomizing: @Sendable (_ state: TabBarState) -> Void = { _ in }
+    /// `tabBarController(_:didEndCustomizing:changed:)`: the visitor pressed Done.
+    public var didEndCustomizing: @Sendable (_ state: TabBarState, _ changed: Bool) -> Void = { _, _ in }
+
+    public init() {}
+
+    /// The hooks as the model's controller takes them, with the selection verdict
+    /// already decided for this request.
+    func tabBarHooks(verdict: Decision) -> TabBarHooks {
+        TabBarHooks(
+            shouldSelect: { _, _ in
+                switch verdict {
+                case .allow: .allow
+                case .deny(let message), .askConfirmation(let message): .deny(message: message)
+                }
+            },
+            didSelect: didSelect, willBeginCustomizing: willBeginCustomizing, didEndCustomizing: didEndCustomizing)
+    }
+}

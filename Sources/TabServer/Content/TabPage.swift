@@ -1,0 +1,21 @@
+import Mustache
+
+/// One page of a tab's content: what the tab's template renders at a location.
+public struct TabPage: Sendable {
+    /// The page title (header and `<title>`).
+    public var title: String
+    /// The location of the page one level up this tab's stack ("" = the tab's root),
+    /// or nil on the root itself. The back link goes there, whatever the browser history.
+    public var parentLocation: String?
+    /// The title of that parent page (the back link's label).
+    public var parentTitle: String?
+    /// Values for the template, under `page` in the template context.
+    public var context: MustacheValue
+
+    public init(title: String, parentLocation: String? = nil, parentTitle: String? = nil, context: MustacheValue) {
+        self.title = title
+        self.parentLocation = parentLocation
+        self.parentTitle = parentTitle
+        self.context = context
+    }
+}

@@ -1,0 +1,180 @@
+import Mustache
+import TabBar
+
+/// The demo's content: an iTunes-like store with drill-down pages in every tab
+/// (list → detail → sub-detail, e.g. `/tabs/music/albums/3/tracks/2`). All names are
+/// invented for the demo.
+public struct DemoCatalog: TabContentProvider {
+    /// One collection shown by a tab: its items and what their children are called.
+    struct Collection: Sendable {
+        let segment: String  // "albums"
+        let heading: String  // "Albums"
+        let childSegment: String  // "tracks"
+        let childHeading: String  // "Tracks"
+        let items: [Item]
+    }
+
+    struct Item: Sendable {
+        let title: String
+        let creator: String
+        let year: Int
+        let genre: String
+        let price: String
+        let hue: Int
+        let blurb: String
+        let children: [(title: String, length: String)]
+    }
+
+    let collections: [String: Collection]
+
+    public init() {
+        collections = DemoCatalog.makeCollections()
+    }
+
+    public func page(tab: Tab, location: [Substring], basePath: String) -> TabPage? {
+        let root = "\(basePath)/tabs/\(tab.id)"
+        if tab.id == "featured" { return location.isEmpty ? featuredPage(tab: tab, basePath: basePath) : nil }
+        if tab.id == "purchased" { return purchasedPage(tab: tab, location: location, basePath: basePath) }
+        guard let collection = collections[tab.id] else {
+            return location.isEmpty ? TabPage(title: tab.title, context: ["isEmpty": true]) : nil
+        }
+        switch location.count {
+        case 0:
+            return TabPage(
+                title: tab.title,
+                context: [
+                    "isList": true, "heading": .string(collection.heading),
+                    "items": .array(
+                        collection.items.enumerated().map { index, item in
+                            row(item, href: "\(root)/\(collection.segment)/\(index + 1)")
+                        }),
+                ])
+        case 2, 4:
+            guard location[0] == collection.segment, let index = Self.index(location[1], in: collection.items.count)
+            else { return nil }
+            let item = collection.items[index]
+            let itemLocation = "\(collection.segment)/\(index + 1)"
+            if location.count == 2 {
+                return TabPage(
+                    title: item.title, parentLocation: "", parentTitle: tab.title,
+                    context: [
+                        "isDetail": true, "title": .string(item.title), "subtitle": .string(item.creator),
+                        "art": art(item), "blurb": .string(item.blurb),
+                        "facts": facts([("Released", String(item.year)), ("Genre", item.genre), ("Price", item.price)]),
+                        "childHeading": .string(collection.childHeading),
+                        "children": .array(
+                            item.children.enumerated().map { childIndex, child in
+                                [
+                                    "number": .int(childIndex + 1), "title": .string(child.title),
+                                    "meta": .string(child.length),
+                                    "href": .string("\(root)/\(itemLocation)/\(collection.childSegment)/\(childIndex + 1)"),
+                                ]
+                            }),
+                    ])
+            }
+            guard location[2] == collection.childSegment,
+                let childIndex = Self.index(location[3], in: item.children.count)
+            else { return nil }
+            let child = item.children[childIndex]
+            return TabPage(
+                title: child.title, parentLocation: itemLocation, parentTitle: item.title,
+                context: [
+                    "isLeaf": true, "title": .string(child.title), "subtitle": .string("\(item.title) · \(item.creator)"),
+                    "art": art(item),
+                    "facts": facts([
+                        ("Number", "\(childIndex + 1) of \(item.children.count)"), ("Length", child.length),
+                        ("From", item.title), ("Released", String(item.year)),
+                    ]),
+                ])
+        default:
+            return nil
+        }
+    }
+
+    private func featuredPage(tab: Tab, basePath: String) -> TabPage {
+        let shelves: [(String, String)] = [("music", "New Music"), ("movies", "Top Movies"), ("tv", "Binge-worthy TV"),
+            ("audiobooks", "Listen Next")]
+        let hero = collections["music"]!.items[0]
+        return TabPage(
+            title: tab.title,
+            context: [
+                "isFeatured": true,
+                "hero": [
+                    "title": .string(hero.title), "subtitle": .string("The new album from \(hero.creator)"),
+                    "href": .string("\(basePath)/tabs/music/albums/1"), "art": art(hero),
+                ],
+                "shelves": .array(
+                    shelves.compactMap { tabID, heading in
+                        guard let collection = collections[tabID] else { return nil }
+                        return [
+                            "heading": .string(heading),
+                            "items": .array(
+                                collection.items.prefix(4).enumerated().map { index, item in
+                                    row(item, href: "\(basePath)/tabs/\(tabID)/\(collection.segment)/\(index + 1)")
+                                }),
+                        ]
+                    }),
+            ])
+    }
+
+    private func purchasedPage(tab: Tab, location: [Substring], basePath: String) -> TabPage? {
+        let purchases: [(String, Int)] = [("music", 2), ("movies", 1), ("audiobooks", 3), ("music", 5), ("tv", 2)]
+        func entry(_ index: Int) -> (Collection, Item, Int)? {
+            let (tabID, number) = purchases[index]
+            guard let collection = collections[tabID], number <= collection.items.count else { return nil }
+            return (collection, collection.items[number - 1], number)
+        }
+        if location.isEmpty {
+            return TabPage(
+                title: tab.title,
+                context: [
+                    "isList": true, "heading": "Your purchases",
+                    "items": .array(
+                        purchases.indices.compactMap { index in
+                            guard let (_, item, _) = entry(index) else { return nil }
+                            return row(item, href: "\(basePath)/tabs/purchased/receipts/\(index + 1)")
+                        }),
+                ])
+        }
+        guard location.count == 2, location[0] == "receipts", let index = Self.index(location[1], in: purchases.count),
+            let (collection, item, number) = entry(index)
+        else { return nil }
+        let (tabID, _) = purchases[index]
+        return TabPage(
+            title: "Receipt", parentLocation: "", parentTitle: tab.title,
+            context: [
+                "isDetail": true, "title": .string(item.title), "subtitle": .string(item.creator), "art": art(item),
+                "blurb": .string("Bought with your account. Downloads and streams are unlimited on all your devices."),
+                "facts": facts([("Order", "M\(90_417 + index * 37)"), ("Price", item.price), ("Kind", collection.heading)]),
+                "childHeading": "Open",
+                "children": [
+                    [
+                        "number": 1, "title": .string("Show in \(collection.heading)"), "meta": "",
+                        "href": .string("\(basePath)/tabs/\(tabID)/\(collection.segment)/\(number)"),
+                    ]
+                ],
+            ])
+    }
+
+    private func row(_ item: Item, href: String) -> MustacheValue {
+        [
+            "title": .string(item.title), "subtitle": .string("\(item.creator) · \(item.year)"), "meta": .string(item.price),
+            "href": .string(href), "art": art(item),
+        ]
+    }
+
+    private func art(_ item: Item) -> MustacheValue {
+        let initials = item.title.split(separator: " ").prefix(2).compactMap(\.first).map(String.init).joined()
+        return ["hue": .int(item.hue), "initials": .string(initials)]
+    }
+
+    private func facts(_ pairs: [(String, String)]) -> MustacheValue {
+        .array(pairs.map { ["label": .string($0.0), "value": .string($0.1)] })
+    }
+
+    /// "3" → 2 when 1 ≤ 3 ≤ count; anything else (0, "03", "-1", "x") → nil.
+    static func index(_ text: Substring, in count: Int) -> Int? {
+        guard let number = Int(text), number >= 1, number <= count, String(number) == text else { return nil }
+        return number - 1
+    }
+}

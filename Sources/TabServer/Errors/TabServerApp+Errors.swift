@@ -1,0 +1,27 @@
+import HTTPServer
+import Sessions
+import TabBar
+import Web
+
+extension TabServerApp {
+    /// Renders any failure as a page with its status. Pages for the visitor keep the tab
+    /// bar (a 404 is still inside the app); when the session itself is the problem
+    /// (`withSession: false`), the page has no bar and no cookie is touched.
+    func errorPage(_ error: any Error, state: inout RequestState, withSession: Bool = true) -> HTTPResponse {
+        let failure: HTTPError
+        switch error {
+        case let error as HTTPError: failure = error
+        case let error as CustomizationError: failure = HTTPError(error)
+        case let error as SessionStoreError: failure = HTTPError(error)
+        default: failure = .internalError()
+        }
+        var session: Session? = nil
+        if withSession && failure.status != .serviceUnavailable {
+            session = try? visitor(&state)
+        }
+        var response = html(
+            views.errorPage(failure, session: session, controller: state.controller), status: failure.status)
+        for field in failure.headers { response.headers.add(field.name, field.value) }
+        return response
+    }
+}

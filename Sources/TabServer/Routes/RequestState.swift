@@ -1,0 +1,57 @@
+import HTTPServer
+import Sessions
+import TabBar
+import Web
+
+/// What one request knows about its visitor, loaded on first use: the session (or a
+/// new one), the controller snapshot, and what must be written back.
+struct RequestState {
+    let app: TabServerApp
+    let request: HTTPRequest
+    let controller: TabBarController
+    /// The session as loaded (nil until `visitor()` is called).
+    private(set) var loaded: Session?
+    /// The session as the handler leaves it.
+    var session: Session?
+    /// Whether the session was created by this request (its cookie must be set).
+    private(set) var isNewSession = false
+
+    init(app: TabServerApp, request: HTTPRequest, controller: TabBarController) {
+        self.app = app
+        self.request = request
+        self.controller = controller
+    }
+
+    /// The visitor's session, loaded or created once per request, with its tab bar state
+    /// reconciled with the current model (tabs added or removed since the last visit).
+    mutating func visitor(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError) -> Session {
+        if let session { return session }
+        var found: Session? = nil
+        if let value = request.cookie(cookieName), let id = SessionID(cookieValue: value) {
+            do {
+                found = try store.load(id, now: now)
+            } catch {
+                throw HTTPError.unavailable("Your settings cannot be loaded right now. Please try again in a moment.")
+            }
+        }
+        var session: Session
+        if let found {
+            session = found
+        } else {
+            // Unknown, expired, forged or malformed: a fresh session, never the offered id.
+            session = Session.new(now: now)
+            isNewSession = true
+        }
+        loaded = session
+        session.state = controller.reconciled(session.state)
+        self.session = session
+        return session
+    }
+
+    /// Forgets the handler's changes (a failed request changes nothing).
+    mutating func discardChanges() {
+        guard var original = loaded else { return }
+        original.state = controller.reconciled(original.state)
+        session = original
+    }
+}

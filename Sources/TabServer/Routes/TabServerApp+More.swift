@@ -1,0 +1,88 @@
+import HTTPServer
+import Sessions
+import TabBar
+import Web
+
+extension TabServerApp {
+    /// `GET /more`: the tabs that do not fit the bar (UIKit's `moreNavigationController`).
+    func morePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try visitor(&state)
+        let notice = session.notice
+        session.notice = nil
+        state.session = session
+        return html(views.morePage(session: session, controller: state.controller, notice: notice))
+    }
+
+    /// `GET /more/edit`: the customize sheet. Opening it starts customizing (the
+    /// `willBeginCustomizing` hook) unless the visitor is already at it.
+    func customizePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try visitor(&state)
+        let controller = state.controller
+        if session.customizationStart == nil {
+            session.customizationStart = controller.effectiveOrder(session.state)
+            appHooks.willBeginCustomizing(session.state)
+        }
+        state.session = session
+        return html(views.customizePage(session: session, controller: controller, message: nil))
+    }
+
+    /// `POST /more/edit`: one customization step (move up/down, into the bar or More,
+    /// reset) or Done. Each answers 303; a post from an out-of-date page answers 409
+    /// with the current arrangement and changes nothing.
+    func customize(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try visitor(&state)
+        try verifyCSRF(request, session: session)
+        let controller = state.controller
+        let actionName = try request.requiredField("action")
+        if actionName == "done" {
+            let start = session.customizationStart ?? controller.effectiveOrder(session.state)
+            session.customizationStart = nil
+            appHooks.didEndCustomizing(session.state, start != controller.effectiveOrder(session.state))
+            state.session = session
+            return redirect(to: "/more")
+        }
+        let version = try request.requiredIntField("version")
+        let action = try Self.customizationAction(actionName, request: request)
+        do {
+            session.state = try controller.apply(action, to: session.state, expectedVersion: version)
+        } catch {
+            let failure = HTTPError(error)
+            if error.isStale {
+                // Show the arrangement as it is now, so the visitor can decide again.
+                state.discardChanges()
+                let current = state.session ?? session
+                return html(
+                    views.customizePage(session: current, controller: controller, message: failure.message),
+                    status: failure.status)
+            }
+            throw failure
+        }
+        if session.customizationStart == nil {
+            session.customizationStart = controller.effectiveOrder(state.loaded?.state ?? session.state)
+        }
+        state.session = session
+        return redirect(to: "/more/edit")
+    }
+
+    /// The action a customize form names, or a 400 naming the field.
+    static func customizationAction(_ name: String, request: HTTPRequest) throws(HTTPError) -> CustomizationAction {
+        switch name {
+        case "reset": return .reset
+        case "order":
+            let ids = request.formFields.filter { $0.name == "order" }.map(\.value)
+            guard !ids.isEmpty else { throw HTTPError.badRequest("The form field 'order' is missing.", field: "order") }
+            return .setOrder(ids)
+        case "up", "down", "bar", "more":
+            let tab = try request.requiredField("tab")
+            switch name {
+            case "up": return .moveUp(tab)
+            case "down": return .moveDown(tab)
+            case "bar": return .moveToBar(tab)
+            default: return .moveToMore(tab)
+            }
+        default:
+            throw HTTPError.badRequest(
+                "Unknown action “\(name.prefix(40))”: use up, down, bar, more, reset, order or done.", field: "action")
+        }
+    }
+}

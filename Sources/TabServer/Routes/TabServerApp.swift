@@ -1,0 +1,146 @@
+import HTTPServer
+import Mustache
+import Sessions
+import TabBar
+import Web
+
+/// The app as a responder: routes, sessions, pages and error pages. The engine calls it
+/// on its threads; tests call `respond(to:)` directly (the in-process client).
+public final class TabServerApp: HTTPResponder, Sendable {
+    let configuration: AppConfiguration
+    let tabs: TabModelHolder
+    let store: any SessionStore
+    let views: PageRenderer
+    let content: any TabContentProvider
+    let files: StaticFiles
+    let appHooks: AppHooks
+    let router: Router<RequestState>
+    let clock: @Sendable () -> Int64
+
+    init(
+        configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
+        content: any TabContentProvider, files: StaticFiles, hooks: AppHooks, clock: @escaping @Sendable () -> Int64
+    ) {
+        self.configuration = configuration
+        self.tabs = tabs
+        self.store = store
+        self.views = views
+        self.content = content
+        self.files = files
+        self.appHooks = hooks
+        self.clock = clock
+        router = Self.makeRouter()
+    }
+
+    /// At most this many attempts when another request wrote the same session meanwhile.
+    static let maxWriteAttempts = 8
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let path = stripBasePath(request.path)
+        guard let path else { return plainNotFound() }
+        let resolution = router.resolve(request.method, path)
+        if case .notFound = resolution, request.method == .get || request.method == .head,
+            let file = files.response(for: request, path: path)
+        {
+            return file
+        }
+        for _ in 0..<Self.maxWriteAttempts {
+            var state = RequestState(app: self, request: request, controller: tabs.current)
+            var response: HTTPResponse
+            do {
+                switch resolution {
+                case .found(let handler, let parameters):
+                    response = try handler(request, parameters, &state)
+                case .methodNotAllowed(let allowed):
+                    throw HTTPError.methodNotAllowed(allowed: allowed)
+                case .notFound:
+                    throw HTTPError.notFound()
+                }
+            } catch {
+                state.discardChanges()
+                response = errorPage(error, state: &state)
+            }
+            switch commit(&state) {
+            case .done(let cookie):
+                if let cookie { response.headers.add("Set-Cookie", cookie) }
+                return response
+            case .conflict:
+                continue
+            case .failed(let error):
+                var bare = RequestState(app: self, request: request, controller: tabs.current)
+                return errorPage(error, state: &bare, withSession: false)
+            }
+        }
+        var bare = RequestState(app: self, request: request, controller: tabs.current)
+        return errorPage(
+            HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."), state: &bare,
+            withSession: false)
+    }
+
+    private enum CommitResult {
+        case done(cookie: String?)
+        case conflict
+        case failed(HTTPError)
+    }
+
+    /// Writes the session back if this request changed it: a new session is inserted and
+    /// its cookie set; a changed one is written only if nobody wrote it meanwhile
+    /// (otherwise the whole request is run again on the fresh session).
+    private func commit(_ state: inout RequestState) -> CommitResult {
+        guard var session = state.session else { return .done(cookie: nil) }
+        do {
+            if state.isNewSession {
+                try store.insert(session)
+                return .done(cookie: sessionCookie(session, request: state.request))
+            }
+            guard let loaded = state.loaded, session != loaded else { return .done(cookie: nil) }
+            session.revision = loaded.revision
+            return try store.update(session) == nil ? .conflict : .done(cookie: nil)
+        } catch {
+            return .failed(.unavailable("Your settings cannot be saved right now. Please try again in a moment."))
+        }
+    }
+
+    func sessionCookie(_ session: Session, request: HTTPRequest) -> String {
+        Cookie(
+            name: configuration.cookieName, value: session.id.text,
+            path: configuration.basePath.isEmpty ? "/" : configuration.basePath,
+            maxAge: Int(configuration.sessionAbsoluteTimeout), httpOnly: true, secure: isHTTPS(request),
+            sameSite: .lax
+        ).headerValue
+    }
+
+    /// Whether the visitor reached us over HTTPS (direct connections here are plain HTTP).
+    func isHTTPS(_ request: HTTPRequest) -> Bool { false }
+
+    /// The path below the base path, or nil when the request is outside it.
+    private func stripBasePath(_ path: String) -> String? {
+        let base = configuration.basePath
+        if base.isEmpty { return path }
+        if path == base { return "/" }
+        guard path.hasPrefix(base + "/") else { return nil }
+        return String(path.dropFirst(base.count))
+    }
+
+    private func plainNotFound() -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        return HTTPResponse(status: .notFound, headers: headers, body: .bytes(Array("404 Not Found\n".utf8)))
+    }
+
+    /// Seconds since 1970, from the injectable clock.
+    var now: Int64 { clock() }
+
+    /// A 303 See Other to a path inside the app.
+    func redirect(to path: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Location", configuration.basePath + path)
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: .seeOther, headers: headers)
+    }
+
+    /// The session for this request (loaded or created).
+    func visitor(_ state: inout RequestState) throws(HTTPError) -> Session {
+        try state.visitor(store: store, cookieName: configuration.cookieName, now: now)
+    }
+}

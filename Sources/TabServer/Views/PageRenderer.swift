@@ -1,0 +1,180 @@
+import HTTPServer
+import Mustache
+import Sessions
+import TabBar
+import Web
+
+/// Turns pages into bytes: builds each template's context from the visitor's state and
+/// renders the compiled templates (compiled once at start) into a byte buffer.
+struct PageRenderer: Sendable {
+    let library: MustacheLibrary
+    let basePath: String
+    let appName: String
+    let assets: Assets
+
+    /// URLs of the shipped assets, with content hashes, computed once.
+    struct Assets: Sendable {
+        let css: String
+        let script: String
+        let manifest: String
+        let favicon: String
+        let appleTouchIcon: String
+        let icons: [String: String]
+
+        init(files: StaticFiles, basePath: String) {
+            css = files.url(for: "css/app.css", prefix: basePath)
+            script = files.url(for: "js/app.js", prefix: basePath)
+            manifest = files.url(for: "manifest.webmanifest", prefix: basePath)
+            favicon = files.url(for: "icons/app.svg", prefix: basePath)
+            appleTouchIcon = files.url(for: "icons/apple-touch-icon.png", prefix: basePath)
+            var icons: [String: String] = [:]
+            for path in files.paths where path.hasPrefix("icons/") {
+                icons[String(path.dropFirst("icons/".count))] = files.url(for: path, prefix: basePath)
+            }
+            self.icons = icons
+        }
+    }
+
+    /// The expected size of a page, so the buffer rarely grows while rendering.
+    private static let initialCapacity = 16 * 1024
+
+    func render(_ template: String, _ context: MustacheValue) -> [UInt8] {
+        var buffer = [UInt8]()
+        buffer.reserveCapacity(Self.initialCapacity)
+        let found = library.render(template, context, into: &buffer)
+        precondition(found, "template '\(template)' was checked at start-up")
+        return buffer
+    }
+
+    // MARK: Pages
+
+    func tabPage(
+        tab: Tab, page: TabPage, location: String, session: Session, controller: TabBarController, notice: Notice?
+    ) -> [UInt8] {
+        var context = common(title: page.title, session: session, controller: controller, onMorePage: false, notice: notice)
+        context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
+        context["page"] = page.context
+        if let parent = page.parentLocation {
+            context["back"] = [
+                "href": .string(basePath + TabServerApp.tabPath(tab.id, parent)),
+                "title": .string(page.parentTitle ?? tab.title),
+            ]
+        }
+        return render("tabs/\(tab.template)", .object(context))
+    }
+
+    func morePage(session: Session, controller: TabBarController, notice: Notice?) -> [UInt8] {
+        var context = common(title: "More", session: session, controller: controller, onMorePage: true, notice: notice)
+        let layout = controller.layout(session.state)
+        context["more"] = [
+            "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count) }),
+            "editHref": .string(basePath + "/more/edit"),
+        ]
+        return render("pages/more", .object(context))
+    }
+
+    func customizePage(session: Session, controller: TabBarController, message: String?) -> [UInt8] {
+        var context = common(title: "Edit", session: session, controller: controller, onMorePage: true, notice: nil)
+        let layout = controller.layout(session.state)
+        let customizable = layout.items.filter { $0.tab.isCustomizable }.map(\.tab.id)
+        func row(_ entry: TabBarLayout.Item) -> MustacheValue {
+            let id = entry.tab.id
+            let isCustomizable = entry.tab.isCustomizable
+            return [
+                "id": .string(id), "title": .string(entry.tab.title), "icon": .string(assets.icons[entry.tab.icon] ?? ""),
+                "position": .int(entry.position), "fixed": .bool(!isCustomizable),
+                "canUp": .bool(isCustomizable && customizable.first != id),
+                "canDown": .bool(isCustomizable && customizable.last != id),
+                "canToMore": .bool(isCustomizable && layout.showsMoreCompact && entry.inCompactBar),
+                "canToBar": .bool(isCustomizable && !entry.inCompactBar),
+            ]
+        }
+        context["customize"] = [
+            "version": .int(session.state.version),
+            "barItems": .array(layout.compactBarItems.map(row)),
+            "moreItems": .array(layout.compactMoreItems.map(row)),
+            "hasMore": .bool(layout.showsMoreCompact),
+            "action": .string(basePath + "/more/edit"),
+            "isDefault": .bool(session.state.order == nil),
+        ]
+        if let message { context["message"] = .string(message) }
+        return render("pages/customize", .object(context))
+    }
+
+    func errorPage(_ error: HTTPError, session: Session?, controller: TabBarController) -> [UInt8] {
+        var context: [String: MustacheValue]
+        if let session {
+            context = common(
+                title: error.status.reason, session: session, controller: controller, onMorePage: false, notice: nil)
+        } else {
+            context = chrome(title: error.status.reason, controller: controller)
+        }
+        context["error"] = [
+            "code": .int(error.status.code), "reason": .string(error.status.reason), "message": .string(error.message),
+            "field": error.field.map(MustacheValue.string) ?? .null,
+            "homeHref": .string(basePath.isEmpty ? "/" : basePath + "/"),
+        ]
+        return render("pages/error", .object(context))
+    }
+
+    // MARK: Shared parts
+
+    /// What every page has: head, appearance, and (with a session) the tab bar.
+    private func chrome(title: String, controller: TabBarController) -> [String: MustacheValue] {
+        [
+            "lang": "en", "dir": "ltr", "appName": .string(appName), "title": .string(title), "base": .string(basePath),
+            "css": .string(assets.css), "script": .string(assets.script), "manifest": .string(assets.manifest),
+            "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
+            "themeColor": .string(controller.model.appearance.tint),
+            "appearance": .string(controller.model.appearance.cssCustomProperties),
+        ]
+    }
+
+    private func common(
+        title: String, session: Session, controller: TabBarController, onMorePage: Bool, notice: Notice?
+    ) -> [String: MustacheValue] {
+        var context = chrome(title: title, controller: controller)
+        context["csrf"] = .string(session.csrfToken.text)
+        context["bar"] = bar(controller.layout(session.state), onMorePage: onMorePage)
+        if let notice {
+            var value: [String: MustacheValue] = ["message": .string(notice.message)]
+            if let id = notice.confirmTabID, let tab = controller.model.tab(id: id) {
+                value["confirm"] = ["id": .string(tab.id), "title": .string(tab.title)]
+            }
+            context["notice"] = .object(value)
+        }
+        return context
+    }
+
+    private func bar(_ layout: TabBarLayout, onMorePage: Bool) -> MustacheValue {
+        [
+            "items": .array(layout.items.map { item(item: $0, count: layout.count, onMorePage: onMorePage) }),
+            "moreCompact": .bool(layout.showsMoreCompact),
+            "moreRegular": .bool(layout.showsMoreRegular),
+            "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
+            "moreSelectedRegular": .bool(onMorePage || layout.isMoreSelectedRegular),
+            "moreHref": .string(basePath + "/more"),
+            "action": .string(basePath + "/select"),
+            "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
+        ]
+    }
+
+    private func item(item: TabBarLayout.Item, count: Int, onMorePage: Bool = false) -> MustacheValue {
+        var value: [String: MustacheValue] = [
+            "id": .string(item.tab.id), "title": .string(item.tab.title),
+            "icon": .string(assets.icons[item.icon] ?? ""),
+            "selected": .bool(item.isSelected && !onMorePage), "disabled": .bool(!item.tab.isEnabled),
+            "position": .int(item.position), "count": .int(count),
+            "compactMore": .bool(!item.inCompactBar), "regularMore": .bool(!item.inRegularBar),
+        ]
+        if let badge = item.badge {
+            var badgeValue: [String: MustacheValue] = [
+                "text": .string(badge.displayText), "label": .string(badge.accessibleText),
+            ]
+            if case .dot = badge.value { badgeValue["dot"] = true }
+            if let color = badge.color { badgeValue["color"] = .string(color) }
+            value["badge"] = .object(badgeValue)
+        }
+        return .object(value)
+    }
+}

@@ -1,0 +1,51 @@
+/// A compiled path pattern such as `/tabs/{tab}/{location*}`.
+struct RoutePattern: Sendable {
+    enum Segment: Sendable, Equatable {
+        case literal(Substring)
+        case parameter(String)
+        case rest(String)
+    }
+
+    let segments: [Segment]
+
+    init(_ pattern: String) {
+        var parsed: [Segment] = []
+        let parts = Self.segments(of: pattern)
+        for (index, part) in parts.enumerated() {
+            if part.hasPrefix("{") && part.hasSuffix("*}") {
+                precondition(index == parts.count - 1, "'\(pattern)': a rest parameter must come last")
+                parsed.append(.rest(String(part.dropFirst().dropLast(2))))
+            } else if part.hasPrefix("{") && part.hasSuffix("}") {
+                parsed.append(.parameter(String(part.dropFirst().dropLast())))
+            } else {
+                parsed.append(.literal(part))
+            }
+        }
+        segments = parsed
+    }
+
+    /// Path segments without empty ones (so `/tabs//music/` is `/tabs/music`).
+    static func segments(of path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    func match(_ path: [Substring]) -> RouteParameters? {
+        var parameters = RouteParameters()
+        var index = 0
+        for segment in segments {
+            switch segment {
+            case .literal(let literal):
+                guard index < path.count, path[index] == literal else { return nil }
+                index += 1
+            case .parameter(let name):
+                guard index < path.count else { return nil }
+                parameters.values.append((name, String(path[index])))
+                index += 1
+            case .rest(let name):
+                parameters.values.append((name, path[index...].joined(separator: "/")))
+                index = path.count
+            }
+        }
+        return index == path.count ? parameters : nil
+    }
+}

@@ -1,0 +1,142 @@
+import Crypto
+import FoundationEssentials
+import Gzip
+import HTTPServer
+
+/// The files of a folder (normally `Public/`), read into memory once at start-up and
+/// served without touching the disk: strong ETags, `If-None-Match` → 304,
+/// `Cache-Control`, and gzip compressed once at load when the client accepts it.
+///
+/// Only the files loaded at start exist for it, so no request path, however encoded,
+/// can reach a byte outside the folder; suspicious paths are refused before lookup anyway.
+///
+/// ```swift
+/// let files = try StaticFiles(directory: "Public")
+/// files.url(for: "css/app.css")   // "/css/app.css?v=3f2a9c1b"
+/// files.response(for: request)     // nil if no such file
+/// ```
+public struct StaticFiles: Sendable {
+    /// Why loading failed.
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    private let files: [String: StaticFile]
+    /// `Cache-Control` for plain URLs: short, revalidated through the ETag.
+    public let cacheControl: String
+    /// `Cache-Control` for URLs that carry the matching `?v=` content hash: they never change.
+    public let immutableCacheControl = "public, max-age=31536000, immutable"
+
+    /// Loads every regular file below `directory` (dot-files excluded).
+    public init(directory: String, cacheControl: String = "public, max-age=300") throws(LoadError) {
+        self.cacheControl = cacheControl
+        let manager = FileManager.default
+        var isDirectory = false
+        guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
+            throw LoadError(description: "static files folder '\(directory)' does not exist")
+        }
+        let paths: [String]
+        do {
+            paths = try manager.subpathsOfDirectory(atPath: directory).sorted()
+        } catch {
+            throw LoadError(description: "cannot list '\(directory)': \(error)")
+        }
+        var loaded: [String: StaticFile] = [:]
+        for path in paths where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            let full = directory + "/" + path
+            var isDir = false
+            guard manager.fileExists(atPath: full, isDirectory: &isDir), !isDir else { continue }
+            guard let data = manager.contents(atPath: full) else {
+                throw LoadError(description: "cannot read '\(full)'")
+            }
+            loaded[path] = try Self.prepare(path: path, bytes: [UInt8](data))
+        }
+        files = loaded
+    }
+
+    /// Files from memory (tests, or generated content).
+    public init(files: [String: [UInt8]], cacheControl: String = "public, max-age=300") throws(LoadError) {
+        self.cacheControl = cacheControl
+        var loaded: [String: StaticFile] = [:]
+        for (path, bytes) in files { loaded[path] = try Self.prepare(path: path, bytes: bytes) }
+        self.files = loaded
+    }
+
+    /// Every file path, sorted.
+    public var paths: [String] { files.keys.sorted() }
+
+    /// The file at `path` below the folder.
+    public func file(_ path: String) -> StaticFile? { files[path] }
+
+    /// The URL path of a file with its content hash, so it can be cached for a year;
+    /// `prefix` is the app's base path. Traps on an unknown file: templates and code name
+    /// files that ship with the app, and a typo must fail at start-up, not in a browser.
+    public func url(for path: String, prefix: String = "") -> String {
+        guard let file = files[path] else { preconditionFailure("no static file '\(path)'") }
+        return "\(prefix)/\(path)?v=\(file.version)"
+    }
+
+    /// The response for a GET or HEAD of `path` (the request path below the mount point),
+    /// or nil when there is no such file (the caller answers 404).
+    public func response(for request: HTTPRequest, path: String) -> HTTPResponse? {
+        guard Self.isPlausible(path) else { return nil }
+        let relative = String(path.drop { $0 == "/" })
+        guard let file = files[relative] else { return nil }
+        let useGzip = file.gzipped != nil && request.acceptsGzip
+        let etag = useGzip ? file.gzipETag! : file.etag
+        var headers = HTTPHeaders()
+        headers.add("ETag", etag)
+        headers.add(
+            "Cache-Control", request.queryValue("v") == file.version ? immutableCacheControl : cacheControl)
+        if file.gzipped != nil { headers.add("Vary", "Accept-Encoding") }
+        if let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", file.contentType)
+        headers.add("X-Content-Type-Options", "nosniff")
+        if useGzip { headers.add("Content-Encoding", "gzip") }
+        return HTTPResponse(status: .ok, headers: headers, body: .shared(useGzip ? file.gzipped! : file.body))
+    }
+
+    /// Refuses what no file name of ours contains: parent references, NUL, backslashes,
+    /// percent signs left after decoding, and hidden files.
+    static func isPlausible(_ path: String) -> Bool {
+        if path.utf8.contains(0) || path.contains("\\") || path.contains("%") || path.contains("//") { return false }
+        for segment in path.split(separator: "/") where segment == ".." || segment == "." || segment.hasPrefix(".") {
+            return false
+        }
+        return true
+    }
+
+    /// `If-None-Match` uses the weak comparison: `W/"x"` matches `"x"`; `*` matches any.
+    static func matches(_ header: String, etag: String) -> Bool {
+        for candidate in header.split(separator: ",") {
+            var tag = Substring(candidate).trimmingASCIISpaces()
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+
+    private static func prepare(path: String, bytes: [UInt8]) throws(LoadError) -> StaticFile {
+        let hash = Digest.sha256(bytes)
+        let hex = hash.prefix(8).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        }.joined()
+        let type = ContentType.forPath(path)
+        var gzipped: [UInt8]? = nil
+        if ContentType.isCompressible(type) && bytes.count >= 256 {
+            do {
+                let packed = try Gzip.compress(bytes)
+                if packed.count < bytes.count * 9 / 10 { gzipped = packed }
+            } catch {
+                throw LoadError(description: "cannot gzip '\(path)': \(error)")
+            }
+        }
+        return StaticFile(
+            path: path, contentType: type, body: SharedBytes(bytes), gzipped: gzipped.map(SharedBytes.init),
+            etag: "\"\(hex)\"", gzipETag: gzipped == nil ? nil : "\"\(hex)-gz\"", version: String(hex.prefix(10)))
+    }
+}
