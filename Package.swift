@@ -41,8 +41,10 @@ let package = Package(
 
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "TabBarTests", dependencies: ["TabBar"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "HTTPServer", "Gzip"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar"]),
         .testTarget(
             name: "TabServerTests",
             dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar"]),

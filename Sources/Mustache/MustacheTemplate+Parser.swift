@@ -1,6 +1,6 @@
 extension MustacheTemplate {
-    /// Turns source into nodes in three passes over the scanner's tokens:
-    /// match sections, decide standalone lines and indentation, then build the tree.
+    /// Turns source into a program in three passes over the scanner's tokens:
+    /// match sections, decide standalone lines and indentation, then emit the program.
     ///
     /// Whitespace rules, as the spec's tests define them:
     /// - A section, inverted section, closing, comment, set-delimiter, partial or
@@ -22,22 +22,35 @@ extension MustacheTemplate {
         /// The innermost open section, parent or block around each token, or -1.
         private var enclosing: [Int] = []
         private var references: [Reference] = []
-        /// While building: whether the next kept byte starts a line.
+        /// While emitting: whether the next kept byte starts a line.
         private var atLineStart = true
+        /// The program under construction.
+        private var ops: [Op] = []
+        private var text: [UInt8] = []
+        private var names: [Name] = []
+        private var identifiers: [String] = []
+        private var indentations: [[UInt8]] = []
+        private var argumentTables: [[String: Range<Int>]] = []
+        /// The last operation, when it is text that following text may extend.
+        private var mergeableText: Int?
 
         init(source: [UInt8], templateName: String) {
             self.bytes = source
             self.templateName = templateName
         }
 
-        mutating func parse() throws(MustacheError) -> ([Node], [Reference]) {
+        mutating func parse() throws(MustacheError) -> (Program, [Reference]) {
             tokens = try Scanner(bytes: bytes, templateName: templateName).scan()
             try matchSections()
             try checkNames()
             decideWhitespace()
+            text.reserveCapacity(bytes.count)
             var index = 0
-            let nodes = buildNodes(&index, until: tokens.count, removing: [])
-            return (nodes, references)
+            emit(&index, until: tokens.count, removing: [])
+            let program = Program(
+                ops: ops, text: text, names: names, identifiers: identifiers, indentations: indentations,
+                arguments: argumentTables)
+            return (program, references)
         }
 
         // MARK: Structure
@@ -232,37 +245,52 @@ extension MustacheTemplate {
             tokens[index + 1].kept = lower..<kept.upperBound
         }
 
-        // MARK: Tree
+        // MARK: Program
 
-        /// Builds the nodes of tokens `index..<end`.
+        /// Emits the operations of tokens `index..<end`.
         /// - Parameter removing: indentation that argument content loses at each line start.
-        private mutating func buildNodes(_ index: inout Int, until end: Int, removing indentation: [UInt8]) -> [Node] {
-            var nodes: [Node] = []
+        private mutating func emit(_ index: inout Int, until end: Int, removing indentation: [UInt8]) {
             while index < end {
                 let token = tokens[index]
                 switch token.kind {
                 case .text:
-                    appendText(token.kept, removing: indentation, to: &nodes)
+                    emitText(token.kept, removing: indentation)
                     index += 1
 
                 case .variable, .unescapedVariable:
-                    nodes.append(.variable(Self.name(token.name), escaped: token.kind == .variable))
+                    append(.variable(name: addName(token.name), escaped: token.kind == .variable))
                     atLineStart = false
                     index += 1
 
-                case .section, .invertedSection:
+                case .section, .invertedSection, .block:
                     let closer = partner[index]
                     if !token.standalone { atLineStart = false }
+                    let op = ops.count
+                    append(.text(start: 0, end: 0))  // patched once the body's end is known
                     index += 1
-                    let body = buildNodes(&index, until: closer, removing: indentation)
+                    emit(&index, until: closer, removing: indentation)
                     if !tokens[closer].standalone { atLineStart = false }
                     index = closer + 1
-                    let name = Self.name(token.name)
-                    nodes.append(token.kind == .section ? .section(name, body) : .invertedSection(name, body))
+                    let bodyEnd = Int32(ops.count)
+                    switch token.kind {
+                    case .section:
+                        ops[op] = .section(name: addName(token.name), end: bodyEnd)
+                    case .invertedSection:
+                        ops[op] = .invertedSection(name: addName(token.name), end: bodyEnd)
+                    default:
+                        let argumentIndentation = relative(token.indentation, to: indentation)
+                        ops[op] = .block(
+                            identifier: addIdentifier(token.name), indentation: addIndentation(argumentIndentation),
+                            end: bodyEnd)
+                    }
+                    mergeableText = nil
 
                 case .partial:
                     references.append(reference(token.name, at: index))
-                    nodes.append(.partial(token.name, indentation: relative(token.indentation, to: indentation)))
+                    append(
+                        .partial(
+                            identifier: addIdentifier(token.name),
+                            indentation: addIndentation(relative(token.indentation, to: indentation))))
                     if !token.standalone { atLineStart = false }
                     index += 1
 
@@ -270,25 +298,17 @@ extension MustacheTemplate {
                     references.append(reference(token.name, at: index))
                     let closer = partner[index]
                     let lineStartBefore = atLineStart
-                    let arguments = buildArguments(of: index, removing: indentation)
+                    let op = ops.count
+                    append(.text(start: 0, end: 0))  // patched once the arguments are emitted
+                    let arguments = emitArguments(of: index, removing: indentation)
+                    argumentTables.append(arguments)
+                    let parentIndentation = token.standalone ? relative(token.indentation ?? [], to: indentation) : nil
+                    ops[op] = .parent(
+                        identifier: addIdentifier(token.name), arguments: Int32(argumentTables.count - 1),
+                        indentation: addIndentation(parentIndentation), end: Int32(ops.count))
+                    mergeableText = nil
                     atLineStart = token.standalone ? lineStartBefore : false
                     index = closer + 1
-                    nodes.append(
-                        .parent(
-                            token.name, arguments: arguments,
-                            indentation: token.standalone ? relative(token.indentation ?? [], to: indentation) : nil))
-
-                case .block:
-                    let closer = partner[index]
-                    if !token.standalone { atLineStart = false }
-                    index += 1
-                    let content = buildNodes(&index, until: closer, removing: indentation)
-                    if !tokens[closer].standalone { atLineStart = false }
-                    index = closer + 1
-                    nodes.append(
-                        .block(
-                            token.name, defaultContent: content,
-                            indentation: relative(token.indentation, to: indentation)))
 
                 case .comment, .delimiters:
                     if !token.standalone { atLineStart = false }
@@ -299,13 +319,12 @@ extension MustacheTemplate {
                     index += 1
                 }
             }
-            return nodes
         }
 
-        /// The `{{$name}}` blocks directly inside a parent; any other content there is
-        /// ignored, as the spec asks.
-        private mutating func buildArguments(of parent: Int, removing outer: [UInt8]) -> [String: [Node]] {
-            var arguments: [String: [Node]] = [:]
+        /// Emits the `{{$name}}` blocks directly inside a parent; any other content there
+        /// is ignored, as the spec asks.
+        private mutating func emitArguments(of parent: Int, removing outer: [UInt8]) -> [String: Range<Int>] {
+            var arguments: [String: Range<Int>] = [:]
             var index = parent + 1
             let end = partner[parent]
             while index < end {
@@ -315,8 +334,12 @@ extension MustacheTemplate {
                     let closer = partner[index]
                     let removing = token.standalone ? token.indentation ?? [] : outer
                     atLineStart = token.standalone
+                    mergeableText = nil
+                    let start = ops.count
                     index += 1
-                    arguments[token.name] = buildNodes(&index, until: closer, removing: removing)
+                    emit(&index, until: closer, removing: removing)
+                    arguments[token.name] = start..<ops.count
+                    mergeableText = nil
                     index = closer + 1
                 case .section, .invertedSection, .parent:
                     index = partner[index] + 1
@@ -327,10 +350,9 @@ extension MustacheTemplate {
             return arguments
         }
 
-        private mutating func appendText(_ range: Range<Int>, removing indentation: [UInt8], to nodes: inout [Node]) {
+        private mutating func emitText(_ range: Range<Int>, removing indentation: [UInt8]) {
             guard !range.isEmpty else { return }
-            var text: [UInt8] = []
-            text.reserveCapacity(range.count)
+            let start = text.count
             if indentation.isEmpty {
                 text.append(contentsOf: bytes[range])
             } else {
@@ -355,16 +377,36 @@ extension MustacheTemplate {
                 }
             }
             atLineStart = bytes[range.upperBound - 1] == UInt8(ascii: "\n")
-            guard !text.isEmpty else { return }
+            guard text.count > start else { return }
             // Tags that vanish (comments, standalone lines) leave neighbouring text
-            // behind: one chunk renders faster than two.
-            if case .text(var previous) = nodes.last {
-                nodes.removeLast()
-                previous.bytes.append(contentsOf: text)
-                nodes.append(.text(previous))
+            // behind: one operation renders faster than two.
+            if let previous = mergeableText, case .text(let previousStart, _) = ops[previous] {
+                ops[previous] = .text(start: previousStart, end: Int32(text.count))
             } else {
-                nodes.append(.text(Text(bytes: text)))
+                append(.text(start: Int32(start), end: Int32(text.count)))
+                mergeableText = ops.count - 1
             }
+        }
+
+        private mutating func append(_ op: Op) {
+            ops.append(op)
+            mergeableText = nil
+        }
+
+        private mutating func addName(_ text: String) -> Int32 {
+            names.append(Self.name(text))
+            return Int32(names.count - 1)
+        }
+
+        private mutating func addIdentifier(_ identifier: String) -> Int32 {
+            identifiers.append(identifier)
+            return Int32(identifiers.count - 1)
+        }
+
+        private mutating func addIndentation(_ indentation: [UInt8]?) -> Int32 {
+            guard let indentation else { return -1 }
+            indentations.append(indentation)
+            return Int32(indentations.count - 1)
         }
 
         /// Indentation measured in the source, made relative to the argument content it

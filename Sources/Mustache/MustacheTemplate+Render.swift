@@ -1,6 +1,6 @@
 extension MustacheTemplate {
     /// The mutable state of one render: lives on the caller's stack, so concurrent
-    /// renders of the same template share nothing but immutable nodes.
+    /// renders of the same template share nothing but its immutable program.
     struct Renderer {
         /// Partials and parents nest at most this deep: a template that includes itself
         /// without a data-driven end stops here instead of overflowing the thread's stack.
@@ -9,7 +9,7 @@ extension MustacheTemplate {
         private var contexts: [MustacheValue]
         /// Arguments of the parents being rendered, outermost first: the outermost
         /// template's argument for a block wins.
-        private var overrides: [[String: [Node]]] = []
+        private var overrides: [(program: Program, arguments: [String: Range<Int>])] = []
         /// Prepended to each line of template text (standalone partials and parents,
         /// re-indented block arguments).
         private var indentation: [UInt8] = []
@@ -19,69 +19,94 @@ extension MustacheTemplate {
         private let library: MustacheLibrary?
 
         init(context: MustacheValue, library: MustacheLibrary?) {
-            contexts = [context]
+            contexts = []
             contexts.reserveCapacity(8)
+            contexts.append(context)
             self.library = library
         }
 
-        mutating func render(_ nodes: [Node], into buffer: inout [UInt8]) {
-            for node in nodes {
-                switch node {
-                case .text(let text):
-                    if indentation.isEmpty {
-                        buffer.append(contentsOf: text.bytes)
-                    } else {
-                        appendIndenting(text.bytes, into: &buffer)
+        mutating func render(_ program: Program, into buffer: inout [UInt8]) {
+            run(program, program.ops.indices, into: &buffer)
+        }
+
+        private mutating func run(_ program: Program, _ range: Range<Int>, into buffer: inout [UInt8]) {
+            let ops = program.ops
+            var index = range.lowerBound
+            while index < range.upperBound {
+                switch ops[index] {
+                case .text(let start, let end):
+                    program.text.withUnsafeBufferPointer { text in
+                        let bytes = UnsafeBufferPointer(rebasing: text[Int(start)..<Int(end)])
+                        if indentation.isEmpty {
+                            buffer.append(contentsOf: bytes)
+                        } else {
+                            appendIndenting(bytes, into: &buffer)
+                        }
+                        atLineStart = bytes[bytes.count - 1] == UInt8(ascii: "\n")
                     }
-                    atLineStart = text.endsLine
+                    index += 1
 
                 case .variable(let name, let escaped):
-                    appendValue(resolve(name), escaped: escaped, into: &buffer)
+                    appendValue(resolve(program.names[Int(name)]), escaped: escaped, into: &buffer)
+                    index += 1
 
-                case .section(let name, let body):
-                    let value = resolve(name)
+                case .section(let name, let end):
+                    let body = index + 1..<Int(end)
+                    let value = resolve(program.names[Int(name)])
                     if case .array(let items) = value {
                         for item in items {
                             contexts.append(item)
-                            render(body, into: &buffer)
+                            run(program, body, into: &buffer)
                             contexts.removeLast()
                         }
                     } else if value.isTruthy {
                         contexts.append(value)
-                        render(body, into: &buffer)
+                        run(program, body, into: &buffer)
                         contexts.removeLast()
                     }
+                    index = Int(end)
 
-                case .invertedSection(let name, let body):
-                    if !resolve(name).isTruthy {
-                        render(body, into: &buffer)
+                case .invertedSection(let name, let end):
+                    if !resolve(program.names[Int(name)]).isTruthy {
+                        run(program, index + 1..<Int(end), into: &buffer)
                     }
+                    index = Int(end)
 
-                case .partial(let name, let standaloneIndentation):
-                    guard depth < Self.maximumDepth, let template = library?[name] else { break }
-                    include(template.nodes, standaloneIndentation: standaloneIndentation, into: &buffer)
-
-                case .parent(let name, let arguments, let standaloneIndentation):
-                    guard depth < Self.maximumDepth, let template = library?[name] else { break }
-                    overrides.append(arguments)
-                    include(template.nodes, standaloneIndentation: standaloneIndentation, into: &buffer)
-                    overrides.removeLast()
-
-                case .block(let name, let defaultContent, let argumentIndentation):
-                    guard let argument = override(named: name) else {
-                        render(defaultContent, into: &buffer)
-                        break
+                case .partial(let identifier, let indentationIndex):
+                    if depth < Self.maximumDepth, let template = library?[program.identifiers[Int(identifier)]] {
+                        include(
+                            template.program, standaloneIndentation: program.indentation(at: indentationIndex),
+                            into: &buffer)
                     }
-                    // An argument may contain its own block; the depth limit stops a loop.
-                    guard depth < Self.maximumDepth else { break }
-                    let saved = indentation
-                    if let argumentIndentation, !argumentIndentation.isEmpty {
-                        indentation += argumentIndentation
+                    index += 1
+
+                case .parent(let identifier, let arguments, let indentationIndex, let end):
+                    if depth < Self.maximumDepth, let template = library?[program.identifiers[Int(identifier)]] {
+                        overrides.append((program, program.arguments[Int(arguments)]))
+                        include(
+                            template.program, standaloneIndentation: program.indentation(at: indentationIndex),
+                            into: &buffer)
+                        overrides.removeLast()
                     }
-                    depth += 1
-                    render(argument, into: &buffer)
-                    depth -= 1
-                    indentation = saved
+                    index = Int(end)
+
+                case .block(let identifier, let indentationIndex, let end):
+                    if let (argumentProgram, argument) = override(named: program.identifiers[Int(identifier)]) {
+                        // An argument may contain its own block; the depth limit stops a loop.
+                        if depth < Self.maximumDepth {
+                            let saved = indentation
+                            if let argumentIndentation = program.indentation(at: indentationIndex) {
+                                indentation += argumentIndentation
+                            }
+                            depth += 1
+                            run(argumentProgram, argument, into: &buffer)
+                            depth -= 1
+                            indentation = saved
+                        }
+                    } else {
+                        run(program, index + 1..<Int(end), into: &buffer)
+                    }
+                    index = Int(end)
                 }
             }
         }
@@ -89,23 +114,23 @@ extension MustacheTemplate {
         /// Renders a partial or parent. A standalone one indents every line of it by the
         /// tag's indentation; an inline one continues the current line and indents nothing,
         /// which is what indenting the partial's source (the spec's model) amounts to.
-        private mutating func include(_ nodes: [Node], standaloneIndentation: [UInt8]?, into buffer: inout [UInt8]) {
+        private mutating func include(_ program: Program, standaloneIndentation: [UInt8]?, into buffer: inout [UInt8]) {
             let saved = indentation
             if let standaloneIndentation {
-                if !standaloneIndentation.isEmpty { indentation += standaloneIndentation }
+                indentation += standaloneIndentation
                 atLineStart = true
             } else {
                 indentation = []
             }
             depth += 1
-            render(nodes, into: &buffer)
+            render(program, into: &buffer)
             depth -= 1
             indentation = saved
         }
 
-        private func override(named name: String) -> [Node]? {
-            for arguments in overrides {
-                if let argument = arguments[name] { return argument }
+        private func override(named name: String) -> (Program, Range<Int>)? {
+            for (program, arguments) in overrides {
+                if let argument = arguments[name] { return (program, argument) }
             }
             return nil
         }
@@ -121,7 +146,7 @@ extension MustacheTemplate {
             case .path(let parts):
                 guard var value = lookUp(parts[0]) else { return .null }
                 for part in parts.dropFirst() {
-                    guard case .object(let members) = value, let member = members[part] else { return .null }
+                    guard let member = value.member(part) else { return .null }
                     value = member
                 }
                 return value
@@ -132,9 +157,7 @@ extension MustacheTemplate {
         private func lookUp(_ key: String) -> MustacheValue? {
             var index = contexts.count - 1
             while index >= 0 {
-                if case .object(let members) = contexts[index], let value = members[key] {
-                    return value
-                }
+                if let value = contexts[index].member(key) { return value }
                 index -= 1
             }
             return nil
@@ -169,7 +192,7 @@ extension MustacheTemplate {
         }
 
         /// Appends template text, writing the indentation before each line that has bytes.
-        private mutating func appendIndenting(_ bytes: [UInt8], into buffer: inout [UInt8]) {
+        private mutating func appendIndenting(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8]) {
             var lineStart = 0
             while lineStart < bytes.count {
                 if atLineStart { buffer.append(contentsOf: indentation) }
@@ -181,7 +204,7 @@ extension MustacheTemplate {
                 } else {
                     atLineStart = false
                 }
-                buffer.append(contentsOf: bytes[lineStart..<lineEnd])
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
                 lineStart = lineEnd
             }
         }
@@ -189,6 +212,15 @@ extension MustacheTemplate {
 }
 
 extension MustacheValue {
+    /// The member `key` of an object. A method rather than a pattern match at the call
+    /// site: `self` is borrowed, so the dictionary is read without being retained.
+    fileprivate func member(_ key: String) -> MustacheValue? {
+        switch self {
+        case .object(let members): members[key]
+        default: nil
+        }
+    }
+
     /// Whether interpolating the value writes anything.
     fileprivate var rendersText: Bool {
         switch self {
@@ -196,5 +228,12 @@ extension MustacheValue {
         case .string(let string): !string.isEmpty
         case .bool, .int, .double: true
         }
+    }
+}
+
+extension MustacheTemplate.Program {
+    /// The indentation an operation refers to, or `nil` for -1.
+    fileprivate func indentation(at index: Int32) -> [UInt8]? {
+        index < 0 ? nil : indentations[Int(index)]
     }
 }

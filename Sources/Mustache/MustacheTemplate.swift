@@ -22,7 +22,7 @@ public struct MustacheTemplate: Sendable {
     /// The name given at compile time; errors and references use it.
     public let name: String
 
-    let nodes: [Node]
+    let program: Program
     let referenceList: [Reference]
 
     /// Compiles `source`.
@@ -33,9 +33,9 @@ public struct MustacheTemplate: Sendable {
     /// - Throws: ``MustacheError`` with the line, column and reason of the first syntax error.
     public init(_ source: String, name: String = "<inline>") throws(MustacheError) {
         var parser = Parser(source: Array(source.utf8), templateName: name)
-        let (nodes, references) = try parser.parse()
+        let (program, references) = try parser.parse()
         self.name = name
-        self.nodes = nodes
+        self.program = program
         self.referenceList = references
     }
 
@@ -48,7 +48,7 @@ public struct MustacheTemplate: Sendable {
     ///   - buffer: Output; reuse one per thread to avoid reallocating it per page.
     public func render(_ context: MustacheValue, partials: MustacheLibrary? = nil, into buffer: inout [UInt8]) {
         var renderer = Renderer(context: context, library: partials)
-        renderer.render(nodes, into: &buffer)
+        renderer.render(program, into: &buffer)
     }
 
     /// Renders into a new `String`; convenient in tests and tools, slower than

@@ -4,13 +4,17 @@
 /// Appends `number` in decimal.
 func appendDecimal(_ number: Int, into buffer: inout [UInt8]) {
     if number < 0 { buffer.append(UInt8(ascii: "-")) }
-    var magnitude = number.magnitude
-    let firstDigit = buffer.count
-    repeat {
-        buffer.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-        magnitude /= 10
-    } while magnitude > 0
-    buffer[firstDigit...].reverse()
+    // Digits come out last first: fill a stack buffer backwards, then copy it once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var magnitude = number.magnitude
+        var first = digits.count
+        repeat {
+            first -= 1
+            digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    }
 }
 
 /// Appends `number` as JavaScript would print it for the usual values: integral values

@@ -1,1 +1,1 @@
-// placeholder
+import Testing

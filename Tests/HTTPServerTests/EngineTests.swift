@@ -1,0 +1,265 @@
+import Dispatch
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers with what it received, one fact per line, so tests can see what the engine decoded.
+struct EchoResponder: HTTPResponder {
+    let delayMicroseconds: UInt32
+
+    init(delayMicroseconds: UInt32 = 0) { self.delayMicroseconds = delayMicroseconds }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        if delayMicroseconds > 0 { usleep(delayMicroseconds) }
+        var lines = ["method=\(request.method)", "path=\(request.path)"]
+        for (name, value) in request.query { lines.append("query \(name)=\(value.unicodeScalars.map { $0.value < 32 ? "\\u{\($0.value)}" : String($0) }.joined())") }
+        for (name, value) in request.formFields { lines.append("form \(name)=\(value)") }
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array((lines.joined(separator: "\n") + "\n").utf8)))
+    }
+}
+
+/// A live engine on a free loopback port for the duration of one test.
+func withEngine(
+    maxBody: Int = 1024, delayMicroseconds: UInt32 = 0, _ body: (HTTPServer) throws -> Void
+) throws {
+    let configuration = HTTPServerConfiguration(
+        host: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, connectionTimeout: 5, memoryPerConnection: 8192,
+        maxBodySize: maxBody, shutdownGracePeriod: 3)
+    let server = try HTTPServer(
+        configuration: configuration, responder: EchoResponder(delayMicroseconds: delayMicroseconds), accessLog: nil)
+    defer { server.shutdown() }
+    try body(server)
+}
+
+@Suite("HTTP engine on a real socket")
+struct EngineTests {
+    @Test("port 0 binds a real port and keep-alive serves several requests on one connection")
+    func keepAlive() throws {
+        try withEngine { server in
+            #expect(server.port > 0)
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            for index in 1...3 {
+                connection.send("GET /item/\(index)?q=\(index) HTTP/1.1\r\nHost: test\r\n\r\n")
+                let response = try #require(connection.readResponse())
+                #expect(response.status == 200)
+                #expect(response.body.contains("path=/item/\(index)"))
+                #expect(response.body.contains("query q=\(index)"))
+                #expect(response.headers["connection"]?.lowercased() != "close")
+            }
+        }
+    }
+
+    @Test("HEAD answers headers with the GET length and no body")
+    func head() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("HEAD /x HTTP/1.1\r\nHost: test\r\n\r\n")
+            let response = try #require(connection.readResponse(headRequest: true))
+            #expect(response.status == 200)
+            #expect(Int(response.headers["content-length"] ?? "0")! > 0)
+            // The same connection still works, proving no stray body bytes were sent.
+            connection.send("GET /after HTTP/1.1\r\nHost: test\r\n\r\n")
+            #expect(connection.readResponse()?.body.contains("path=/after") == true)
+        }
+    }
+
+    @Test(
+        "ambiguous framing is refused with 400 and the connection closed",
+        arguments: [
+            "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\na=b&c\r\n0\r\n\r\n",
+            "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\na=b",
+            "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nContent-Length: 7\r\n\r\na=bc=de",
+        ])
+    func ambiguousFraming(request: String) throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send(request)
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 400)
+            #expect(response.headers["connection"]?.lowercased() == "close")
+            #expect(connection.isClosedByPeer())
+            // And the server keeps serving.
+            let next = try #require(RawHTTPConnection(port: server.port))
+            next.send("GET /ok HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(next.readResponse()?.status == 200)
+        }
+    }
+
+    @Test("HTTP/1.1 without Host is a 400")
+    func missingHost() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("GET / HTTP/1.1\r\n\r\n")
+            #expect(connection.readResponse()?.status == 400)
+        }
+    }
+
+    @Test("a declared body over the limit answers 413 before it is sent")
+    func declaredTooLarge() throws {
+        try withEngine(maxBody: 100) { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send(
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n"
+            )
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 413)
+        }
+    }
+
+    @Test("a chunked body that grows over the limit answers 413 as it arrives")
+    func chunkedTooLarge() throws {
+        try withEngine(maxBody: 100) { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            let chunk = "a=" + String(repeating: "x", count: 78)
+            var request = "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+            for _ in 0..<3 { request += "\(String(chunk.utf8.count, radix: 16))\r\n\(chunk)\r\n" }
+            request += "0\r\n\r\n"
+            connection.send(request)
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 413)
+        }
+    }
+
+    @Test("a body that is not a form answers 415")
+    func unsupportedType() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            #expect(connection.readResponse()?.status == 415)
+        }
+    }
+
+    @Test("a body on GET is refused with 400")
+    func bodyOnGet() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("GET /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b")
+            #expect(connection.readResponse()?.status == 400)
+        }
+    }
+
+    @Test("urlencoded, chunked and multipart form bodies arrive as fields")
+    func formBodies() throws {
+        try withEngine { server in
+            let plain = try #require(RawHTTPConnection(port: server.port))
+            let body = "tab=music&note=caf%C3%A9+au+lait&empty="
+            plain.send(
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded; charset=UTF-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
+            let response = try #require(plain.readResponse())
+            #expect(response.body.contains("form tab=music"))
+            #expect(response.body.contains("form note=café au lait"))
+            #expect(response.body.contains("form empty="))
+
+            let chunked = try #require(RawHTTPConnection(port: server.port))
+            chunked.send(
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n4\r\na=12\r\n4\r\n&b=3\r\n0\r\n\r\n"
+            )
+            let chunkedResponse = try #require(chunked.readResponse())
+            #expect(chunkedResponse.body.contains("form a=12"))
+            #expect(chunkedResponse.body.contains("form b=3"))
+
+            let multipart = try #require(RawHTTPConnection(port: server.port))
+            let parts =
+                "--XyZ\r\nContent-Disposition: form-data; name=\"tab\"\r\n\r\nmovies\r\n--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nabc\r\n--XyZ--\r\n"
+            multipart.send(
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: \(parts.utf8.count)\r\n\r\n\(parts)"
+            )
+            let multipartResponse = try #require(multipart.readResponse())
+            #expect(multipartResponse.body.contains("form tab=movies"))
+            #expect(multipartResponse.body.contains("form csrf=abc"))
+        }
+    }
+
+    @Test("Expect: 100-continue gets its interim answer and then the response")
+    func expectContinue() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send(
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+            let interim = try #require(connection.readResponse())
+            #expect(interim.status == 100)
+            connection.send("a=b")
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 200)
+            #expect(response.body.contains("form a=b"))
+        }
+    }
+
+    @Test("a NUL inside a query value does not truncate it")
+    func nulInQuery() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("GET /q?a=x%00y HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try #require(connection.readResponse())
+            #expect(response.body.contains("query a=x\\u{0}y"))
+        }
+    }
+
+    @Test("oversized headers and URLs are refused, and the server keeps serving")
+    func oversizedHead() throws {
+        try withEngine { server in
+            let big = try #require(RawHTTPConnection(port: server.port))
+            big.send("GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+            let bigResponse = big.readResponse()
+            #expect(bigResponse == nil || [413, 414, 431].contains(bigResponse!.status))
+
+            let long = try #require(RawHTTPConnection(port: server.port))
+            long.send("GET /\(String(repeating: "b", count: 20_000)) HTTP/1.1\r\nHost: t\r\n\r\n")
+            let longResponse = long.readResponse()
+            #expect(longResponse == nil || [413, 414, 431].contains(longResponse!.status))
+
+            let fine = try #require(RawHTTPConnection(port: server.port))
+            fine.send("GET /fine HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(fine.readResponse()?.status == 200)
+        }
+    }
+
+    @Test("shutdown finishes the request in flight with Connection: close, then refuses connections")
+    func gracefulShutdown() throws {
+        try withEngine(delayMicroseconds: 400_000) { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+            usleep(100_000)
+            #expect(server.inFlightRequests == 1)
+            let port = server.port
+            let stopped = StopFlag()
+            let box = ServerBox(server)
+            DispatchQueue.global().async {
+                box.server.shutdown()
+                stopped.store(true)
+            }
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 200)
+            #expect(response.headers["connection"]?.lowercased() == "close")
+            var waited = 0
+            while !stopped.load() && waited < 500 {
+                usleep(10_000)
+                waited += 1
+            }
+            let didStop = stopped.load()
+            #expect(didStop)
+            #expect(RawHTTPConnection(port: port) == nil)
+        }
+    }
+}
+
+/// Carries the server into a `@Sendable` closure (it is `Sendable` already; this keeps
+/// the closure from capturing the test's non-Sendable context).
+struct ServerBox: Sendable {
+    let server: HTTPServer
+    init(_ server: HTTPServer) { self.server = server }
+}
+
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func store(_ flag: Bool, ordering: Void = ()) { value.store(flag, ordering: .sequentiallyConsistent) }
+    func load(ordering: Void = ()) -> Bool { value.load(ordering: .sequentiallyConsistent) }
+}
