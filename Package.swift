@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar"]),
         .testTarget(
             name: "TabServerTests",
-            dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar"]),
+            dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar", "Gzip"]),
     ],
     swiftLanguageModes: [.v6]
 )

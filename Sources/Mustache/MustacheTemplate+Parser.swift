@@ -9,7 +9,7 @@ extension MustacheTemplate {
     ///   line removes the whitespace before the one and the line end after the other,
     ///   even when both sit on one line: `  {{<layout}}{{/layout}}`.
     /// - An argument block (`{{$name}}` directly inside a parent) that ends its line owns
-    ///   that line end, and its content loses the indentation of its first line.
+    ///   that line end, and every line of its content loses the indentation of the first.
     /// - A parameter block pair that starts and ends its line(s) gives an overriding
     ///   argument the indentation of its own content (when the opening tag ends its line)
     ///   or of its opening tag.
@@ -97,8 +97,9 @@ extension MustacheTemplate {
                 switch tokens[index].kind {
                 case .variable, .unescapedVariable, .section, .invertedSection:
                     let name = tokens[index].name
-                    if name != ".", name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-                        .contains(where: \.isEmpty)
+                    if name != ".",
+                        name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+                            .contains(where: \.isEmpty)
                     {
                         throw error("invalid tag name '\(name)'", at: index)
                     }
@@ -130,7 +131,8 @@ extension MustacheTemplate {
                         tokens[index].standalone = true
                         tokens[index].indentation = leadingBlanks(ofLineAfter: after)
                     }
-                    // The content's last line, if only indentation, belongs to no one.
+                    // A closing tag on a line of its own: the blanks before it are layout
+                    // of the calling template, not content (the line end before them is).
                     let closer = partner[index]
                     if closer - 1 > index, tokens[closer - 1].kind == .text,
                         let tail = blankTail(of: closer - 1), tail.lowerBound > tokens[closer - 1].range.lowerBound
@@ -138,6 +140,8 @@ extension MustacheTemplate {
                         drop(tail, beforeTag: closer)
                     }
                 case .block:
+                    // A parameter block: each tag may take its own line, and the pair, when
+                    // it spans whole lines, decides how an overriding argument is indented.
                     let closer = partner[index]
                     let before = leftClearance(of: index)
                     let after = rightClearance(of: index)

@@ -14,7 +14,8 @@ struct ErrorTests {
 
     @Test func unclosedSectionPointsAtItsOpeningTag() {
         let error = compileError("<ul>\n  {{#items}}\n    <li>{{name}}</li>\n</ul>\n")
-        #expect(error == MustacheError(file: "page", line: 2, column: 3, reason: "unclosed section 'items' opened here"))
+        #expect(
+            error == MustacheError(file: "page", line: 2, column: 3, reason: "unclosed section 'items' opened here"))
     }
 
     @Test func unclosedParentAndBlockSayWhatTheyAre() {
@@ -25,7 +26,9 @@ struct ErrorTests {
 
     @Test func mismatchedClosingTagPointsAtTheClosingTag() {
         let error = compileError("{{#a}}\n{{#b}}x {{/a}}\n{{/b}}")
-        #expect(error == MustacheError(file: "page", line: 2, column: 9, reason: "mismatched closing tag 'a', expected 'b'"))
+        #expect(
+            error == MustacheError(file: "page", line: 2, column: 9, reason: "mismatched closing tag 'a', expected 'b'")
+        )
     }
 
     @Test func closingTagWithoutOpeningTag() {
@@ -34,7 +37,8 @@ struct ErrorTests {
     }
 
     @Test func unclosedTagPointsAtItsOpeningDelimiter() {
-        #expect(compileError("a\nb {{name\n") == MustacheError(file: "page", line: 2, column: 3, reason: "unclosed tag"))
+        #expect(
+            compileError("a\nb {{name\n") == MustacheError(file: "page", line: 2, column: 3, reason: "unclosed tag"))
         #expect(compileError("{{{name}}")?.reason == "unclosed tag")
         #expect(compileError("{{! no end")?.reason == "unclosed tag")
     }

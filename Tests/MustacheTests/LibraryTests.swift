@@ -51,9 +51,10 @@ struct LibraryTests {
             "ok.mustache": "fine",
             "partials/broken.mustache": "<ul>\n  {{#items}}<li>{{name}}</li>\n</ul>\n",
         ]) { root in
-            #expect(throws: MustacheError(
-                file: root + "/partials/broken.mustache", line: 2, column: 3,
-                reason: "unclosed section 'items' opened here")
+            #expect(
+                throws: MustacheError(
+                    file: root + "/partials/broken.mustache", line: 2, column: 3,
+                    reason: "unclosed section 'items' opened here")
             ) {
                 try MustacheLibrary(directory: root)
             }
@@ -70,7 +71,8 @@ struct LibraryTests {
         var library = MustacheLibrary()
         library.register(try MustacheTemplate("{{>header}}\n{{>nav}}\n", name: "layout"), named: "layout")
         library.register(
-            try MustacheTemplate("a\n{{<layout}}{{/layout}}\n{{<base}}\n{{/base}}\n{{#x}}{{>footer}}{{/x}}", name: "page"),
+            try MustacheTemplate(
+                "a\n{{<layout}}{{/layout}}\n{{<base}}\n{{/base}}\n{{#x}}{{>footer}}{{/x}}", name: "page"),
             named: "page")
         library.register(try MustacheTemplate("<nav/>"), named: "nav")
 

@@ -34,11 +34,12 @@ struct RenderTests {
         #expect(output == "0 -42 \(Int.min) 1.21 2 -0.5 true")
     }
 
-    @Test(arguments: [
-        (MustacheValue.null, false), (false, false), (true, true), (0, false), (7, true),
-        (0.0, false), (0.1, true), ("", false), ("x", true), ([], false), ([1], true),
-        ([:], true), (["k": nil], true),
-    ] as [(MustacheValue, Bool)])
+    @Test(
+        arguments: [
+            (MustacheValue.null, false), (false, false), (true, true), (0, false), (7, true),
+            (0.0, false), (0.1, true), ("", false), ("x", true), ([], false), ([1], true),
+            ([:], true), (["k": nil], true),
+        ] as [(MustacheValue, Bool)])
     func truthiness(_ value: MustacheValue, _ truthy: Bool) throws {
         let template = try MustacheTemplate("{{#v}}yes{{/v}}{{^v}}no{{/v}}")
         #expect(value.isTruthy == truthy)
@@ -63,18 +64,24 @@ struct RenderTests {
         ])
         let page = try MustacheTemplate("<body>\n  {{>list}}\n</body>\n")
         let output = page.render(["items": ["a", "b\nc"]], partials: library)
-        #expect(output == "<body>\n  <ul>\n    <li>\n      a\n    </li>\n    <li>\n      b\nc\n    </li>\n  </ul>\n</body>\n")
+        #expect(
+            output
+                == "<body>\n  <ul>\n    <li>\n      a\n    </li>\n    <li>\n      b\nc\n    </li>\n  </ul>\n</body>\n")
     }
 
     @Test func layoutWithIndentedBlock() throws {
         let library = MustacheLibrary(templates: [
             "layout": try MustacheTemplate(
-                "<html>\n  <title>{{$title}}TabServer{{/title}}</title>\n  <main>\n    {{$content}}\n    {{/content}}\n  </main>\n</html>\n")
+                "<html>\n  <title>{{$title}}TabServer{{/title}}</title>\n  <main>\n    {{$content}}\n    {{/content}}\n  </main>\n</html>\n"
+            )
         ])
         let page = try MustacheTemplate(
-            "{{<layout}}\n  {{$title}}Music{{/title}}\n  {{$content}}\n  <h1>{{heading}}</h1>\n  <p>Hi</p>\n  {{/content}}\n{{/layout}}\n")
+            "{{<layout}}\n  {{$title}}Music{{/title}}\n  {{$content}}\n  <h1>{{heading}}</h1>\n  <p>Hi</p>\n  {{/content}}\n{{/layout}}\n"
+        )
         let output = page.render(["heading": "Albums"], partials: library)
-        #expect(output == "<html>\n  <title>Music</title>\n  <main>\n    <h1>Albums</h1>\n    <p>Hi</p>\n  </main>\n</html>\n")
+        #expect(
+            output
+                == "<html>\n  <title>Music</title>\n  <main>\n    <h1>Albums</h1>\n    <p>Hi</p>\n  </main>\n</html>\n")
     }
 
     @Test func selfIncludingPartialStopsInsteadOfCrashing() throws {
@@ -89,7 +96,8 @@ struct RenderTests {
         ])
         let page = try MustacheTemplate("<ul>\n{{#tabs}}\n  {{>row}}\n{{/tabs}}\n</ul>\n")
         let context: MustacheValue = [
-            "tabs": .array((0..<50).map { ["title": "Tab <\($0)>", "badge": .int($0), "selected": .bool($0 % 3 == 0)] })
+            "tabs": .array(
+                (0..<50).map { ["title": "Tab <\($0)>", "badge": .int($0), "selected": .bool($0 % 3 == 0)] })
         ]
         let expected = page.render(context, partials: library)
         let outputs = await withTaskGroup(of: [String].self) { group in

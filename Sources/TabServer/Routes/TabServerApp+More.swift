@@ -41,10 +41,13 @@ extension TabServerApp {
             state.session = session
             return redirect(to: "/more")
         }
-        let version = try request.requiredIntField("version")
+        let posted = try request.requiredField("version")
         let action = try Self.customizationAction(actionName, request: request)
+        let current = LayoutFingerprint.of(controller.effectiveOrder(session.state))
         do {
-            session.state = try controller.apply(action, to: session.state, expectedVersion: version)
+            // The arrangement the form was made for must still be the visitor's.
+            let expected = posted == current ? session.state.version : session.state.version &- 1
+            session.state = try controller.apply(action, to: session.state, expectedVersion: expected)
         } catch {
             let failure = HTTPError(error)
             if error.isStale {

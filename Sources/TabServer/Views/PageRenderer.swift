@@ -90,7 +90,7 @@ struct PageRenderer: Sendable {
             ]
         }
         context["customize"] = [
-            "version": .int(session.state.version),
+            "version": .string(LayoutFingerprint.of(controller.effectiveOrder(session.state))),
             "barItems": .array(layout.compactBarItems.map(row)),
             "moreItems": .array(layout.compactMoreItems.map(row)),
             "hasMore": .bool(layout.showsMoreCompact),

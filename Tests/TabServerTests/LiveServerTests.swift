@@ -1,0 +1,167 @@
+import Foundation
+import Gzip
+import HTTPServer
+import TabServer
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("The app on a real socket")
+struct LiveServerTests {
+    @Test("a full visit over keep-alive: redirect, cookie, page, select, static file")
+    func visit() throws {
+        let app = try makeApp()
+        let server = try app.start()
+        defer { server.shutdown() }
+        let connection = try #require(RawHTTPConnection(port: server.port))
+        connection.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let home = try #require(connection.readResponse())
+        #expect(home.status == 303)
+        let cookie = try #require(home.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        connection.send("GET /tabs/music HTTP/1.1\r\nHost: localhost\r\nCookie: \(cookie)\r\n\r\n")
+        let page = try #require(connection.readResponse())
+        #expect(page.status == 200)
+        #expect(page.headers["set-cookie"] == nil, "an existing session is not re-issued")
+        let token = try #require(page.csrfToken)
+        let form = "csrf=\(token)&tab=tv"
+        connection.send(
+            "POST /select HTTP/1.1\r\nHost: localhost\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
+        )
+        let selected = try #require(connection.readResponse())
+        #expect(selected.status == 303)
+        #expect(selected.location == "/tabs/tv")
+        connection.send("GET /css/app.css HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
+        let css = try #require(connection.readResponse())
+        #expect(css.status == 200)
+        let plain = try Gzip.decompress(css.bodyBytes)
+        #expect(String(decoding: plain, as: UTF8.self).contains(".tab-bar"))
+    }
+
+    @Test("bad input over the socket gets its status and the server keeps serving")
+    func badInput() throws {
+        let app = try makeApp { $0.http.maxBodySize = 2048 }
+        let server = try app.start()
+        defer { server.shutdown() }
+        let cases: [(String, Int)] = [
+            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 9000\r\n\r\n", 413),
+            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi", 415),
+            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\n\r\ntab=x", 403),
+            ("GET /tabs/nope HTTP/1.1\r\nHost: t\r\n\r\n", 404),
+            ("PUT /tabs/music HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", 405),
+            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+        ]
+        for (request, status) in cases {
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send(request)
+            #expect(connection.readResponse()?.status == status, "\(request.prefix(40))")
+        }
+        let connection = try #require(RawHTTPConnection(port: server.port))
+        connection.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(connection.readResponse()?.status == 200)
+    }
+}
+
+@Suite("The tabserver executable", .serialized)
+struct ProcessTests {
+    static var binary: String { TestFixtures.repositoryRoot + "/.build/debug/tabserver" }
+
+    /// Starts the built binary on a free port and waits for its "listening" line.
+    func launch(_ extra: [String] = []) throws -> (Process, Int, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        let root = TestFixtures.repositoryRoot
+        process.arguments = [
+            "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--access-log", "off",
+        ] + extra
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var collected = ""
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let chunk = errors.fileHandleForReading.availableData
+            collected += String(decoding: chunk, as: UTF8.self)
+            if let range = collected.range(of: "listening on http://127.0.0.1:") {
+                let digits = collected[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits) { return (process, port, errors) }
+            }
+            if chunk.isEmpty && !process.isRunning { break }
+        }
+        process.terminate()
+        throw ConfigurationError("tabserver did not start: \(collected)")
+    }
+
+    @Test("answers within 50 ms of exec, reloads on SIGHUP, drains and exits 0 on SIGTERM")
+    func lifecycle() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the package first")
+        let folder = TestFixtures.temporaryDirectory("proc")
+        let tabs = folder + "/tabs.json"
+        TestFixtures.write(
+            #"{"tabs": [{"id": "music", "title": "Music", "icon": "music.svg"}, {"id": "tv", "title": "TV", "icon": "tv.svg"}]}"#,
+            to: tabs)
+        let started = Date()
+        let (process, port, _) = try launch(["--tabs", tabs])
+        defer { if process.isRunning { process.terminate() } }
+        var firstResponse: TimeInterval? = nil
+        while firstResponse == nil && Date().timeIntervalSince(started) < 5 {
+            if let connection = RawHTTPConnection(port: port) {
+                connection.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+                if connection.readResponse()?.status == 200 { firstResponse = Date().timeIntervalSince(started) }
+            }
+        }
+        let elapsed = try #require(firstResponse)
+        // Generous bound for a debug build on a shared machine; the release number is in bench/.
+        #expect(elapsed < 2.0)
+
+        func barTitles() throws -> String {
+            let connection = try #require(RawHTTPConnection(port: port))
+            connection.send("GET /tabs/music HTTP/1.1\r\nHost: t\r\n\r\n")
+            return try #require(connection.readResponse()).body
+        }
+        #expect(try barTitles().contains(">TV</span>"))
+        TestFixtures.write(
+            #"{"tabs": [{"id": "music", "title": "Music", "icon": "music.svg"}, {"id": "tv", "title": "Television", "icon": "tv.svg"}]}"#,
+            to: tabs)
+        kill(process.processIdentifier, SIGHUP)
+        var reloaded = false
+        for _ in 0..<100 where !reloaded {
+            usleep(20_000)
+            reloaded = try barTitles().contains(">Television</span>")
+        }
+        #expect(reloaded)
+        TestFixtures.write("{ broken", to: tabs)
+        kill(process.processIdentifier, SIGHUP)
+        usleep(200_000)
+        #expect(try barTitles().contains(">Television</span>"), "an invalid reload keeps the model")
+
+        let stopAt = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(stopAt) < 10)
+        #expect(RawHTTPConnection(port: port) == nil)
+    }
+
+    @Test("a bad setting exits 2 with the flag named; a broken tab file exits 1")
+    func refusals() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the package first")
+        for (arguments, status, text) in [
+            (["--port", "abc"], Int32(2), "--port"), (["--tabs", "/nonexistent.json"], Int32(1), "/nonexistent.json"),
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            process.waitUntilExit()
+            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == status)
+            #expect(output.contains(text))
+        }
+    }
+}

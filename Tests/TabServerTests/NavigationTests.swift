@@ -1,0 +1,174 @@
+import TabBar
+import TabServer
+import TestSupport
+import Testing
+
+@Suite("Pages, selection and per-tab navigation (in-process)")
+struct NavigationTests {
+    @Test("a new visitor is sent to the first tab and gets a safe session cookie")
+    func firstVisit() throws {
+        let client = TestClient(try makeApp().responder)
+        let response = client.get("/")
+        #expect(response.status == 303)
+        #expect(response.location == "/tabs/featured")
+        let cookie = try #require(response.headers["set-cookie"])
+        #expect(cookie.hasPrefix("tabserver_session="))
+        #expect(cookie.contains("HttpOnly"))
+        #expect(cookie.contains("SameSite=Lax"))
+        #expect(cookie.contains("Path=/"))
+        #expect(!cookie.contains("Secure"))
+    }
+
+    @Test("a tab page shows the bar in model order with the selected item marked")
+    func tabPage() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/music")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.barTabIDs == ["featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased"])
+        #expect(page.currentTabID == "music")
+        #expect(page.body.contains("<title>Music · TabServer Store</title>"))
+        #expect(page.body.contains("Northern Lights"))
+        #expect(page.body.contains("has-more-compact"))
+        #expect(page.body.contains("<nav class=\"tab-bar"))
+        #expect(page.body.contains("aria-label=\"Tab bar\""))
+        #expect(page.body.contains(", tab 2 of 7"))
+        // The nav landmark comes after main, and the bar is a form of submit buttons.
+        let mainIndex = try #require(page.body.range(of: "<main"))
+        let navIndex = try #require(page.body.range(of: "<nav"))
+        #expect(mainIndex.lowerBound < navIndex.lowerBound)
+        #expect(page.body.contains("<form method=\"post\" action=\"/select\">"))
+    }
+
+    @Test("badges appear in the bar and in the item's accessible name")
+    func badges() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/featured")
+        #expect(page.body.contains("<span class=\"tab-badge\" aria-hidden=\"true\">3</span>"))
+        #expect(page.body.contains(", 3, tab 2 of 7") || page.body.contains(", 3 new"))
+        #expect(page.body.contains("tab-badge is-dot"))
+        #expect(page.body.contains(">New</span>"))
+    }
+
+    @Test("selecting a tab answers 303 to it, and GET / then restores it")
+    func select() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/featured")
+        let token = try #require(page.csrfToken)
+        let selected = client.post("/select", form: [("csrf", token), ("tab", "movies")])
+        #expect(selected.status == 303)
+        #expect(selected.location == "/tabs/movies")
+        let movies = client.follow(selected)
+        #expect(movies.currentTabID == "movies")
+        #expect(client.get("/").location == "/tabs/movies")
+    }
+
+    @Test("each tab remembers its location; re-selecting the selected tab pops to its root")
+    func perTabStacks() throws {
+        let client = TestClient(try makeApp().responder)
+        let track = client.get("/tabs/music/albums/2/tracks/3")
+        #expect(track.status == 200)
+        #expect(track.body.contains("Sodium"))
+        // The back link goes up this tab's stack.
+        #expect(track.attribute(named: "href", inTagContaining: "class=\"back-link\"") == "/tabs/music/albums/2")
+        let token = try #require(track.csrfToken)
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
+        #expect(client.get("/tabs/tv/shows/1").status == 200)
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "music")]).location == "/tabs/music/albums/2/tracks/3")
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv/shows/1")
+        // Re-tap: to the root, and the location is forgotten.
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "music")]).location == "/tabs/music/albums/2/tracks/3")
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
+    }
+
+    @Test("a vetoed selection changes nothing and explains; confirming goes through")
+    func veto() throws {
+        let recorder = HookRecorder()
+        let client = TestClient(try makeApp(hooks: recorder.hooks()).responder)
+        let page = client.get("/tabs/music/albums/1")
+        let token = try #require(page.csrfToken)
+        let refused = client.post("/select", form: [("csrf", token), ("tab", "purchased")])
+        #expect(refused.status == 303)
+        #expect(refused.location == "/tabs/music/albums/1")
+        let back = client.follow(refused)
+        #expect(back.currentTabID == "music")
+        #expect(back.body.contains("Purchased shows your order history. Open it?"))
+        #expect(back.body.contains("name=\"confirmed\" value=\"1\""))
+        #expect(recorder.all.contains("shouldSelect purchased"))
+        #expect(!recorder.all.contains("didSelect purchased"))
+        // The notice is shown once.
+        #expect(!client.get("/tabs/music").body.contains("Open it?"))
+        let confirmed = client.post("/select", form: [("csrf", token), ("tab", "purchased"), ("confirmed", "1")])
+        #expect(confirmed.location == "/tabs/purchased")
+        #expect(recorder.all.contains("didSelect purchased"))
+    }
+
+    @Test("a tab that clears its badge on selection clears it for that visitor only")
+    func badgeClears() throws {
+        let app = try makeApp()
+        let visitor = TestClient(app.responder)
+        let other = TestClient(app.responder)
+        let page = visitor.get("/tabs/featured")
+        _ = visitor.post("/select", form: [("csrf", page.csrfToken!), ("tab", "music")])
+        #expect(!visitor.get("/tabs/featured").body.contains("aria-hidden=\"true\">3</span>"))
+        #expect(other.get("/tabs/featured").body.contains("aria-hidden=\"true\">3</span>"))
+        // Opening the tab's page (a visit) clears it too: the page shows what the badge announced.
+        #expect(!other.get("/tabs/music").body.contains("aria-hidden=\"true\">3</span>"))
+    }
+
+    @Test("unknown tabs and pages are 404 pages that still show the bar")
+    func notFound() throws {
+        let client = TestClient(try makeApp().responder)
+        for path in ["/tabs/nope", "/tabs/music/albums/99", "/tabs/music/albums/02", "/tabs/music/x/y/z", "/nowhere"] {
+            let page = client.get(path)
+            #expect(page.status == 404, "\(path)")
+            #expect(page.body.contains("<nav class=\"tab-bar"), "\(path)")
+            #expect(page.barTabIDs.count == 7, "\(path)")
+        }
+    }
+
+    @Test("a wrong method on a page is a 405 with Allow")
+    func methodNotAllowed() throws {
+        let client = TestClient(try makeApp().responder)
+        let response = client.send(.delete, "/tabs/music")
+        #expect(response.status == 405)
+        #expect(response.headers["allow"] == "GET, HEAD")
+        #expect(client.send(.get, "/select").headers["allow"] == "POST")
+    }
+
+    @Test("health and readiness answer 200")
+    func health() throws {
+        let client = TestClient(try makeApp().responder)
+        #expect(client.get("/healthz").status == 200)
+        #expect(client.get("/readyz").status == 200)
+        #expect(client.cookies.isEmpty, "probes must not create sessions")
+    }
+
+    @Test("static files are served from memory, and nothing outside Public/")
+    func staticFiles() throws {
+        let client = TestClient(try makeApp().responder)
+        let css = client.get("/css/app.css", headers: [("Accept-Encoding", "gzip")])
+        #expect(css.status == 200)
+        #expect(css.headers["content-encoding"] == "gzip")
+        #expect(css.headers["vary"] == "Accept-Encoding")
+        let etag = try #require(css.headers["etag"])
+        #expect(client.get("/css/app.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", etag)]).status == 304)
+        #expect(client.get("/icons/music.svg").headers["content-type"] == "image/svg+xml")
+        #expect(client.get("/manifest.webmanifest").headers["content-type"] == "application/manifest+json")
+        for path in ["/../tabs.json", "/css/../../Package.swift", "/%2e%2e/tabs.json", "/.gitignore", "/css/app.css%00.png"] {
+            #expect(client.get(path).status == 404, "\(path)")
+        }
+    }
+
+    @Test("the page links assets with content hashes")
+    func assetURLs() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/featured")
+        let css = try #require(page.attribute(named: "href", inTagContaining: "rel=\"stylesheet\""))
+        #expect(css.hasPrefix("/css/app.css?v="))
+        let asset = client.get(css)
+        #expect(asset.status == 200)
+        #expect(asset.headers["cache-control"]?.contains("immutable") == true)
+    }
+}

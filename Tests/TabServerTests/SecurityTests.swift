@@ -1,0 +1,97 @@
+import TabServer
+import TestSupport
+import Testing
+
+@Suite("CSRF, cookies and bad input (in-process)")
+struct SecurityTests {
+    @Test("a post without a valid token, or from another site, is a 403 and changes nothing")
+    func csrf() throws {
+        let app = try makeApp()
+        let client = TestClient(app.responder)
+        let other = TestClient(app.responder)
+        let token = try #require(client.get("/tabs/featured").csrfToken)
+        let otherToken = try #require(other.get("/tabs/featured").csrfToken)
+        #expect(otherToken != token)
+        let attempts: [([(String, String)], [(String, String)])] = [
+            ([("tab", "movies")], []),
+            ([("csrf", "not-a-token"), ("tab", "movies")], []),
+            ([("csrf", otherToken), ("tab", "movies")], []),
+            ([("csrf", String(token.dropLast())), ("tab", "movies")], []),
+            ([("csrf", token), ("tab", "movies")], [("Sec-Fetch-Site", "cross-site")]),
+        ]
+        for (form, headers) in attempts {
+            let response = client.post("/select", form: form, headers: headers)
+            #expect(response.status == 403)
+            #expect(response.body.contains("not accepted"))
+            #expect(response.body.contains("href=\"/\""), "the 403 page offers a way back")
+        }
+        #expect(client.get("/").location == "/tabs/featured")
+        // Same-origin posts with the token still work.
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "movies")], headers: [("Sec-Fetch-Site", "same-origin")]).status == 303)
+    }
+
+    @Test(
+        "an unknown, forged or malformed session cookie gets a fresh session, never an error",
+        arguments: [
+            "AAAAAAAAAAAAAAAAAAAAAA", "short", String(repeating: "A", count: 200), "ÄÖÜäöüßÄÖÜäöüßÄÖÜäöüß12",
+            "AAAAAAAAAAAAAAAAAAAAAA==", "%00%00", "",
+        ])
+    func invalidCookie(value: String) throws {
+        let client = TestClient(try makeApp().responder)
+        client.cookies["tabserver_session"] = value
+        let response = client.get("/tabs/music")
+        #expect(response.status == 200)
+        let cookie = try #require(response.headers["set-cookie"])
+        let issued = cookie.split(separator: ";")[0].dropFirst("tabserver_session=".count)
+        #expect(issued != value)
+        #expect(issued.count == 22)
+    }
+
+    @Test("an expired session is replaced, not revived")
+    func expired() throws {
+        let clock = ManualClock(1_000_000)
+        var configuration = TestFixtures.configuration()
+        configuration.sessionIdleTimeout = 60
+        let app = try buildApplication(configuration, log: quietLog, clock: { clock.now })
+        let client = TestClient(app.responder)
+        _ = client.get("/tabs/movies")
+        let first = try #require(client.cookies["tabserver_session"])
+        clock.advance(30)
+        #expect(client.get("/").location == "/tabs/movies")
+        clock.advance(61)
+        #expect(client.get("/").location == "/tabs/featured")
+        #expect(client.cookies["tabserver_session"] != first)
+    }
+
+    @Test("a form without fields, or naming an unknown tab, is a 400 naming the field")
+    func malformedSelect() throws {
+        let client = TestClient(try makeApp().responder)
+        let token = try #require(client.get("/tabs/featured").csrfToken)
+        let missing = client.post("/select", form: [("csrf", token)])
+        #expect(missing.status == 400)
+        #expect(missing.body.contains("<code>tab</code>"))
+        let unknown = client.post("/select", form: [("csrf", token), ("tab", "<script>")])
+        #expect(unknown.status == 400)
+        #expect(unknown.body.contains("&lt;script&gt;"))
+        #expect(!unknown.body.contains("<script>\""))
+    }
+
+    @Test("pages carry protective headers and are not cached")
+    func headers() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/featured")
+        #expect(page.headers["cache-control"] == "no-store")
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        #expect(page.headers["x-frame-options"] == "DENY")
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let seconds: Mutex<Int64>
+    init(_ start: Int64) { seconds = Mutex(start) }
+    var now: Int64 { seconds.withLock { $0 } }
+    func advance(_ delta: Int64) { seconds.withLock { $0 += delta } }
+}
+
+import Synchronization

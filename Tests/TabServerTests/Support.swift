@@ -1,0 +1,82 @@
+import HTTPServer
+import Synchronization
+import TabBar
+import TabServer
+import TestSupport
+import Testing
+
+/// A fresh app on the shipped files with memory sessions and the given hooks.
+func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) -> Void = { _ in }) throws -> Application {
+    var configuration = TestFixtures.configuration()
+    configure(&configuration)
+    return try buildApplication(configuration, hooks: hooks, log: quietLog)
+}
+
+/// Start-up and reload messages go here instead of cluttering test output.
+let quietLog = LogSink(descriptor: openDevNull())
+
+private func openDevNull() -> Int32 {
+    #if canImport(Glibc)
+    return open("/dev/null", O_WRONLY)
+    #else
+    return 2
+    #endif
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension TestResponse {
+    /// The tab ids of the bar's buttons, in order.
+    var barTabIDs: [String] {
+        guard let bar = section(from: "<nav class=\"tab-bar", to: "</nav>") else { return [] }
+        let page = TestResponse(status: status, headers: headers, body: Array(bar.utf8))
+        return page.tags(containing: "name=\"tab\" value=\"").compactMap { tag in
+            guard let range = tag.range(of: "value=\"") else { return nil }
+            return String(tag[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    /// The id of the bar button marked `aria-current="page"`.
+    var currentTabID: String? {
+        guard let bar = section(from: "<nav class=\"tab-bar", to: "</nav>") else { return nil }
+        let page = TestResponse(status: status, headers: headers, body: Array(bar.utf8))
+        return page.attribute(named: "value", inTagContaining: "aria-current=\"page\"")
+    }
+
+    /// The tab ids listed on the More page, in order.
+    var moreTabIDs: [String] {
+        guard let list = section(from: "<form method=\"post\" action=\"/select\" class=\"more-list\"", to: "</form>") else {
+            return []
+        }
+        let page = TestResponse(status: status, headers: headers, body: Array(list.utf8))
+        return page.tags(containing: "name=\"tab\" value=\"").compactMap { tag in
+            guard let range = tag.range(of: "value=\"") else { return nil }
+            return String(tag[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    /// The value of the hidden `version` field of the customize page.
+    var customizeVersion: String? { attribute(named: "value", inTagContaining: "name=\"version\"") }
+}
+
+/// Records hook calls from the engine's threads.
+final class HookRecorder: Sendable {
+    private let calls = Mutex<[String]>([])
+    func record(_ call: String) { calls.withLock { $0.append(call) } }
+    var all: [String] { calls.withLock { $0 } }
+
+    func hooks() -> AppHooks {
+        var hooks = demoHooks()
+        let base = hooks.shouldSelect
+        hooks.shouldSelect = { [self] tab, state, confirmed in
+            record("shouldSelect \(tab.id)")
+            return base(tab, state, confirmed)
+        }
+        hooks.didSelect = { [self] tab, _ in record("didSelect \(tab.id)") }
+        hooks.willBeginCustomizing = { [self] _ in record("willBeginCustomizing") }
+        hooks.didEndCustomizing = { [self] _, changed in record("didEndCustomizing changed=\(changed)") }
+        return hooks
+    }
+}
