@@ -21,7 +21,7 @@ public enum Digest {
     /// HMAC-SHA-256 of `message` under `key` (32 bytes).
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 32
+        var length: UInt32 = 0  // stays 0 if HMAC fails, so the check below traps instead of returning zeros
         key.withUnsafeBufferPointer { keyBuffer in
             message.withUnsafeBufferPointer { messageBuffer in
                 output.withUnsafeMutableBufferPointer { out in

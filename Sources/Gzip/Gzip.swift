@@ -59,7 +59,10 @@ public enum Gzip {
                     return outBuffer.count - Int(stream.avail_out)
                 }
                 output.append(contentsOf: chunk[0..<produced])
-                if output.count > limit { status = Z_BUF_ERROR; break }
+                if output.count > limit {
+                    status = Z_BUF_ERROR
+                    break
+                }
                 if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
             }
         }

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // libmicrohttpd's callbacks. They are global functions (not closures, and not in
@@ -50,17 +50,21 @@ func engineAccessHandler(
             return context.bodyBytes > engine.maxBodySize * 16 + 1_048_576 ? .NO : .YES
         }
         if context.bodyBytes > engine.maxBodySize {
-            reject(context, with: errorResponse(.contentTooLarge, "The request body is larger than \(engine.maxBodySize) bytes."),
+            reject(
+                context,
+                with: errorResponse(.contentTooLarge, "The request body is larger than \(engine.maxBodySize) bytes."),
                 connection: connection, engine: engine)
             return .YES
         }
         guard let processor = context.postProcessor else {
-            reject(context, with: errorResponse(.unsupportedMediaType, unsupportedBodyMessage),
+            reject(
+                context, with: errorResponse(.unsupportedMediaType, unsupportedBodyMessage),
                 connection: connection, engine: engine)
             return .YES
         }
         if MHD_post_process(processor, uploadData, size) == .NO {
-            reject(context, with: errorResponse(.badRequest, "The form body is malformed."),
+            reject(
+                context, with: errorResponse(.badRequest, "The form body is malformed."),
                 connection: connection, engine: engine)
         }
         return .YES
@@ -77,7 +81,8 @@ func engineAccessHandler(
         // Destroying the processor flushes the last urlencoded value it still holds.
         context.postProcessor = nil
         if MHD_destroy_post_processor(processor) == .NO {
-            queue(errorResponse(.badRequest, "The form body is malformed."), context: context,
+            queue(
+                errorResponse(.badRequest, "The form body is malformed."), context: context,
                 connection: connection, engine: engine, forceClose: true)
             return .YES
         }
@@ -130,7 +135,9 @@ private func checkHead(_ context: RequestContext, engine: EngineContext, connect
     return nil
 }
 
-private func reject(_ context: RequestContext, with response: HTTPResponse, connection: OpaquePointer, engine: EngineContext) {
+private func reject(
+    _ context: RequestContext, with response: HTTPResponse, connection: OpaquePointer, engine: EngineContext
+) {
     context.rejection = response
     if let processor = context.postProcessor {
         context.postProcessor = nil
@@ -146,7 +153,8 @@ private func reject(_ context: RequestContext, with response: HTTPResponse, conn
 /// Hands a response to MHD. Returns whether MHD accepted it.
 @discardableResult
 private func queue(
-    _ response: HTTPResponse, context: RequestContext, connection: OpaquePointer, engine: EngineContext, forceClose: Bool
+    _ response: HTTPResponse, context: RequestContext, connection: OpaquePointer, engine: EngineContext,
+    forceClose: Bool
 ) -> Bool {
     let mhdResponse: OpaquePointer?
     switch response.body {
@@ -154,7 +162,8 @@ private func queue(
         mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case .bytes(let bytes):
         mhdResponse = bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .shared(let shared):
         // The response keeps the bytes alive; `engineReleaseShared` balances this retain.
@@ -188,7 +197,8 @@ func errorResponse(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
 /// Called by MHD when a request is done (answered, or the connection died): access log,
 /// in-flight count, and the release that balances the retain of the first call.
 func engineRequestCompleted(
-    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ requestPointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ termination: MHD_RequestTerminationCode
 ) {
     guard let cls, let requestPointer, let raw = requestPointer.pointee else { return }
@@ -222,7 +232,8 @@ func engineReleaseShared(_ cls: UnsafeMutableRawPointer?) {
 
 /// One field chunk of a form body from MHD's post processor.
 func enginePostField(
-    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+    _ filename: UnsafePointer<CChar>?,
     _ contentType: UnsafePointer<CChar>?, _ transferEncoding: UnsafePointer<CChar>?, _ data: UnsafePointer<CChar>?,
     _ offset: UInt64, _ size: Int
 ) -> MHD_Result {

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The HTTP/1.1 engine: libmicrohttpd with an epoll thread pool, explicit limits,
@@ -58,7 +58,8 @@ public final class HTTPServer: @unchecked Sendable {
             Self.option(.CONNECTION_MEMORY_LIMIT, configuration.memoryPerConnection),
             // 1: a request without Host on HTTP/1.1, or with malformed header lines, is a 400.
             Self.option(.STRICT_FOR_CLIENT, 1),
-            Self.option(.NOTIFY_COMPLETED, Int(bitPattern: unsafeBitCast(completed, to: UnsafeRawPointer.self)), context),
+            Self.option(
+                .NOTIFY_COMPLETED, Int(bitPattern: unsafeBitCast(completed, to: UnsafeRawPointer.self)), context),
             Self.option(.END, 0),
         ]
         let flags =

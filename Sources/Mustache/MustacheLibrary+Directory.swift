@@ -1,6 +1,6 @@
 // The only file of the module that uses Foundation: loading templates happens once, at
 // start-up; parsing and rendering never touch it.
-import Foundation
+import FoundationEssentials
 
 extension MustacheLibrary {
     /// Loads every `*.fileExtension` file under `directory`, recursively.
@@ -13,22 +13,19 @@ extension MustacheLibrary {
     public init(directory: String, fileExtension: String = "mustache") throws(MustacheError) {
         self.init()
         let files = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard files.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
-            let enumerator = files.enumerator(atPath: directory)
+        var isDirectory = false
+        guard files.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory,
+            let allPaths = try? files.subpathsOfDirectory(atPath: directory)
         else {
             throw MustacheError(file: directory, line: 1, column: 1, reason: "not a readable directory")
         }
         let suffix = "." + fileExtension
-        var relativePaths: [String] = []
-        for case let path as String in enumerator where path.hasSuffix(suffix) {
-            relativePaths.append(path)
-        }
+        let relativePaths = allPaths.filter { $0.hasSuffix(suffix) }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         for relativePath in relativePaths.sorted() {
             let path = base + relativePath
-            var isFolder: ObjCBool = false
-            guard files.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            var isFolder = false
+            guard files.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { continue }
             guard let data = files.contents(atPath: path) else {
                 throw MustacheError(file: path, line: 1, column: 1, reason: "cannot read file")
             }

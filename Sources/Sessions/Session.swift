@@ -26,13 +26,15 @@ public struct Session: Sendable, Hashable {
     /// A new session with fresh random id and token.
     public static func new(now: Int64) -> Session {
         Session(
-            id: .generate(), csrfToken: .generate(), state: TabBarState(), language: nil, notice: nil, created: now, lastSeen: now,
+            id: .generate(), csrfToken: .generate(), state: TabBarState(), language: nil, notice: nil, created: now,
+            lastSeen: now,
             revision: 0)
     }
 
     /// A session with every field given (stores use it when decoding).
     public init(
-        id: SessionID, csrfToken: SessionID, state: TabBarState, language: String?, notice: Notice? = nil, customizationStart: [String]? = nil,
+        id: SessionID, csrfToken: SessionID, state: TabBarState, language: String?, notice: Notice? = nil,
+        customizationStart: [String]? = nil,
         created: Int64,
         lastSeen: Int64, revision: Int
     ) {

@@ -11,9 +11,10 @@ extension Badge: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kinds = [CodingKeys.text, .count, .dot].filter { container.contains($0) }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "a badge needs exactly one of \"text\", \"count\" or \"dot\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a badge needs exactly one of \"text\", \"count\" or \"dot\""))
         }
         switch kind {
         case .text:

@@ -23,9 +23,10 @@ extension BadgeOverride: Codable {
         } else if try container.decodeIfPresent(Bool.self, forKey: .hidden) == true {
             self = .hidden
         } else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "a badge override needs \"hidden\": true or a \"badge\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a badge override needs \"hidden\": true or a \"badge\""))
         }
     }
 

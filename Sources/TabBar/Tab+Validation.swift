@@ -7,7 +7,7 @@ extension Tab {
     public static func isValidID(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         guard let first = bytes.first, bytes.count <= maxIDLength,
-              first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z")
+            first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z")
         else { return false }
         return bytes.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)

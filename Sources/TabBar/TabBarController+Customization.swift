@@ -45,7 +45,9 @@ extension TabBarController {
     }
 
     /// The order after a single-tab move.
-    private func move(_ action: CustomizationAction, id: String, in order: [String]) throws(CustomizationError) -> [String] {
+    private func move(_ action: CustomizationAction, id: String, in order: [String]) throws(CustomizationError)
+        -> [String]
+    {
         guard model.tab(id: id) != nil else { throw .unknownTab(id) }
         guard !isFixed(id) else { throw .notCustomizable(id) }
 

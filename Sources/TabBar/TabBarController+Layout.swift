@@ -9,13 +9,14 @@ extension TabBarController {
         items.reserveCapacity(model.tabs.count)
         for (offset, id) in effectiveOrder(state).enumerated() {
             guard let tab = model.tab(id: id) else { continue }
-            items.append(TabBarLayout.Item(
-                tab: tab,
-                position: offset + 1,
-                isSelected: id == selected,
-                badge: effectiveBadge(tabID: id, state: state),
-                inCompactBar: offset < compactCount,
-                inRegularBar: offset < regularCount))
+            items.append(
+                TabBarLayout.Item(
+                    tab: tab,
+                    position: offset + 1,
+                    isSelected: id == selected,
+                    badge: effectiveBadge(tabID: id, state: state),
+                    inCompactBar: offset < compactCount,
+                    inRegularBar: offset < regularCount))
         }
         return TabBarLayout(items: items)
     }

@@ -9,9 +9,10 @@ extension TabBarController {
     /// most 256 bytes. Such a path needs no escaping in a URL and cannot climb out of
     /// the tab, so it is safe to redirect to; anything else is treated as the root.
     public static func isValidLocation(_ location: String) -> Bool {
-        location.isEmpty || PathSyntax.isValid(
-            location, maxSegments: maxLocationSegments, maxBytes: maxLocationBytes,
-            allowed: PathSyntax.isUnreserved)
+        location.isEmpty
+            || PathSyntax.isValid(
+                location, maxSegments: maxLocationSegments, maxBytes: maxLocationBytes,
+                allowed: PathSyntax.isUnreserved)
     }
 
     /// Where the visitor was in this tab ("" = its root); an invalid stored value

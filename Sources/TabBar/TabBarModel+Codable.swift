@@ -1,4 +1,4 @@
-import Foundation // JSONDecoder, for reading the tab definition at start-up only.
+import FoundationEssentials  // JSONDecoder, for reading the tab definition at start-up only.
 
 /// The tab definition file: `{"appearance": {…}, "tabs": [{…}, …]}`, where
 /// `appearance` may be left out. Decoding validates like `init(tabs:appearance:)`,
@@ -81,30 +81,17 @@ extension TabBarModel: Codable {
         }
     }
 
-    /// Where the syntax error is, as "; invalid value near line 3, column 12", or "".
+    /// Where the syntax error is, as "; … near line 3, column 12", or "".
     ///
-    /// `JSONDecoder` only says "not valid JSON"; `JSONSerialization` names the character
-    /// offset, which is turned into a line and column for the person editing the file.
-    /// Only runs after a failure, so start-up pays for it only when it fails anyway.
+    /// `JSONDecoder` only says "not valid JSON", so a small scan finds the first place
+    /// where the text stops being JSON. Only runs after a failure.
     private static func syntaxDetail(_ json: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-            return ""
-        } catch {
-            guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
-            let words = detail.split(whereSeparator: { $0 == " " || $0 == "." })
-            guard let marker = words.firstIndex(of: "character"), marker + 1 < words.count,
-                  let offset = Int(words[marker + 1]), offset >= 0
-            else {
-                let sentence = detail.hasSuffix(".") ? String(detail.dropLast()) : detail
-                return "; " + sentence.prefix(1).lowercased() + sentence.dropFirst()
-            }
-            let before = json.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 - json.startIndex + 1 } ?? 0) + 1
-            let what = words[..<marker].filter { $0 != "around" }.joined(separator: " ").lowercased()
-            return "; \(what.isEmpty ? "error" : what) near line \(line), column \(column)"
-        }
+        guard let offset = JSONSyntax.firstErrorOffset(in: Array(json)) else { return "" }
+        let bytes = Array(json)
+        let before = bytes[..<offset]
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return "; unexpected text near line \(line), column \(column)"
     }
 
     /// A reader's name for the Swift type a JSON value should have had.

@@ -69,7 +69,8 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
         case .invalidTemplate(let template, let tabID):
             return "tab \(ErrorText.quoted(tabID)): invalid template name \(ErrorText.quoted(template)) (\(nameHint))"
         case .invalidColor(let color, .badge(let tabID)):
-            return "tab \(ErrorText.quoted(tabID)): invalid colour \(ErrorText.quoted(color)) for the badge (\(colourHint))"
+            return
+                "tab \(ErrorText.quoted(tabID)): invalid colour \(ErrorText.quoted(color)) for the badge (\(colourHint))"
         case .invalidColor(let color, .appearance(let property)):
             return "appearance: invalid colour \(ErrorText.quoted(color)) for \(property) (\(colourHint))"
         case .invalidBadge(let problem, let tabID):

@@ -1,7 +1,7 @@
 import HTTPServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A TCP connection to a live server on loopback that sends exactly the bytes it is
@@ -20,7 +20,9 @@ public final class RawHTTPConnection {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -114,7 +116,8 @@ public final class RawHTTPConnection {
         var searchFrom = 0
         while true {
             if pending.count >= marker.count {
-                for index in searchFrom...(pending.count - marker.count) where Array(pending[index..<index + marker.count]) == marker {
+                for index in searchFrom...(pending.count - marker.count)
+                where Array(pending[index..<index + marker.count]) == marker {
                     return index
                 }
                 searchFrom = pending.count - marker.count + 1

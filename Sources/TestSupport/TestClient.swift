@@ -34,7 +34,8 @@ public final class TestClient {
         var headerList = HTTPHeaders()
         for (name, value) in defaultHeaders + headers { headerList.add(name, value) }
         if !cookies.isEmpty {
-            headerList.add("Cookie", cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+            headerList.add(
+                "Cookie", cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
         if !form.isEmpty { headerList.add("Content-Type", "application/x-www-form-urlencoded") }
         let request = HTTPRequest(

@@ -8,7 +8,11 @@ import HTTPServer
 /// ```
 public struct Cookie: Sendable, Hashable {
     /// `SameSite` attribute values.
-    public enum SameSite: String, Sendable, Hashable { case strict = "Strict", lax = "Lax", none = "None" }
+    public enum SameSite: String, Sendable, Hashable {
+        case strict = "Strict"
+        case lax = "Lax"
+        case none = "None"
+    }
 
     public var name: String
     public var value: String
@@ -50,7 +54,8 @@ public struct Cookie: Sendable, Hashable {
         guard !text.isEmpty, text.utf8.count <= 256 else { return false }
         for byte in text.utf8 {
             switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): continue
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                continue
             default: return false
             }
         }

@@ -19,15 +19,24 @@ extension HTTPRequest {
     }
 
     /// Whether the client accepts a gzip body (`Accept-Encoding` lists gzip with q > 0).
+    /// An explicit `gzip` entry wins over `*` wherever it appears (RFC 9110 §12.5.3), and
+    /// repeated `Accept-Encoding` fields count as one list.
     public var acceptsGzip: Bool {
-        guard let header = headers["accept-encoding"] else { return false }
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingASCIISpaces() }
-            guard let coding = parts.first, coding.lowercased() == "gzip" || coding == "*" else { continue }
-            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return q > 0
+        var gzipWeight: Double? = nil
+        var wildcardWeight: Double? = nil
+        for header in headers.values("accept-encoding") {
+            for item in header.split(separator: ",") {
+                let parts = item.split(separator: ";").map { $0.trimmingASCIISpaces() }
+                guard let coding = parts.first?.lowercased(), coding == "gzip" || coding == "*" else { continue }
+                let q =
+                    parts.dropFirst().first { $0.hasPrefix("q=") || $0.hasPrefix("Q=") }.flatMap {
+                        Double($0.dropFirst(2))
+                    }
+                    ?? 1
+                if coding == "gzip" { gzipWeight = gzipWeight ?? q } else { wildcardWeight = wildcardWeight ?? q }
+            }
         }
-        return false
+        return (gzipWeight ?? wildcardWeight ?? 0) > 0
     }
 }
 

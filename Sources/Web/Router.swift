@@ -49,10 +49,10 @@ public struct Router<Context>: Sendable {
         var allowed: [HTTPMethod] = []
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
-            if route.method == lookupMethod { return .found(route.handler, parameters) }
+            if route.method == method || route.method == lookupMethod { return .found(route.handler, parameters) }
             if !allowed.contains(route.method) {
                 allowed.append(route.method)
-                if route.method == .get { allowed.append(.head) }
+                if route.method == .get && !allowed.contains(.head) { allowed.append(.head) }
             }
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)

@@ -2,7 +2,7 @@ import HTTPServer
 import TabServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The executable: read the configuration, build the app, serve until SIGTERM.
@@ -24,7 +24,9 @@ struct TabServerMain {
         }
         let configuration: AppConfiguration
         do {
-            switch try AppConfiguration.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment) {
+            switch try AppConfiguration.parse(
+                arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+            {
             case .help(let text):
                 print(text)
                 return

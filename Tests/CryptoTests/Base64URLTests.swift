@@ -59,7 +59,9 @@ struct Base64URLTests {
 
     @Test(
         "rejects padding, the standard alphabet, whitespace and other stray characters",
-        arguments: ["Zg==", "Zm8=", "Zm9vYg==", "+/8", "-/8", "+_8", "Zm9v\n", " Zm9v", "Zm 9v", "Zm9v.", "Zm9v!", "Zg\0"])
+        arguments: [
+            "Zg==", "Zm8=", "Zm9vYg==", "+/8", "-/8", "+_8", "Zm8\n", " Zm8", "Z m8", "Zm8.", "Zm8!", "Zg\0", "Zm8\t",
+        ])
     func rejectsForeignCharacters(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }
@@ -69,12 +71,14 @@ struct Base64URLTests {
         #expect(Base64URL.decode(text) == nil)
     }
 
-    @Test("rejects non-zero trailing bits so each value has one spelling", arguments: ["Zh", "Zm9", "Zm9vYh", "AB", "AAB", "_-"])
+    @Test(
+        "rejects non-zero trailing bits so each value has one spelling",
+        arguments: ["Zh", "Zm9", "Zm9vYh", "AB", "AAB", "_-"])
     func rejectsTrailingBits(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }
 
-    @Test("rejects non-ASCII input", arguments: ["Zm9é", "Zm9vÿ", "ÄÄÄÄ", "Zm8\u{FF0B}", "🙂🙂"])
+    @Test("rejects non-ASCII input", arguments: ["Zmé", "Zm9vÿ", "ÄÄÄÄ", "Zm8\u{FF0B}", "🙂🙂"])
     func rejectsNonASCII(text: String) {
         #expect(Base64URL.decode(text) == nil)
     }

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Answers with what it received, one fact per line, so tests can see what the engine decoded.
@@ -17,11 +17,16 @@ struct EchoResponder: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if delayMicroseconds > 0 { usleep(delayMicroseconds) }
         var lines = ["method=\(request.method)", "path=\(request.path)"]
-        for (name, value) in request.query { lines.append("query \(name)=\(value.unicodeScalars.map { $0.value < 32 ? "\\u{\($0.value)}" : String($0) }.joined())") }
+        for (name, value) in request.query {
+            lines.append(
+                "query \(name)=\(value.unicodeScalars.map { $0.value < 32 ? "\\u{\($0.value)}" : String($0) }.joined())"
+            )
+        }
         for (name, value) in request.formFields { lines.append("form \(name)=\(value)") }
         var headers = HTTPHeaders()
         headers.add("Content-Type", "text/plain; charset=utf-8")
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array((lines.joined(separator: "\n") + "\n").utf8)))
+        return HTTPResponse(
+            status: .ok, headers: headers, body: .bytes(Array((lines.joined(separator: "\n") + "\n").utf8)))
     }
 }
 
@@ -118,7 +123,8 @@ struct EngineTests {
         try withEngine(maxBody: 100) { server in
             let connection = try #require(RawHTTPConnection(port: server.port))
             let chunk = "a=" + String(repeating: "x", count: 78)
-            var request = "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+            var request =
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
             for _ in 0..<3 { request += "\(String(chunk.utf8.count, radix: 16))\r\n\(chunk)\r\n" }
             request += "0\r\n\r\n"
             connection.send(request)
@@ -131,7 +137,8 @@ struct EngineTests {
     func unsupportedType() throws {
         try withEngine { server in
             let connection = try #require(RawHTTPConnection(port: server.port))
-            connection.send("POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            connection.send(
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
             #expect(connection.readResponse()?.status == 415)
         }
     }
@@ -140,7 +147,9 @@ struct EngineTests {
     func bodyOnGet() throws {
         try withEngine { server in
             let connection = try #require(RawHTTPConnection(port: server.port))
-            connection.send("GET /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b")
+            connection.send(
+                "GET /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b"
+            )
             #expect(connection.readResponse()?.status == 400)
         }
     }
@@ -183,7 +192,8 @@ struct EngineTests {
         try withEngine { server in
             let connection = try #require(RawHTTPConnection(port: server.port))
             connection.send(
-                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+                "POST /f HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n"
+            )
             let interim = try #require(connection.readResponse())
             #expect(interim.status == 100)
             connection.send("a=b")

@@ -1,12 +1,13 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Per-visitor badges")
 struct BadgeOverrideTests {
     static func controller() throws -> TabBarController {
-        TabBarController(model: try TabBarModel(tabs: [
-            Fixture.tab("home"), Fixture.tab("inbox", badge: .count(3)),
-        ]))
+        TabBarController(
+            model: try TabBarModel(tabs: [
+                Fixture.tab("home"), Fixture.tab("inbox", badge: .count(3)),
+            ]))
     }
 
     @Test("the model's badge shows until the visitor has an override")
@@ -37,9 +38,12 @@ struct BadgeOverrideTests {
         #expect(controller.setBadge(nil, forTab: "home", in: once) == once)
     }
 
-    @Test("unknown tabs and invalid badges are ignored",
-          arguments: [("nope", BadgeOverride.hidden), ("home", .badge(.dot(color: "red;x"))),
-                      ("home", .badge(.count(-1))), ("home", .badge(.text("")))])
+    @Test(
+        "unknown tabs and invalid badges are ignored",
+        arguments: [
+            ("nope", BadgeOverride.hidden), ("home", .badge(.dot(color: "red;x"))),
+            ("home", .badge(.count(-1))), ("home", .badge(.text(""))),
+        ])
     func ignored(_ id: String, _ override: BadgeOverride) throws {
         let controller = try Self.controller()
         #expect(controller.setBadge(override, forTab: id, in: TabBarState()) == TabBarState())

@@ -1,5 +1,5 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Customization (More → Edit)")
 struct CustomizationTests {
@@ -46,17 +46,19 @@ struct CustomizationTests {
         #expect(Self.error(.moveDown("b"), in: controller) == .cannotMove("b", reason: .alreadyLast))
     }
 
-    @Test("fixed and unknown tabs cannot move",
-          arguments: [CustomizationAction.moveUp("home"), .moveDown("home"), .moveToBar("home"), .moveToMore("home")])
+    @Test(
+        "fixed and unknown tabs cannot move",
+        arguments: [CustomizationAction.moveUp("home"), .moveDown("home"), .moveToBar("home"), .moveToMore("home")])
     func fixedAndUnknown(_ action: CustomizationAction) throws {
         let controller = try Fixture.controller(fixed: ["home"])
         #expect(Self.error(action, in: controller) == .notCustomizable("home"))
-        let unknown: CustomizationAction = switch action {
-        case .moveUp: .moveUp("zzz")
-        case .moveDown: .moveDown("zzz")
-        case .moveToBar: .moveToBar("zzz")
-        default: .moveToMore("zzz")
-        }
+        let unknown: CustomizationAction =
+            switch action {
+            case .moveUp: .moveUp("zzz")
+            case .moveDown: .moveDown("zzz")
+            case .moveToBar: .moveToBar("zzz")
+            default: .moveToMore("zzz")
+            }
         #expect(Self.error(unknown, in: controller) == .unknownTab("zzz"))
     }
 
@@ -93,7 +95,9 @@ struct CustomizationTests {
     ]
 
     @Test("impossible bar moves name the reason", arguments: impossibleMoves)
-    func impossible(_ ids: [String], _ fixed: Set<String>, _ action: CustomizationAction, _ expected: CustomizationError) throws {
+    func impossible(
+        _ ids: [String], _ fixed: Set<String>, _ action: CustomizationAction, _ expected: CustomizationError
+    ) throws {
         let controller = try Fixture.controller(ids, fixed: fixed)
         #expect(Self.error(action, in: controller) == expected)
     }
@@ -118,13 +122,14 @@ struct CustomizationTests {
         #expect(next.order == ["c", "x", "a", "b"])
     }
 
-    @Test("a bad posted order is refused with the reason",
-          arguments: [
-              (["a", "x", "a", "b"], CustomizationError.duplicateInOrder("a")),
-              (["a", "x", "b", "zzz"], .unknownTab("zzz")),
-              (["a", "x", "b"], .invalidOrder(reason: "tab 'c' is missing")),
-              (["x", "a", "b", "c"], .invalidOrder(reason: "tab 'x' is not customizable and must stay at position 2")),
-          ])
+    @Test(
+        "a bad posted order is refused with the reason",
+        arguments: [
+            (["a", "x", "a", "b"], CustomizationError.duplicateInOrder("a")),
+            (["a", "x", "b", "zzz"], .unknownTab("zzz")),
+            (["a", "x", "b"], .invalidOrder(reason: "tab 'c' is missing")),
+            (["x", "a", "b", "c"], .invalidOrder(reason: "tab 'x' is not customizable and must stay at position 2")),
+        ])
     func badOrder(_ posted: [String], _ expected: CustomizationError) throws {
         let controller = try Fixture.controller(["a", "x", "b", "c"], fixed: ["x"])
         #expect(Self.error(.setOrder(posted), in: controller) == expected)
@@ -132,9 +137,12 @@ struct CustomizationTests {
 
     // MARK: Versions
 
-    @Test("every successful action moves the version on by exactly one",
-          arguments: [CustomizationAction.moveUp("music"), .moveDown("music"), .moveToBar("chat"),
-                      .moveToMore("music"), .reset, .setOrder(Fixture.seven)])
+    @Test(
+        "every successful action moves the version on by exactly one",
+        arguments: [
+            CustomizationAction.moveUp("music"), .moveDown("music"), .moveToBar("chat"),
+            .moveToMore("music"), .reset, .setOrder(Fixture.seven),
+        ])
     func versionBump(_ action: CustomizationAction) throws {
         let controller = try Fixture.controller()
         var state = TabBarState()
@@ -179,9 +187,10 @@ struct CustomizationTests {
     @Test("begin and end tell the hooks, end says whether the order changed")
     func hooks() throws {
         let recorder = Recorder()
-        let controller = try Fixture.controller(hooks: TabBarHooks(
-            willBeginCustomizing: { state in recorder.record("begin v\(state.version)") },
-            didEndCustomizing: { state, changed in recorder.record("end v\(state.version) \(changed)") }))
+        let controller = try Fixture.controller(
+            hooks: TabBarHooks(
+                willBeginCustomizing: { state in recorder.record("begin v\(state.version)") },
+                didEndCustomizing: { state, changed in recorder.record("end v\(state.version) \(changed)") }))
         let initial = TabBarState()
         controller.beginCustomizing(initial)
         let moved = try controller.apply(.moveToBar("chat"), to: initial, expectedVersion: 0)
@@ -191,24 +200,31 @@ struct CustomizationTests {
         #expect(recorder.events == ["begin v0", "end v1 true", "end v2 false"])
     }
 
-    @Test("error messages read as sentences",
-          arguments: [
-              (CustomizationError.stale(currentVersion: 7),
-               "the tab order was changed elsewhere (now version 7); reload and try again"),
-              (.unknownTab("x"), "unknown tab 'x'"),
-              (.notCustomizable("home"), "tab 'home' cannot be moved: it is not customizable"),
-              (.cannotMove("a", reason: .alreadyFirst), "cannot move tab 'a': it is already first"),
-              (.cannotMove("a", reason: .alreadyLast), "cannot move tab 'a': it is already last"),
-              (.cannotMove("a", reason: .alreadyInBar), "cannot move tab 'a': it is already in the bar"),
-              (.cannotMove("a", reason: .alreadyInMore), "cannot move tab 'a': it is already in More"),
-              (.cannotMove("a", reason: .noMoreList),
-               "cannot move tab 'a': there is no More list with 5 tabs or fewer"),
-              (.cannotMove("a", reason: .noBarSlot), "cannot move tab 'a': every place in the bar holds a fixed tab"),
-              (.cannotMove("a", reason: .noMoreSlot),
-               "cannot move tab 'a': every tab in More is fixed, so none can take its place"),
-              (.duplicateInOrder("a"), "tab 'a' appears more than once in the order"),
-              (.invalidOrder(reason: "tab 'c' is missing"), "invalid tab order: tab 'c' is missing"),
-          ])
+    @Test(
+        "error messages read as sentences",
+        arguments: [
+            (
+                CustomizationError.stale(currentVersion: 7),
+                "the tab order was changed elsewhere (now version 7); reload and try again"
+            ),
+            (.unknownTab("x"), "unknown tab 'x'"),
+            (.notCustomizable("home"), "tab 'home' cannot be moved: it is not customizable"),
+            (.cannotMove("a", reason: .alreadyFirst), "cannot move tab 'a': it is already first"),
+            (.cannotMove("a", reason: .alreadyLast), "cannot move tab 'a': it is already last"),
+            (.cannotMove("a", reason: .alreadyInBar), "cannot move tab 'a': it is already in the bar"),
+            (.cannotMove("a", reason: .alreadyInMore), "cannot move tab 'a': it is already in More"),
+            (
+                .cannotMove("a", reason: .noMoreList),
+                "cannot move tab 'a': there is no More list with 5 tabs or fewer"
+            ),
+            (.cannotMove("a", reason: .noBarSlot), "cannot move tab 'a': every place in the bar holds a fixed tab"),
+            (
+                .cannotMove("a", reason: .noMoreSlot),
+                "cannot move tab 'a': every tab in More is fixed, so none can take its place"
+            ),
+            (.duplicateInOrder("a"), "tab 'a' appears more than once in the order"),
+            (.invalidOrder(reason: "tab 'c' is missing"), "invalid tab order: tab 'c' is missing"),
+        ])
     func messages(_ error: CustomizationError, _ message: String) {
         #expect(error.description == message)
         #expect(error.isStale == (message.hasPrefix("the tab order was changed")))

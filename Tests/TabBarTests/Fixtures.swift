@@ -10,7 +10,8 @@ enum Fixture {
         _ id: String, fixed: Bool = false, enabled: Bool = true,
         badge: Badge? = nil, clearsBadge: Bool = false
     ) -> Tab {
-        Tab(id: id, title: id.capitalizedFirst, icon: "\(id).svg", badge: badge,
+        Tab(
+            id: id, title: id.capitalizedFirst, icon: "\(id).svg", badge: badge,
             isEnabled: enabled, isCustomizable: !fixed, clearsBadgeOnSelect: clearsBadge)
     }
 

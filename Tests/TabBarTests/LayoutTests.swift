@@ -1,14 +1,15 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Layout: bar and More at both widths")
 struct LayoutTests {
-    @Test("bar sizes and More per width",
-          arguments: [
-              // tabs, compact bar, compact More, regular bar, regular More
-              (1, 1, 0, 1, 0), (4, 4, 0, 4, 0), (5, 5, 0, 5, 0), (6, 4, 2, 6, 0),
-              (8, 4, 4, 8, 0), (9, 4, 5, 7, 2), (12, 4, 8, 7, 5),
-          ])
+    @Test(
+        "bar sizes and More per width",
+        arguments: [
+            // tabs, compact bar, compact More, regular bar, regular More
+            (1, 1, 0, 1, 0), (4, 4, 0, 4, 0), (5, 5, 0, 5, 0), (6, 4, 2, 6, 0),
+            (8, 4, 4, 8, 0), (9, 4, 5, 7, 2), (12, 4, 8, 7, 5),
+        ])
     func sizes(_ count: Int, _ compactBar: Int, _ compactMore: Int, _ regularBar: Int, _ regularMore: Int) throws {
         let layout = try Fixture.controller(Fixture.ids(count)).layout(TabBarState())
         #expect(layout.count == count)
@@ -54,11 +55,12 @@ struct LayoutTests {
 
     @Test("items carry the effective badge and the icon for their selection state")
     func badgesAndIcons() throws {
-        let controller = TabBarController(model: try TabBarModel(tabs: [
-            Tab(id: "home", title: "Home", icon: "home.svg", selectedIcon: "home-fill.svg"),
-            Tab(id: "inbox", title: "Inbox", icon: "inbox.svg", badge: .count(3)),
-            Tab(id: "news", title: "News", icon: "news.svg", badge: .text("New")),
-        ]))
+        let controller = TabBarController(
+            model: try TabBarModel(tabs: [
+                Tab(id: "home", title: "Home", icon: "home.svg", selectedIcon: "home-fill.svg"),
+                Tab(id: "inbox", title: "Inbox", icon: "inbox.svg", badge: .count(3)),
+                Tab(id: "news", title: "News", icon: "news.svg", badge: .text("New")),
+            ]))
         var state = controller.setBadge(.hidden, forTab: "news", in: TabBarState())
         state = controller.setBadge(.badge(.count(120)), forTab: "home", in: state)
         let items = controller.layout(state).items

@@ -1,21 +1,25 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Locations")
 struct LocationTests {
     static let sixteenSegments = Array(repeating: "a", count: 16).joined(separator: "/")
     static let bytes256 = String(repeating: "a", count: 256)
 
-    @Test("valid locations",
-          arguments: ["", "albums", "albums/12/tracks/3", "A-Z_a.z~0", "..a", "a.", "...", sixteenSegments, bytes256])
+    @Test(
+        "valid locations",
+        arguments: ["", "albums", "albums/12/tracks/3", "A-Z_a.z~0", "..a", "a.", "...", sixteenSegments, bytes256])
     func valid(_ location: String) {
         #expect(TabBarController.isValidLocation(location))
         #expect(TabBarState.isValidLocation(location))
     }
 
-    @Test("invalid locations",
-          arguments: ["/", "/albums", "albums/", "a//b", ".", "..", "a/./b", "a/../b", "a b", "a?b", "a#b",
-                      "a%20b", "é", "a\\b", sixteenSegments + "/a", bytes256 + "a"])
+    @Test(
+        "invalid locations",
+        arguments: [
+            "/", "/albums", "albums/", "a//b", ".", "..", "a/./b", "a/../b", "a b", "a?b", "a#b",
+            "a%20b", "é", "a\\b", sixteenSegments + "/a", bytes256 + "a",
+        ])
     func invalid(_ location: String) {
         #expect(!TabBarController.isValidLocation(location))
     }

@@ -1,5 +1,5 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Reconcile against random models")
 struct ReconcileFuzzTests {
@@ -10,8 +10,9 @@ struct ReconcileFuzzTests {
         let count = Int.random(in: 1...12, using: &rng)
         let ids = Array(pool.shuffled(using: &rng).prefix(count))
         var tabs = ids.map { id in
-            Fixture.tab(id, fixed: Int.random(in: 0..<4, using: &rng) == 0,
-                        enabled: Int.random(in: 0..<5, using: &rng) != 0)
+            Fixture.tab(
+                id, fixed: Int.random(in: 0..<4, using: &rng) == 0,
+                enabled: Int.random(in: 0..<5, using: &rng) != 0)
         }
         if !tabs.contains(where: \.isEnabled) {
             tabs[Int.random(in: 0..<tabs.count, using: &rng)].isEnabled = true
@@ -30,7 +31,8 @@ struct ReconcileFuzzTests {
             state.order = (0..<Int.random(in: 0...20, using: &rng)).map { _ in randomID(using: &rng) }
         }
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
-            state.locations[randomID(using: &rng)] = ["", "a/b", "../x", "x//y", "albums/12"].randomElement(using: &rng)!
+            state.locations[randomID(using: &rng)] = ["", "a/b", "../x", "x//y", "albums/12"].randomElement(
+                using: &rng)!
         }
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
             state.badgeOverrides[randomID(using: &rng)] =
@@ -86,14 +88,15 @@ struct ReconcileFuzzTests {
             var state = controller.reconciled(Self.randomState(using: &rng))
             for _ in 0..<10 {
                 let id = Self.randomID(using: &rng)
-                let action: CustomizationAction = switch Int.random(in: 0..<6, using: &rng) {
-                case 0: .moveUp(id)
-                case 1: .moveDown(id)
-                case 2: .moveToBar(id)
-                case 3: .moveToMore(id)
-                case 4: .reset
-                default: .setOrder(controller.effectiveOrder(state).shuffled(using: &rng))
-                }
+                let action: CustomizationAction =
+                    switch Int.random(in: 0..<6, using: &rng) {
+                    case 0: .moveUp(id)
+                    case 1: .moveDown(id)
+                    case 2: .moveToBar(id)
+                    case 3: .moveToMore(id)
+                    case 4: .reset
+                    default: .setOrder(controller.effectiveOrder(state).shuffled(using: &rng))
+                    }
                 do {
                     let next = try controller.apply(action, to: state, expectedVersion: state.version)
                     #expect(next.version == state.version &+ 1)

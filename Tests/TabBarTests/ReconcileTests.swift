@@ -1,5 +1,5 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Runtime model changes (reconcile)")
 struct ReconcileTests {
@@ -44,14 +44,15 @@ struct ReconcileTests {
         #expect(next.locations["news"] == "today", "kept for when the tab is enabled again")
     }
 
-    @Test("new tabs appear at their model index",
-          arguments: [
-              (["a", "n", "b", "c"], ["c", "b", "a"], ["c", "n", "b", "a"]),
-              (["n", "a", "b", "c"], ["c", "b", "a"], ["n", "c", "b", "a"]),
-              (["a", "b", "c", "n"], ["c", "b", "a"], ["c", "b", "a", "n"]),
-              (["a", "b", "c", "d", "n"], ["b", "a"], ["b", "a", "c", "d", "n"]),
-              (["a", "b", "c", "m", "n"], ["c", "b"], ["a", "c", "b", "m", "n"]),
-          ])
+    @Test(
+        "new tabs appear at their model index",
+        arguments: [
+            (["a", "n", "b", "c"], ["c", "b", "a"], ["c", "n", "b", "a"]),
+            (["n", "a", "b", "c"], ["c", "b", "a"], ["n", "c", "b", "a"]),
+            (["a", "b", "c", "n"], ["c", "b", "a"], ["c", "b", "a", "n"]),
+            (["a", "b", "c", "d", "n"], ["b", "a"], ["b", "a", "c", "d", "n"]),
+            (["a", "b", "c", "m", "n"], ["c", "b"], ["a", "c", "b", "m", "n"]),
+        ])
     func newTabs(_ model: [String], _ stored: [String], _ expected: [String]) throws {
         let controller = try Fixture.controller(model)
         var state = TabBarState()

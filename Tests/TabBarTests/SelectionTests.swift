@@ -1,5 +1,5 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Selection")
 struct SelectionTests {
@@ -14,7 +14,8 @@ struct SelectionTests {
             didSelect: { tab, state in
                 recorder.record("did \(tab.id) v\(state.version) sel=\(state.selectedTabID ?? "-")")
             })
-        let model = try tabs.map { try TabBarModel(tabs: $0) }
+        let model =
+            try tabs.map { try TabBarModel(tabs: $0) }
             ?? Fixture.model(Fixture.seven, disabled: ["chat"])
         return TabBarController(model: model, hooks: hooks)
     }
@@ -75,8 +76,9 @@ struct SelectionTests {
         #expect(!outcome.isSuccess)
     }
 
-    @Test("disabled and unknown tabs are refused before any hook",
-          arguments: [("chat", SelectionOutcome.disabled(tabID: "chat")), ("nope", .unknownTab("nope"))])
+    @Test(
+        "disabled and unknown tabs are refused before any hook",
+        arguments: [("chat", SelectionOutcome.disabled(tabID: "chat")), ("nope", .unknownTab("nope"))])
     func refused(_ id: String, _ expected: SelectionOutcome) throws {
         let recorder = Recorder()
         let controller = try Self.controller(recorder)
@@ -91,11 +93,13 @@ struct SelectionTests {
 
     @Test("clearsBadgeOnSelect hides the badge for this visitor only")
     func clearsBadge() throws {
-        let controller = try Self.controller(Recorder(), tabs: [
-            Fixture.tab("home"),
-            Fixture.tab("inbox", badge: .count(3), clearsBadge: true),
-            Fixture.tab("news", badge: .text("New")),
-        ])
+        let controller = try Self.controller(
+            Recorder(),
+            tabs: [
+                Fixture.tab("home"),
+                Fixture.tab("inbox", badge: .count(3), clearsBadge: true),
+                Fixture.tab("news", badge: .text("New")),
+            ])
         let (next, _) = controller.select("inbox", in: TabBarState())
         #expect(next.badgeOverrides == ["inbox": .hidden])
         #expect(controller.effectiveBadge(tabID: "inbox", state: next) == nil)
@@ -106,9 +110,11 @@ struct SelectionTests {
 
     @Test("clearsBadgeOnSelect records nothing when there is no badge")
     func clearsNothing() throws {
-        let controller = try Self.controller(Recorder(), tabs: [
-            Fixture.tab("home"), Fixture.tab("inbox", clearsBadge: true),
-        ])
+        let controller = try Self.controller(
+            Recorder(),
+            tabs: [
+                Fixture.tab("home"), Fixture.tab("inbox", clearsBadge: true),
+            ])
         #expect(controller.select("inbox", in: TabBarState()).0.badgeOverrides.isEmpty)
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Model")
 struct TabBarModelTests {
@@ -27,29 +27,49 @@ struct TabBarModelTests {
 
     static let invalidDefinitions: [(String, [Tab], TabBarAppearance, String)] = [
         ("no tabs", [], .init(), "no tabs"),
-        ("all disabled", [Fixture.tab("a", enabled: false), Fixture.tab("b", enabled: false)], .init(),
-         "no enabled tab"),
-        ("bad id", [Fixture.tab("a"), Fixture.tab("b"), Tab(id: "Music!", title: "Music", icon: "m.svg")], .init(),
-         "tab 3: invalid id 'Music!' (use a-z, 0-9, -; start with a letter; at most 32 characters)"),
-        ("empty id", [Tab(id: "", title: "X", icon: "x.svg")], .init(),
-         "tab 1: invalid id '' (use a-z, 0-9, -; start with a letter; at most 32 characters)"),
-        ("duplicate id", ["a", "music", "b", "c", "music"].map { Fixture.tab($0) }, .init(),
-         "duplicate tab id 'music' (tabs 2 and 5)"),
+        (
+            "all disabled", [Fixture.tab("a", enabled: false), Fixture.tab("b", enabled: false)], .init(),
+            "no enabled tab"
+        ),
+        (
+            "bad id", [Fixture.tab("a"), Fixture.tab("b"), Tab(id: "Music!", title: "Music", icon: "m.svg")], .init(),
+            "tab 3: invalid id 'Music!' (use a-z, 0-9, -; start with a letter; at most 32 characters)"
+        ),
+        (
+            "empty id", [Tab(id: "", title: "X", icon: "x.svg")], .init(),
+            "tab 1: invalid id '' (use a-z, 0-9, -; start with a letter; at most 32 characters)"
+        ),
+        (
+            "duplicate id", ["a", "music", "b", "c", "music"].map { Fixture.tab($0) }, .init(),
+            "duplicate tab id 'music' (tabs 2 and 5)"
+        ),
         ("blank title", [Tab(id: "x", title: " \t ", icon: "x.svg")], .init(), "tab 'x': empty title"),
-        ("icon climbing out", [Tab(id: "x", title: "X", icon: "../secret.svg")], .init(),
-         "tab 'x': invalid icon file name '../secret.svg' (use a relative path of letters, digits, '.', '_', '-')"),
-        ("bad selected icon", [Tab(id: "x", title: "X", icon: "x.svg", selectedIcon: "x fill.svg")], .init(),
-         "tab 'x': invalid icon file name 'x fill.svg' (use a relative path of letters, digits, '.', '_', '-')"),
-        ("absolute template", [Tab(id: "x", title: "X", icon: "x.svg", template: "/etc/passwd")], .init(),
-         "tab 'x': invalid template name '/etc/passwd' (use a relative path of letters, digits, '.', '_', '-')"),
-        ("badge colour", [Fixture.tab("x", badge: .dot(color: "url(javascript:..)"))], .init(),
-         "tab 'x': invalid colour 'url(javascript:..)' for the badge (use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z)"),
+        (
+            "icon climbing out", [Tab(id: "x", title: "X", icon: "../secret.svg")], .init(),
+            "tab 'x': invalid icon file name '../secret.svg' (use a relative path of letters, digits, '.', '_', '-')"
+        ),
+        (
+            "bad selected icon", [Tab(id: "x", title: "X", icon: "x.svg", selectedIcon: "x fill.svg")], .init(),
+            "tab 'x': invalid icon file name 'x fill.svg' (use a relative path of letters, digits, '.', '_', '-')"
+        ),
+        (
+            "absolute template", [Tab(id: "x", title: "X", icon: "x.svg", template: "/etc/passwd")], .init(),
+            "tab 'x': invalid template name '/etc/passwd' (use a relative path of letters, digits, '.', '_', '-')"
+        ),
+        (
+            "badge colour", [Fixture.tab("x", badge: .dot(color: "url(javascript:..)"))], .init(),
+            "tab 'x': invalid colour 'url(javascript:..)' for the badge (use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z)"
+        ),
         ("badge text", [Fixture.tab("x", badge: .text(""))], .init(), "tab 'x': badge text is empty"),
         ("badge count", [Fixture.tab("x", badge: .count(-3))], .init(), "tab 'x': badge count -3 is negative"),
-        ("appearance tint", [Fixture.tab("x")], TabBarAppearance(tint: "red;x"),
-         "appearance: invalid colour 'red;x' for tint (use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z)"),
-        ("appearance background", [Fixture.tab("x")], TabBarAppearance(background: "#12"),
-         "appearance: invalid colour '#12' for background (use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z)"),
+        (
+            "appearance tint", [Fixture.tab("x")], TabBarAppearance(tint: "red;x"),
+            "appearance: invalid colour 'red;x' for tint (use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z)"
+        ),
+        (
+            "appearance background", [Fixture.tab("x")], TabBarAppearance(background: "#12"),
+            "appearance: invalid colour '#12' for background (use #rgb, #rrggbb, #rrggbbaa or a colour name of a-z)"
+        ),
     ]
 
     @Test("each validation problem has a message naming it", arguments: invalidDefinitions)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TabBar
+import Testing
 
 @Suite("State")
 struct TabBarStateTests {
@@ -31,9 +31,12 @@ struct TabBarStateTests {
         #expect(try JSONDecoder().decode(TabBarState.self, from: Data("{}".utf8)) == TabBarState())
     }
 
-    @Test("badge overrides are stored as {hidden: true} or {badge: …}",
-          arguments: [(BadgeOverride.hidden, #"{"hidden":true}"#),
-                      (.badge(.text("Hi")), #"{"badge":{"text":"Hi"}}"#)])
+    @Test(
+        "badge overrides are stored as {hidden: true} or {badge: …}",
+        arguments: [
+            (BadgeOverride.hidden, #"{"hidden":true}"#),
+            (.badge(.text("Hi")), #"{"badge":{"text":"Hi"}}"#),
+        ])
     func overrideJSON(_ override: BadgeOverride, _ json: String) throws {
         #expect(String(decoding: try JSONEncoder().encode(override), as: UTF8.self) == json)
         #expect(try JSONDecoder().decode(BadgeOverride.self, from: Data(json.utf8)) == override)

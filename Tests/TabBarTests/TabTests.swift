@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TabBar
+import Testing
 
 @Suite("Tab")
 struct TabTests {
@@ -24,20 +24,24 @@ struct TabTests {
         #expect(filled.icon(selected: false) == "music.svg")
     }
 
-    @Test("ids are 1–32 of a-z, 0-9, -, starting with a letter",
-          arguments: [("a", true), ("music", true), ("top-40", true), ("a1", true),
-                      (String(repeating: "a", count: 32), true),
-                      ("", false), ("1abc", false), ("-a", false), ("Music", false), ("a_b", false),
-                      ("a b", false), ("a/b", false), ("é", false), (String(repeating: "a", count: 33), false)])
+    @Test(
+        "ids are 1–32 of a-z, 0-9, -, starting with a letter",
+        arguments: [
+            ("a", true), ("music", true), ("top-40", true), ("a1", true),
+            (String(repeating: "a", count: 32), true),
+            ("", false), ("1abc", false), ("-a", false), ("Music", false), ("a_b", false),
+            ("a b", false), ("a/b", false), ("é", false), (String(repeating: "a", count: 33), false),
+        ])
     func idSyntax(_ id: String, _ valid: Bool) {
         #expect(Tab.isValidID(id) == valid)
     }
 
     @Test("JSON round trip keeps every field")
     func roundTrip() throws {
-        let tab = Tab(id: "music", title: "Music", icon: "music.svg", selectedIcon: "music-fill.svg",
-                      badge: .count(3, color: "#ff3b30"), isEnabled: false, isCustomizable: false,
-                      clearsBadgeOnSelect: true, template: "pages/music")
+        let tab = Tab(
+            id: "music", title: "Music", icon: "music.svg", selectedIcon: "music-fill.svg",
+            badge: .count(3, color: "#ff3b30"), isEnabled: false, isCustomizable: false,
+            clearsBadgeOnSelect: true, template: "pages/music")
         let decoded = try JSONDecoder().decode(Tab.self, from: JSONEncoder().encode(tab))
         #expect(decoded == tab)
     }

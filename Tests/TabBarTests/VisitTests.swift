@@ -1,5 +1,5 @@
-import Testing
 import TabBar
+import Testing
 
 @Suite("Visits (GET of a tab URL)")
 struct VisitTests {
@@ -34,8 +34,9 @@ struct VisitTests {
         #expect(next.version == 1)
     }
 
-    @Test("an invalid location is treated as the root",
-          arguments: ["/albums", "albums/", "albums//12", "..", "albums/../x", "a b", "%2e%2e"])
+    @Test(
+        "an invalid location is treated as the root",
+        arguments: ["/albums", "albums/", "albums//12", "..", "albums/../x", "a b", "%2e%2e"])
     func invalidLocation(_ location: String) throws {
         let controller = try Fixture.controller()
         var state = TabBarState()
@@ -45,12 +46,17 @@ struct VisitTests {
         #expect(next.locations["music"] == nil)
     }
 
-    @Test("visits of disabled or unknown tabs change nothing and call no hooks",
-          arguments: [("chat", SelectionOutcome.disabled(tabID: "chat")), ("nope", .unknownTab("nope"))])
+    @Test(
+        "visits of disabled or unknown tabs change nothing and call no hooks",
+        arguments: [("chat", SelectionOutcome.disabled(tabID: "chat")), ("nope", .unknownTab("nope"))])
     func refused(_ id: String, _ expected: SelectionOutcome) throws {
         let recorder = Recorder()
-        let hooks = TabBarHooks(shouldSelect: { _, _ in recorder.record("should"); return .allow },
-                                didSelect: { _, _ in recorder.record("did") })
+        let hooks = TabBarHooks(
+            shouldSelect: { _, _ in
+                recorder.record("should")
+                return .allow
+            },
+            didSelect: { _, _ in recorder.record("did") })
         let controller = try Fixture.controller(disabled: ["chat"], hooks: hooks)
         let (next, outcome) = controller.visit(id, location: "x", in: TabBarState())
         #expect(outcome == expected)
@@ -61,8 +67,12 @@ struct VisitTests {
     @Test("a visit is not a tap: no hooks run, and a veto does not apply")
     func noHooks() throws {
         let recorder = Recorder()
-        let hooks = TabBarHooks(shouldSelect: { _, _ in recorder.record("should"); return .deny(message: "no") },
-                                didSelect: { _, _ in recorder.record("did") })
+        let hooks = TabBarHooks(
+            shouldSelect: { _, _ in
+                recorder.record("should")
+                return .deny(message: "no")
+            },
+            didSelect: { _, _ in recorder.record("did") })
         let controller = try Fixture.controller(hooks: hooks)
         #expect(controller.visit("music", location: "", in: TabBarState()).1 == .selected(tabID: "music", location: ""))
         #expect(recorder.events.isEmpty)
@@ -70,9 +80,10 @@ struct VisitTests {
 
     @Test("viewing a tab that clears its badge hides it")
     func visitClearsBadge() throws {
-        let controller = TabBarController(model: try TabBarModel(tabs: [
-            Fixture.tab("home"), Fixture.tab("inbox", badge: .count(2), clearsBadge: true),
-        ]))
+        let controller = TabBarController(
+            model: try TabBarModel(tabs: [
+                Fixture.tab("home"), Fixture.tab("inbox", badge: .count(2), clearsBadge: true),
+            ]))
         let (next, _) = controller.visit("inbox", location: "", in: TabBarState())
         #expect(controller.effectiveBadge(tabID: "inbox", state: next) == nil)
     }

@@ -51,7 +51,10 @@ struct CustomizationTests {
         #expect(client.get("/more").moreTabIDs.first == "music")
 
         #expect(post([("action", "reset")]).status == 303)
-        #expect(client.get("/tabs/featured").barTabIDs == ["featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased"])
+        #expect(
+            client.get("/tabs/featured").barTabIDs == [
+                "featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased",
+            ])
         #expect(recorder.all == ["willBeginCustomizing"], "begin is called once per editing session")
 
         let done = client.post("/more/edit", form: [("csrf", token), ("action", "done")])
@@ -65,7 +68,9 @@ struct CustomizationTests {
         let client = TestClient(try makeApp(hooks: recorder.hooks()).responder)
         let editor = openEditor(client)
         let token = try #require(editor.csrfToken)
-        _ = client.post("/more/edit", form: [("csrf", token), ("version", editor.customizeVersion!), ("action", "down"), ("tab", "music")])
+        _ = client.post(
+            "/more/edit",
+            form: [("csrf", token), ("version", editor.customizeVersion!), ("action", "down"), ("tab", "music")])
         _ = client.post("/more/edit", form: [("csrf", token), ("action", "done")])
         #expect(recorder.all.last == "didEndCustomizing changed=true")
     }
@@ -77,10 +82,14 @@ struct CustomizationTests {
         let token = try #require(first.csrfToken)
         let oldVersion = try #require(first.customizeVersion)
         // Another window moves a tab.
-        #expect(client.post("/more/edit", form: [("csrf", token), ("version", oldVersion), ("action", "down"), ("tab", "music")]).status == 303)
+        #expect(
+            client.post(
+                "/more/edit", form: [("csrf", token), ("version", oldVersion), ("action", "down"), ("tab", "music")]
+            ).status == 303)
         let arranged = client.get("/tabs/featured").barTabIDs
         // The first window, still showing the old arrangement, posts.
-        let conflict = client.post("/more/edit", form: [("csrf", token), ("version", oldVersion), ("action", "up"), ("tab", "tv")])
+        let conflict = client.post(
+            "/more/edit", form: [("csrf", token), ("version", oldVersion), ("action", "up"), ("tab", "tv")])
         #expect(conflict.status == 409)
         #expect(conflict.body.contains("changed since this page was shown"))
         #expect(conflict.customizeVersion != oldVersion, "the 409 page shows the current arrangement")
@@ -94,7 +103,10 @@ struct CustomizationTests {
         _ = client.get("/tabs/music/albums/3")
         let response = client.post(
             "/more/edit",
-            form: [("csrf", editor.csrfToken!), ("version", editor.customizeVersion!), ("action", "down"), ("tab", "music")])
+            form: [
+                ("csrf", editor.csrfToken!), ("version", editor.customizeVersion!), ("action", "down"),
+                ("tab", "music"),
+            ])
         #expect(response.status == 303)
     }
 

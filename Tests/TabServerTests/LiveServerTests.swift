@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("The app on a real socket")
@@ -46,12 +46,21 @@ struct LiveServerTests {
         let server = try app.start()
         defer { server.shutdown() }
         let cases: [(String, Int)] = [
-            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 9000\r\n\r\n", 413),
+            (
+                "POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 9000\r\n\r\n",
+                413
+            ),
             ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi", 415),
-            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\n\r\ntab=x", 403),
+            (
+                "POST /select HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5\r\n\r\ntab=x",
+                403
+            ),
             ("GET /tabs/nope HTTP/1.1\r\nHost: t\r\n\r\n", 404),
             ("PUT /tabs/music HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", 405),
-            ("POST /select HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+            (
+                "POST /select HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                400
+            ),
         ]
         for (request, status) in cases {
             let connection = try #require(RawHTTPConnection(port: server.port))
@@ -73,9 +82,10 @@ struct ProcessTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         let root = TestFixtures.repositoryRoot
-        process.arguments = [
-            "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--access-log", "off",
-        ] + extra
+        process.arguments =
+            [
+                "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--access-log", "off",
+            ] + extra
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

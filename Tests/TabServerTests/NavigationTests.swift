@@ -74,11 +74,15 @@ struct NavigationTests {
         let token = try #require(track.csrfToken)
         #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
         #expect(client.get("/tabs/tv/shows/1").status == 200)
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "music")]).location == "/tabs/music/albums/2/tracks/3")
+        #expect(
+            client.post("/select", form: [("csrf", token), ("tab", "music")]).location
+                == "/tabs/music/albums/2/tracks/3")
         #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv/shows/1")
         // Re-tap: to the root, and the location is forgotten.
         #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "music")]).location == "/tabs/music/albums/2/tracks/3")
+        #expect(
+            client.post("/select", form: [("csrf", token), ("tab", "music")]).location
+                == "/tabs/music/albums/2/tracks/3")
         #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
     }
 
@@ -153,10 +157,13 @@ struct NavigationTests {
         #expect(css.headers["content-encoding"] == "gzip")
         #expect(css.headers["vary"] == "Accept-Encoding")
         let etag = try #require(css.headers["etag"])
-        #expect(client.get("/css/app.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", etag)]).status == 304)
+        #expect(
+            client.get("/css/app.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", etag)]).status == 304)
         #expect(client.get("/icons/music.svg").headers["content-type"] == "image/svg+xml")
         #expect(client.get("/manifest.webmanifest").headers["content-type"] == "application/manifest+json")
-        for path in ["/../tabs.json", "/css/../../Package.swift", "/%2e%2e/tabs.json", "/.gitignore", "/css/app.css%00.png"] {
+        for path in [
+            "/../tabs.json", "/css/../../Package.swift", "/%2e%2e/tabs.json", "/.gitignore", "/css/app.css%00.png",
+        ] {
             #expect(client.get(path).status == 404, "\(path)")
         }
     }

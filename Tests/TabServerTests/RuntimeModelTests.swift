@@ -111,11 +111,14 @@ struct StartupTests {
     func invalidTabs() {
         let duplicate = startupError {
             $0.tabsFile = tabsFile(
-                #"{"tabs": [{"id": "music", "title": "A", "icon": "music.svg"}, {"id": "music", "title": "B", "icon": "tv.svg"}]}"#)
+                #"{"tabs": [{"id": "music", "title": "A", "icon": "music.svg"}, {"id": "music", "title": "B", "icon": "tv.svg"}]}"#
+            )
         }
         #expect(duplicate?.contains("duplicate") == true)
         #expect(duplicate?.contains("music") == true)
-        let icon = startupError { $0.tabsFile = tabsFile(#"{"tabs": [{"id": "a", "title": "A", "icon": "nope.svg"}]}"#) }
+        let icon = startupError {
+            $0.tabsFile = tabsFile(#"{"tabs": [{"id": "a", "title": "A", "icon": "nope.svg"}]}"#)
+        }
         #expect(icon?.contains("unknown icon 'nope.svg'") == true)
         let template = startupError {
             $0.tabsFile = tabsFile(#"{"tabs": [{"id": "a", "title": "A", "icon": "tv.svg", "template": "ghost"}]}"#)
@@ -130,7 +133,9 @@ struct StartupTests {
     @Test("a template syntax error stops start-up with file, line and reason")
     func badTemplate() {
         let folder = TestFixtures.copyOfTemplates()
-        TestFixtures.write("{{<layout}}\n{{$content}}\n{{#page}}\n<p>x</p>\n{{/content}}\n{{/layout}}\n", to: folder + "/tabs/music.mustache")
+        TestFixtures.write(
+            "{{<layout}}\n{{$content}}\n{{#page}}\n<p>x</p>\n{{/content}}\n{{/layout}}\n",
+            to: folder + "/tabs/music.mustache")
         let message = startupError { $0.templatesDirectory = folder }
         #expect(message?.contains("music.mustache") == true)
         #expect(message?.contains(":3") == true || message?.contains(":5") == true)
@@ -139,7 +144,8 @@ struct StartupTests {
     @Test("a template naming a missing partial stops start-up")
     func missingPartial() {
         let folder = TestFixtures.copyOfTemplates()
-        TestFixtures.write("{{<layout}}{{$content}}{{> partials/ghost}}{{/content}}{{/layout}}\n", to: folder + "/tabs/tv.mustache")
+        TestFixtures.write(
+            "{{<layout}}{{$content}}{{> partials/ghost}}{{/content}}{{/layout}}\n", to: folder + "/tabs/tv.mustache")
         let message = startupError { $0.templatesDirectory = folder }
         #expect(message?.contains("partials/ghost") == true)
     }
@@ -175,7 +181,8 @@ struct ConfigurationTests {
         "bad values and unknown flags are errors naming the flag",
         arguments: [
             (["--port", "99999"], "--port"), (["--threads", "x"], "--threads"), (["--bogus", "1"], "--bogus"),
-            (["--port"], "--port"), (["--base-path", "app"], "--base-path"), (["--base-path", "/a/../b"], "--base-path"),
+            (["--port"], "--port"), (["--base-path", "app"], "--base-path"),
+            (["--base-path", "/a/../b"], "--base-path"),
             (["--cookie-name", "a;b"], "--cookie-name"), (["--access-log", "maybe"], "--access-log"),
             (["stray"], "stray"),
         ])

@@ -1,3 +1,4 @@
+import Synchronization
 import TabServer
 import TestSupport
 import Testing
@@ -27,7 +28,10 @@ struct SecurityTests {
         }
         #expect(client.get("/").location == "/tabs/featured")
         // Same-origin posts with the token still work.
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "movies")], headers: [("Sec-Fetch-Site", "same-origin")]).status == 303)
+        #expect(
+            client.post(
+                "/select", form: [("csrf", token), ("tab", "movies")], headers: [("Sec-Fetch-Site", "same-origin")]
+            ).status == 303)
     }
 
     @Test(
@@ -93,5 +97,3 @@ final class ManualClock: Sendable {
     var now: Int64 { seconds.withLock { $0 } }
     func advance(_ delta: Int64) { seconds.withLock { $0 += delta } }
 }
-
-import Synchronization

@@ -6,7 +6,9 @@ import TestSupport
 import Testing
 
 /// A fresh app on the shipped files with memory sessions and the given hooks.
-func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) -> Void = { _ in }) throws -> Application {
+func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) -> Void = { _ in }) throws
+    -> Application
+{
     var configuration = TestFixtures.configuration()
     configure(&configuration)
     return try buildApplication(configuration, hooks: hooks, log: quietLog)
@@ -17,14 +19,14 @@ let quietLog = LogSink(descriptor: openDevNull())
 
 private func openDevNull() -> Int32 {
     #if canImport(Glibc)
-    return open("/dev/null", O_WRONLY)
+        return open("/dev/null", O_WRONLY)
     #else
-    return 2
+        return 2
     #endif
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension TestResponse {
@@ -47,7 +49,8 @@ extension TestResponse {
 
     /// The tab ids listed on the More page, in order.
     var moreTabIDs: [String] {
-        guard let list = section(from: "<form method=\"post\" action=\"/select\" class=\"more-list\"", to: "</form>") else {
+        guard let list = section(from: "<form method=\"post\" action=\"/select\" class=\"more-list\"", to: "</form>")
+        else {
             return []
         }
         let page = TestResponse(status: status, headers: headers, body: Array(list.utf8))

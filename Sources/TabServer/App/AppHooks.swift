@@ -21,7 +21,9 @@ public struct AppHooks: Sendable {
 
     /// `tabBarController(_:shouldSelect:)`: called before a tab is selected from the bar
     /// or More; `confirmed` is true when the visitor pressed the confirm button.
-    public var shouldSelect: @Sendable (_ tab: Tab, _ state: TabBarState, _ confirmed: Bool) -> Decision = { _, _, _ in .allow }
+    public var shouldSelect: @Sendable (_ tab: Tab, _ state: TabBarState, _ confirmed: Bool) -> Decision = { _, _, _ in
+        .allow
+    }
     /// `tabBarController(_:didSelect:)`.
     public var didSelect: @Sendable (_ tab: Tab, _ state: TabBarState) -> Void = { _, _ in }
     /// `tabBarController(_:willBeginCustomizing:)`: the visitor opened More → Edit.

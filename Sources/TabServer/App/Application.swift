@@ -5,7 +5,7 @@ import TabBar
 import Web
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A configured TabServer: the responder (callable in-process by tests) and what it
@@ -27,7 +27,10 @@ public final class Application: Sendable {
     public let store: any SessionStore
     let log: LogSink
 
-    init(configuration: AppConfiguration, responder: TabServerApp, tabs: TabModelHolder, store: any SessionStore, log: LogSink) {
+    init(
+        configuration: AppConfiguration, responder: TabServerApp, tabs: TabModelHolder, store: any SessionStore,
+        log: LogSink
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.tabs = tabs

@@ -17,11 +17,13 @@ enum TabDefinition {
         }
         for (index, tab) in model.tabs.enumerated() {
             for icon in [tab.icon] + (tab.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil {
-                throw StartupError("\(path): tab \(index + 1) '\(tab.id)': unknown icon '\(icon)' (no Public/icons/\(icon))")
+                throw StartupError(
+                    "\(path): tab \(index + 1) '\(tab.id)': unknown icon '\(icon)' (no Public/icons/\(icon))")
             }
             if !templateNames.contains("tabs/\(tab.template)") {
                 throw StartupError(
-                    "\(path): tab \(index + 1) '\(tab.id)': missing template '\(tab.template)' (no Templates/tabs/\(tab.template).mustache)")
+                    "\(path): tab \(index + 1) '\(tab.id)': missing template '\(tab.template)' (no Templates/tabs/\(tab.template).mustache)"
+                )
             }
         }
         return model

@@ -5,22 +5,38 @@ import TabBar
 /// Swift API), like UIKit's `setViewControllers`. Each request takes a snapshot once, so
 /// a reload never changes the model under a request halfway through.
 public final class TabModelHolder: Sendable {
-    private let controller: Mutex<TabBarController>
+    private let snapshot: Mutex<ModelSnapshot>
 
     init(_ controller: TabBarController) {
-        self.controller = Mutex(controller)
+        snapshot = Mutex(ModelSnapshot(controller: controller, generation: 0))
     }
 
-    /// The controller for this request.
-    public var current: TabBarController { controller.withLock { $0 } }
+    /// The controller and what is derived from it, for this request.
+    public var current: ModelSnapshot { snapshot.withLock { $0 } }
 
     /// Installs a new model, keeping the hooks. Visitors' states catch up on their next request.
     public func replaceModel(_ model: TabBarModel) {
-        controller.withLock { $0.model = model }
+        snapshot.withLock { current in
+            var controller = current.controller
+            controller.model = model
+            current = ModelSnapshot(controller: controller, generation: current.generation + 1)
+        }
     }
+}
 
-    /// Changes the hooks.
-    public func setHooks(_ hooks: TabBarHooks) {
-        controller.withLock { $0.hooks = hooks }
+/// A controller with the values every page derives from its model, computed once per
+/// model rather than once per request.
+public struct ModelSnapshot: Sendable {
+    /// The controller (model and hooks).
+    public let controller: TabBarController
+    /// Increases with every model change; caches of rendered parts are keyed by it.
+    public let generation: Int
+    /// The appearance as CSS custom properties.
+    let appearanceCSS: String
+
+    init(controller: TabBarController, generation: Int) {
+        self.controller = controller
+        self.generation = generation
+        appearanceCSS = controller.model.appearance.cssCustomProperties
     }
 }

@@ -5,7 +5,7 @@ import TabBar
 import Web
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The composition root: reads the files, compiles templates, loads the tab definition,
@@ -33,7 +33,8 @@ public func buildApplication(
     }
     for reference in library.missingReferences() {
         throw StartupError(
-            "\(configuration.templatesDirectory)/\(reference.template).mustache:\(reference.line): no template named '\(reference.name)'")
+            "\(configuration.templatesDirectory)/\(reference.template).mustache:\(reference.line): no template named '\(reference.name)'"
+        )
     }
     for required in ["layout", "pages/more", "pages/customize", "pages/error"] where library[required] == nil {
         throw StartupError("\(configuration.templatesDirectory)/\(required).mustache is missing")
@@ -51,7 +52,8 @@ public func buildApplication(
 }
 
 func makeSessionStore(_ configuration: AppConfiguration) throws(StartupError) -> any SessionStore {
-    let lifetime = SessionLifetime(idle: configuration.sessionIdleTimeout, absolute: configuration.sessionAbsoluteTimeout)
+    let lifetime = SessionLifetime(
+        idle: configuration.sessionIdleTimeout, absolute: configuration.sessionAbsoluteTimeout)
     switch configuration.sessions {
     case "memory":
         return MemorySessionStore(capacity: configuration.memorySessionCapacity, lifetime: lifetime)

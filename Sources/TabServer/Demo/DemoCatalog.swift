@@ -26,12 +26,27 @@ public struct DemoCatalog: TabContentProvider {
     }
 
     let collections: [String: Collection]
+    /// The catalog never changes, so each page's values are built once.
+    private let pages = RenderCache<PageKey, TabPage?>(capacity: 1024)
+
+    private struct PageKey: Hashable, Sendable {
+        let tabID: String
+        let title: String
+        let location: [Substring]
+        let basePath: String
+    }
 
     public init() {
         collections = DemoCatalog.makeCollections()
     }
 
     public func page(tab: Tab, location: [Substring], basePath: String) -> TabPage? {
+        pages.value(for: PageKey(tabID: tab.id, title: tab.title, location: location, basePath: basePath)) {
+            makePage(tab: tab, location: location, basePath: basePath)
+        }
+    }
+
+    private func makePage(tab: Tab, location: [Substring], basePath: String) -> TabPage? {
         let root = "\(basePath)/tabs/\(tab.id)"
         if tab.id == "featured" { return location.isEmpty ? featuredPage(tab: tab, basePath: basePath) : nil }
         if tab.id == "purchased" { return purchasedPage(tab: tab, location: location, basePath: basePath) }
@@ -67,7 +82,8 @@ public struct DemoCatalog: TabContentProvider {
                                 [
                                     "number": .int(childIndex + 1), "title": .string(child.title),
                                     "meta": .string(child.length),
-                                    "href": .string("\(root)/\(itemLocation)/\(collection.childSegment)/\(childIndex + 1)"),
+                                    "href": .string(
+                                        "\(root)/\(itemLocation)/\(collection.childSegment)/\(childIndex + 1)"),
                                 ]
                             }),
                     ])
@@ -79,7 +95,8 @@ public struct DemoCatalog: TabContentProvider {
             return TabPage(
                 title: child.title, parentLocation: itemLocation, parentTitle: item.title,
                 context: [
-                    "isLeaf": true, "title": .string(child.title), "subtitle": .string("\(item.title) · \(item.creator)"),
+                    "isLeaf": true, "title": .string(child.title),
+                    "subtitle": .string("\(item.title) · \(item.creator)"),
                     "art": art(item),
                     "facts": facts([
                         ("Number", "\(childIndex + 1) of \(item.children.count)"), ("Length", child.length),
@@ -92,8 +109,10 @@ public struct DemoCatalog: TabContentProvider {
     }
 
     private func featuredPage(tab: Tab, basePath: String) -> TabPage {
-        let shelves: [(String, String)] = [("music", "New Music"), ("movies", "Top Movies"), ("tv", "Binge-worthy TV"),
-            ("audiobooks", "Listen Next")]
+        let shelves: [(String, String)] = [
+            ("music", "New Music"), ("movies", "Top Movies"), ("tv", "Binge-worthy TV"),
+            ("audiobooks", "Listen Next"),
+        ]
         let hero = collections["music"]!.items[0]
         return TabPage(
             title: tab.title,
@@ -145,7 +164,9 @@ public struct DemoCatalog: TabContentProvider {
             context: [
                 "isDetail": true, "title": .string(item.title), "subtitle": .string(item.creator), "art": art(item),
                 "blurb": .string("Bought with your account. Downloads and streams are unlimited on all your devices."),
-                "facts": facts([("Order", "M\(90_417 + index * 37)"), ("Price", item.price), ("Kind", collection.heading)]),
+                "facts": facts([
+                    ("Order", "M\(90_417 + index * 37)"), ("Price", item.price), ("Kind", collection.heading),
+                ]),
                 "childHeading": "Open",
                 "children": [
                     [
@@ -158,7 +179,8 @@ public struct DemoCatalog: TabContentProvider {
 
     private func row(_ item: Item, href: String) -> MustacheValue {
         [
-            "title": .string(item.title), "subtitle": .string("\(item.creator) · \(item.year)"), "meta": .string(item.price),
+            "title": .string(item.title), "subtitle": .string("\(item.creator) · \(item.year)"),
+            "meta": .string(item.price),
             "href": .string(href), "art": art(item),
         ]
     }

@@ -11,7 +11,8 @@ extension HTTPError {
         switch error {
         case .stale:
             self = .conflict(
-                "The tab arrangement changed since this page was shown (perhaps in another window). Nothing was changed; here is the current arrangement.")
+                "The tab arrangement changed since this page was shown (perhaps in another window). Nothing was changed; here is the current arrangement."
+            )
         case .unknownTab:
             self = .badRequest("\(Self.sentence(error.description))", field: "tab")
         case .notCustomizable, .cannotMove:

@@ -20,7 +20,7 @@ extension TabServerApp {
             session = try? visitor(&state)
         }
         var response = html(
-            views.errorPage(failure, session: session, controller: state.controller), status: failure.status)
+            views.errorPage(failure, session: session, model: state.model), status: failure.status)
         for field in failure.headers { response.headers.add(field.name, field.value) }
         return response
     }

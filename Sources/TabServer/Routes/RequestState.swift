@@ -8,7 +8,9 @@ import Web
 struct RequestState {
     let app: TabServerApp
     let request: HTTPRequest
-    let controller: TabBarController
+    /// The shared model as it was when the request started.
+    let model: ModelSnapshot
+    var controller: TabBarController { model.controller }
     /// The session as loaded (nil until `visitor()` is called).
     private(set) var loaded: Session?
     /// The session as the handler leaves it.
@@ -16,10 +18,10 @@ struct RequestState {
     /// Whether the session was created by this request (its cookie must be set).
     private(set) var isNewSession = false
 
-    init(app: TabServerApp, request: HTTPRequest, controller: TabBarController) {
+    init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot) {
         self.app = app
         self.request = request
-        self.controller = controller
+        self.model = model
     }
 
     /// The visitor's session, loaded or created once per request, with its tab bar state

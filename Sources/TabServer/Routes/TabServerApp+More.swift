@@ -10,7 +10,7 @@ extension TabServerApp {
         let notice = session.notice
         session.notice = nil
         state.session = session
-        return html(views.morePage(session: session, controller: state.controller, notice: notice))
+        return html(views.morePage(session: session, model: state.model, notice: notice))
     }
 
     /// `GET /more/edit`: the customize sheet. Opening it starts customizing (the
@@ -23,7 +23,7 @@ extension TabServerApp {
             appHooks.willBeginCustomizing(session.state)
         }
         state.session = session
-        return html(views.customizePage(session: session, controller: controller, message: nil))
+        return html(views.customizePage(session: session, model: state.model, message: nil))
     }
 
     /// `POST /more/edit`: one customization step (move up/down, into the bar or More,
@@ -55,7 +55,7 @@ extension TabServerApp {
                 state.discardChanges()
                 let current = state.session ?? session
                 return html(
-                    views.customizePage(session: current, controller: controller, message: failure.message),
+                    views.customizePage(session: current, model: state.model, message: failure.message),
                     status: failure.status)
             }
             throw failure

@@ -23,7 +23,9 @@ extension TabServerApp {
         router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
         router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
         router.get("/more/edit") { _, _, state throws(HTTPError) in try state.app.customizePage(&state) }
-        router.post("/more/edit") { request, _, state throws(HTTPError) in try state.app.customize(request, state: &state) }
+        router.post("/more/edit") { request, _, state throws(HTTPError) in
+            try state.app.customize(request, state: &state)
+        }
         return router
     }
 
@@ -48,7 +50,8 @@ extension TabServerApp {
             throw HTTPError.notFound("There is no tab called “\(tabID.prefix(40))”.")
         }
         guard location.isEmpty || TabBarController.isValidLocation(location),
-            let page = content.page(tab: tab, location: location.split(separator: "/"), basePath: configuration.basePath)
+            let page = content.page(
+                tab: tab, location: location.split(separator: "/"), basePath: configuration.basePath)
         else {
             throw HTTPError.notFound("There is no such page in \(tab.title).")
         }
@@ -65,7 +68,7 @@ extension TabServerApp {
         session.notice = nil
         state.session = session
         let body = views.tabPage(
-            tab: tab, page: page, location: location, session: session, controller: controller, notice: notice)
+            tab: tab, page: page, location: location, session: session, model: state.model, notice: notice)
         return html(body)
     }
 

@@ -45,7 +45,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             return file
         }
         for _ in 0..<Self.maxWriteAttempts {
-            var state = RequestState(app: self, request: request, controller: tabs.current)
+            var state = RequestState(app: self, request: request, model: tabs.current)
             var response: HTTPResponse
             do {
                 switch resolution {
@@ -67,13 +67,14 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .conflict:
                 continue
             case .failed(let error):
-                var bare = RequestState(app: self, request: request, controller: tabs.current)
+                var bare = RequestState(app: self, request: request, model: tabs.current)
                 return errorPage(error, state: &bare, withSession: false)
             }
         }
-        var bare = RequestState(app: self, request: request, controller: tabs.current)
+        var bare = RequestState(app: self, request: request, model: tabs.current)
         return errorPage(
-            HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."), state: &bare,
+            HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
+            state: &bare,
             withSession: false)
     }
 

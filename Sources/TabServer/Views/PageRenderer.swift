@@ -11,6 +11,17 @@ struct PageRenderer: Sendable {
     let basePath: String
     let appName: String
     let assets: Assets
+    /// Tab bar values per arrangement: the same for every visitor with the same order,
+    /// selection and badges, so built once rather than on every request.
+    let barCache = RenderCache<BarKey, MustacheValue>(capacity: 4096)
+
+    struct BarKey: Hashable, Sendable {
+        let generation: Int
+        let order: [String]?
+        let selected: String?
+        let badges: [String: BadgeOverride]
+        let onMorePage: Bool
+    }
 
     /// URLs of the shipped assets, with content hashes, computed once.
     struct Assets: Sendable {
@@ -49,9 +60,10 @@ struct PageRenderer: Sendable {
     // MARK: Pages
 
     func tabPage(
-        tab: Tab, page: TabPage, location: String, session: Session, controller: TabBarController, notice: Notice?
+        tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?
     ) -> [UInt8] {
-        var context = common(title: page.title, session: session, controller: controller, onMorePage: false, notice: notice)
+        var context = common(
+            title: page.title, session: session, model: model, onMorePage: false, notice: notice)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
         if let parent = page.parentLocation {
@@ -63,9 +75,9 @@ struct PageRenderer: Sendable {
         return render("tabs/\(tab.template)", .object(context))
     }
 
-    func morePage(session: Session, controller: TabBarController, notice: Notice?) -> [UInt8] {
-        var context = common(title: "More", session: session, controller: controller, onMorePage: true, notice: notice)
-        let layout = controller.layout(session.state)
+    func morePage(session: Session, model: ModelSnapshot, notice: Notice?) -> [UInt8] {
+        var context = common(title: "More", session: session, model: model, onMorePage: true, notice: notice)
+        let layout = model.controller.layout(session.state)
         context["more"] = [
             "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count) }),
             "editHref": .string(basePath + "/more/edit"),
@@ -73,15 +85,16 @@ struct PageRenderer: Sendable {
         return render("pages/more", .object(context))
     }
 
-    func customizePage(session: Session, controller: TabBarController, message: String?) -> [UInt8] {
-        var context = common(title: "Edit", session: session, controller: controller, onMorePage: true, notice: nil)
-        let layout = controller.layout(session.state)
+    func customizePage(session: Session, model: ModelSnapshot, message: String?) -> [UInt8] {
+        var context = common(title: "Edit", session: session, model: model, onMorePage: true, notice: nil)
+        let layout = model.controller.layout(session.state)
         let customizable = layout.items.filter { $0.tab.isCustomizable }.map(\.tab.id)
         func row(_ entry: TabBarLayout.Item) -> MustacheValue {
             let id = entry.tab.id
             let isCustomizable = entry.tab.isCustomizable
             return [
-                "id": .string(id), "title": .string(entry.tab.title), "icon": .string(assets.icons[entry.tab.icon] ?? ""),
+                "id": .string(id), "title": .string(entry.tab.title),
+                "icon": .string(assets.icons[entry.tab.icon] ?? ""),
                 "position": .int(entry.position), "fixed": .bool(!isCustomizable),
                 "canUp": .bool(isCustomizable && customizable.first != id),
                 "canDown": .bool(isCustomizable && customizable.last != id),
@@ -90,7 +103,7 @@ struct PageRenderer: Sendable {
             ]
         }
         context["customize"] = [
-            "version": .string(LayoutFingerprint.of(controller.effectiveOrder(session.state))),
+            "version": .string(LayoutFingerprint.of(model.controller.effectiveOrder(session.state))),
             "barItems": .array(layout.compactBarItems.map(row)),
             "moreItems": .array(layout.compactMoreItems.map(row)),
             "hasMore": .bool(layout.showsMoreCompact),
@@ -101,13 +114,13 @@ struct PageRenderer: Sendable {
         return render("pages/customize", .object(context))
     }
 
-    func errorPage(_ error: HTTPError, session: Session?, controller: TabBarController) -> [UInt8] {
+    func errorPage(_ error: HTTPError, session: Session?, model: ModelSnapshot) -> [UInt8] {
         var context: [String: MustacheValue]
         if let session {
             context = common(
-                title: error.status.reason, session: session, controller: controller, onMorePage: false, notice: nil)
+                title: error.status.reason, session: session, model: model, onMorePage: false, notice: nil)
         } else {
-            context = chrome(title: error.status.reason, controller: controller)
+            context = chrome(title: error.status.reason, model: model)
         }
         context["error"] = [
             "code": .int(error.status.code), "reason": .string(error.status.reason), "message": .string(error.message),
@@ -120,25 +133,29 @@ struct PageRenderer: Sendable {
     // MARK: Shared parts
 
     /// What every page has: head, appearance, and (with a session) the tab bar.
-    private func chrome(title: String, controller: TabBarController) -> [String: MustacheValue] {
+    private func chrome(title: String, model: ModelSnapshot) -> [String: MustacheValue] {
         [
             "lang": "en", "dir": "ltr", "appName": .string(appName), "title": .string(title), "base": .string(basePath),
             "css": .string(assets.css), "script": .string(assets.script), "manifest": .string(assets.manifest),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
-            "themeColor": .string(controller.model.appearance.tint),
-            "appearance": .string(controller.model.appearance.cssCustomProperties),
+            "themeColor": .string(model.controller.model.appearance.tint),
+            "appearance": .string(model.appearanceCSS),
         ]
     }
 
     private func common(
-        title: String, session: Session, controller: TabBarController, onMorePage: Bool, notice: Notice?
+        title: String, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?
     ) -> [String: MustacheValue] {
-        var context = chrome(title: title, controller: controller)
+        var context = chrome(title: title, model: model)
         context["csrf"] = .string(session.csrfToken.text)
-        context["bar"] = bar(controller.layout(session.state), onMorePage: onMorePage)
+        let state = session.state
+        let key = BarKey(
+            generation: model.generation, order: state.order, selected: state.selectedTabID,
+            badges: state.badgeOverrides, onMorePage: onMorePage)
+        context["bar"] = barCache.value(for: key) { bar(model.controller.layout(state), onMorePage: onMorePage) }
         if let notice {
             var value: [String: MustacheValue] = ["message": .string(notice.message)]
-            if let id = notice.confirmTabID, let tab = controller.model.tab(id: id) {
+            if let id = notice.confirmTabID, let tab = model.controller.model.tab(id: id) {
                 value["confirm"] = ["id": .string(tab.id), "title": .string(tab.title)]
             }
             context["notice"] = .object(value)

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Runs wrk against TabServer and nginx (same page, same machine, same run), alternating,
+and writes a report to bench/results/. Everything binds 127.0.0.1 and stops by pid."""
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(ROOT, ".build/release/tabserver")
+DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+ROUNDS = 3
+CONNECTIONS = 64
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def wait_http(url, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                return r.status
+        except Exception:
+            time.sleep(0.02)
+    raise RuntimeError(f"{url} did not answer")
+
+
+def first_response_ms(extra_args):
+    """Time from exec to the first 200 on /healthz, polling a raw socket."""
+    port = free_port()
+    start = time.perf_counter()
+    proc = subprocess.Popen([BINARY, "--port", str(port), "--access-log", "off"] + extra_args,
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while time.perf_counter() - start < 5:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    if s.recv(64).startswith(b"HTTP/1.1 200"):
+                        return (time.perf_counter() - start) * 1000
+            except OSError:
+                time.sleep(0.0005)
+        raise RuntimeError("no first response")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+
+
+def wrk(url, headers=()):
+    args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
+    for h in headers:
+        args += ["-H", h]
+    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    def latency(p):
+        m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out)
+        value, unit = float(m.group(1)), m.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0}
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="tabserver-bench-")
+    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
+    port = free_port()
+    nginx_port = free_port()
+    server = subprocess.Popen([BINARY, "--port", str(port), "--sessions", "memory"], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    nginx = None
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz")
+        time.sleep(0.3)
+        idle_rss = rss_kib(server.pid)
+        # One visitor with a session; the page wrk fetches is this visitor's music tab.
+        opener = urllib.request.build_opener()
+        with opener.open(urllib.request.Request(f"http://127.0.0.1:{port}/tabs/music")) as r:
+            cookie = r.headers["Set-Cookie"].split(";")[0]
+            page = r.read()
+        with opener.open(urllib.request.Request(f"http://127.0.0.1:{port}/tabs/music", headers={"Cookie": cookie})) as r:
+            page = r.read()
+        css_path = re.search(rb'href="(/css/app\.css\?v=[0-9a-f]+)"', page).group(1).decode()
+        docroot = os.path.join(work, "www")
+        os.makedirs(os.path.join(docroot, "css"))
+        with open(os.path.join(docroot, "page.html"), "wb") as f:
+            f.write(page)
+        with open(os.path.join(ROOT, "Public/css/app.css"), "rb") as src, open(os.path.join(docroot, "css/app.css"), "wb") as dst:
+            dst.write(src.read())
+        conf = os.path.join(work, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""
+worker_processes 2;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+daemon off;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types {{ text/html html; text/css css; }}
+  server {{
+    listen 127.0.0.1:{nginx_port};
+    root {docroot};
+    location / {{ }}
+  }}
+}}
+""")
+        nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_http(f"http://127.0.0.1:{nginx_port}/page.html")
+
+        targets = {
+            "tabserver page": (f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookie}"]),
+            "nginx page": (f"http://127.0.0.1:{nginx_port}/page.html", []),
+            "tabserver css": (f"http://127.0.0.1:{port}{css_path}", []),
+            "nginx css": (f"http://127.0.0.1:{nginx_port}/css/app.css", []),
+        }
+        results = {name: [] for name in targets}
+        for round_index in range(ROUNDS):
+            for name, (url, headers) in targets.items():
+                r = wrk(url, headers)
+                results[name].append(r)
+                print(f"round {round_index + 1} {name:15s} {r['rps']:>9.0f} req/s  p50 {r['p50']:.2f} ms  p99 {r['p99']:.2f} ms"
+                      + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else ""), flush=True)
+        loaded_rss = rss_kib(server.pid)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=15)
+        if nginx:
+            nginx.send_signal(signal.SIGQUIT)
+            nginx.wait(timeout=10)
+
+    starts = sorted(first_response_ms([]) for _ in range(5))
+    med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99")} for name, rs in results.items()}
+    page_ratio = med["tabserver page"]["rps"] / med["nginx page"]["rps"]
+    css_ratio = med["tabserver css"]["rps"] / med["nginx css"]["rps"]
+    lines = [
+        f"# TabServer benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
+        "",
+        f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, keep-alive, loopback, {os.cpu_count()} cores shared with wrk and nginx;",
+        f"{ROUNDS} alternating rounds, medians. nginx: 2 workers, sendfile, access log off. Page: {len(page)} bytes.",
+        "TabServer: release build, 4 engine threads, memory sessions, access log on (to /dev/null).",
+        "",
+        "| target | req/s | p50 ms | p99 ms |",
+        "|---|---|---|---|",
+    ]
+    for name, m in med.items():
+        lines.append(f"| {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} |")
+    lines += [
+        "",
+        f"- tab page with an existing session: {page_ratio:.0%} of nginx (target >= 80%)",
+        f"- tab page p99 at {CONNECTIONS} connections: {med['tabserver page']['p99']:.2f} ms (target <= 5 ms)",
+        f"- static CSS: {css_ratio:.0%} of nginx (target >= 100%)",
+        f"- idle RSS: {idle_rss / 1024:.1f} MiB (target <= 24 MiB); after load: {loaded_rss / 1024:.1f} MiB",
+        f"- first response after exec: median {statistics.median(starts):.1f} ms of 5 (min {starts[0]:.1f}, max {starts[-1]:.1f}; target <= 50 ms)",
+    ]
+    report = "\n".join(lines) + "\n"
+    os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)
+    path = os.path.join(ROOT, "bench/results", time.strftime("report-%Y%m%d-%H%M%S.md"))
+    with open(path, "w") as f:
+        f.write(report)
+    print()
+    print(report)
+    print(f"written to {os.path.relpath(path, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

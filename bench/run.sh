@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Benchmarks TabServer against nginx serving the same rendered page as a static file,
+# on loopback, alternating, 3 rounds. Not part of the tests. Usage: bench/run.sh [seconds]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+for tool in wrk nginx; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    package=$tool; [[ $tool == nginx ]] && package=nginx-light
+    echo "bench: installing $package"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null
+  fi
+done
+swift build -c release --static-swift-stdlib --product tabserver
+exec python3 bench/bench.py "$@"

