@@ -159,7 +159,7 @@ http {{
         "",
         f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, keep-alive, loopback, {os.cpu_count()} cores shared with wrk and nginx;",
         f"{ROUNDS} alternating rounds, medians. nginx: 2 workers, sendfile, access log off. Page: {len(page)} bytes.",
-        "TabServer: release build, 4 engine threads, memory sessions, access log on (to /dev/null).",
+        "TabServer: release build, default engine threads (one per core), memory sessions, access log on (to /dev/null).",
         "",
         "| target | req/s | p50 ms | p99 ms |",
         "|---|---|---|---|",

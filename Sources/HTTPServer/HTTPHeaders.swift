@@ -64,7 +64,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// ASCII case-insensitive comparison without allocating (field names are ASCII tokens).
     @inline(__always)
-    static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+    public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

@@ -211,17 +211,35 @@ func engineRequestCompleted(
     }
     engine.inFlight.subtract(1, ordering: .relaxed)
     guard let log = engine.accessLog else { return }
+    // Built as bytes, not by string interpolation: this runs once per request.
+    var line = [UInt8]()
+    line.reserveCapacity(96)
+    line.append(contentsOf: context.remoteAddress.utf8)
+    line.append(32)
+    line.append(contentsOf: context.method.description.utf8)
+    line.append(32)
+    line.append(contentsOf: context.path.utf8)
+    line.append(32)
+    if context.status == 0 { line.append(UInt8(ascii: "-")) } else { appendDecimal(UInt64(context.status), to: &line) }
+    line.append(32)
+    appendDecimal(UInt64(context.bytesSent), to: &line)
+    line.append(contentsOf: "B ".utf8)
     let micros = (monotonicNanos() &- context.startNanos) / 1000
-    let status = context.status == 0 ? "-" : String(context.status)
+    appendDecimal(micros / 1000, to: &line)
+    line.append(UInt8(ascii: "."))
+    let fraction = micros % 1000
+    if fraction < 100 { line.append(UInt8(ascii: "0")) }
+    if fraction < 10 { line.append(UInt8(ascii: "0")) }
+    appendDecimal(fraction, to: &line)
+    line.append(contentsOf: "ms".utf8)
     // 0 is MHD_REQUEST_TERMINATED_COMPLETED_OK (an open C enum, imported without case names).
-    let outcome = termination.rawValue == 0 ? "" : " aborted"
-    log.write(
-        "\(context.remoteAddress) \(context.method) \(context.path) \(status) \(context.bytesSent)B \(micros / 1000).\(threeDigits(micros % 1000))ms\(outcome)"
-    )
+    if termination.rawValue != 0 { line.append(contentsOf: " aborted".utf8) }
+    log.write(bytes: line)
 }
 
-private func threeDigits(_ value: UInt64) -> String {
-    value >= 100 ? String(value) : value >= 10 ? "0\(value)" : "00\(value)"
+private func appendDecimal(_ value: UInt64, to line: inout [UInt8]) {
+    if value >= 10 { appendDecimal(value / 10, to: &line) }
+    line.append(UInt8(ascii: "0") + UInt8(value % 10))
 }
 
 /// Releases the `SharedBytes` a response held (MHD's free callback).

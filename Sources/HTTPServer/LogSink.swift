@@ -36,9 +36,14 @@ public final class LogSink: Sendable {
 
     /// Appends one line (a newline is added).
     public func write(_ line: String) {
+        write(bytes: Array(line.utf8))
+    }
+
+    /// Appends one line given as UTF-8 bytes (a newline is added).
+    public func write(bytes line: [UInt8]) {
         var full: [UInt8]? = nil
         buffer.withLock { bytes in
-            bytes.append(contentsOf: line.utf8)
+            bytes.append(contentsOf: line)
             bytes.append(10)
             if bytes.count >= flushThreshold {
                 full = bytes

@@ -5,7 +5,7 @@ public struct Session: Sendable, Hashable {
     /// The id in the visitor's cookie.
     public let id: SessionID
     /// The synchronizer token every form of this session carries (16 random bytes).
-    public let csrfToken: SessionID
+    public var csrfToken: SessionID
     /// The visitor's tab bar state (selection, stacks, order, badge overrides).
     public var state: TabBarState
     /// The language the visitor chose explicitly (nil: negotiate from `Accept-Language`).

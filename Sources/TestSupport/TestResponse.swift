@@ -1,3 +1,4 @@
+import Foundation  // String searching helpers; test support only, never linked into the server.
 import HTTPServer
 
 /// A response as a test sees it, with helpers to read the page.

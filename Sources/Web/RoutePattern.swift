@@ -26,7 +26,21 @@ struct RoutePattern: Sendable {
 
     /// Path segments without empty ones (so `/tabs//music/` is `/tabs/music`).
     static func segments(of path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        // A byte scan: the generic `split` showed up in profiles of every request.
+        var result: [Substring] = []
+        result.reserveCapacity(8)
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start != index { result.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start != utf8.endIndex { result.append(path[start..<utf8.endIndex]) }
+        return result
     }
 
     func match(_ path: [Substring]) -> RouteParameters? {

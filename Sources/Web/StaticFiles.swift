@@ -101,9 +101,26 @@ public struct StaticFiles: Sendable {
     /// Refuses what no file name of ours contains: parent references, NUL, backslashes,
     /// percent signs left after decoding, and hidden files.
     static func isPlausible(_ path: String) -> Bool {
-        if path.utf8.contains(0) || path.contains("\\") || path.contains("%") || path.contains("//") { return false }
-        for segment in path.split(separator: "/") where segment == ".." || segment == "." || segment.hasPrefix(".") {
-            return false
+        // One pass over the bytes: this runs for every static request.
+        var atSegmentStart = true
+        var previousWasSlash = false
+        for byte in path.utf8 {
+            switch byte {
+            case 0, UInt8(ascii: "\\"), UInt8(ascii: "%"):
+                return false
+            case UInt8(ascii: "/"):
+                if previousWasSlash { return false }
+                previousWasSlash = true
+                atSegmentStart = true
+                continue
+            case UInt8(ascii: "."):
+                // Covers ".", ".." and hidden files alike: a segment may not start with a dot.
+                if atSegmentStart { return false }
+            default:
+                break
+            }
+            previousWasSlash = false
+            atSegmentStart = false
         }
         return true
     }

@@ -64,7 +64,7 @@ struct TabBarModelJSONTests {
     @Test(
         "JSON problems say where and what",
         arguments: [
-            ("{\n  \"tabs\": [}", "invalid JSON: the text is not valid JSON; invalid value near line 2, column 12"),
+            ("{\n  \"tabs\": [}", "invalid JSON: the text is not valid JSON; unexpected text near line 2, column 12"),
             ("", "invalid JSON: the text is not valid JSON"),
             ("[]", "invalid JSON: expected an object"),
             (#"{}"#, "invalid JSON: missing key 'tabs'"),

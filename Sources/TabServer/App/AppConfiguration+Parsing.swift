@@ -17,7 +17,8 @@ extension AppConfiguration {
             $0.http.port = try integer($1, "port", 0...65535)
         },
         Setting(
-            flag: "threads", environment: "TABSERVER_THREADS", defaultValue: "4", help: "engine threads (epoll loops)"
+            flag: "threads", environment: "TABSERVER_THREADS", defaultValue: "cores",
+            help: "engine threads (epoll loops); default: one per core"
         ) {
             $0.http.threads = try integer($1, "threads", 1...64)
         },

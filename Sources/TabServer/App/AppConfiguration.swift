@@ -1,5 +1,9 @@
 import HTTPServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Everything the server can be told at start, from flags (`--port 9000`, `--port=9000`)
 /// and environment variables (`TABSERVER_PORT=9000`; `PORT` too). Flags win.
 ///
@@ -10,7 +14,7 @@ import HTTPServer
 /// ```
 public struct AppConfiguration: Sendable {
     /// Engine settings: address, threads, limits.
-    public var http = HTTPServerConfiguration(threads: 4)
+    public var http = HTTPServerConfiguration(threads: AppConfiguration.coreCount)
     /// Folder of static files served from memory.
     public var publicDirectory = "Public"
     /// Folder of Mustache templates, compiled at start.
@@ -35,6 +39,10 @@ public struct AppConfiguration: Sendable {
 
     /// The embedded defaults.
     public init() {}
+
+    /// Engine threads by default: one per core. More threads only added latency in the
+    /// benchmarks (bench/), since each runs its own event loop.
+    static var coreCount: Int { max(1, min(64, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
 
     /// One setting: flag name, environment name, description (the `--help` text and the
     /// README's table come from the same list).

@@ -11,8 +11,16 @@ public struct TabPage: Sendable {
     public var parentTitle: String?
     /// Values for the template, under `page` in the template context.
     public var context: MustacheValue
+    /// Set when the page is the same for every visitor: a key naming this content
+    /// (e.g. "music/albums/3"). The app then renders the page once per tab bar
+    /// arrangement and reuses it. Leave nil for content that differs per visitor.
+    public var cacheKey: String?
 
-    public init(title: String, parentLocation: String? = nil, parentTitle: String? = nil, context: MustacheValue) {
+    public init(
+        title: String, parentLocation: String? = nil, parentTitle: String? = nil, context: MustacheValue,
+        cacheKey: String? = nil
+    ) {
+        self.cacheKey = cacheKey
         self.title = title
         self.parentLocation = parentLocation
         self.parentTitle = parentTitle

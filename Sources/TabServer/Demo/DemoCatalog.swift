@@ -42,7 +42,10 @@ public struct DemoCatalog: TabContentProvider {
 
     public func page(tab: Tab, location: [Substring], basePath: String) -> TabPage? {
         pages.value(for: PageKey(tabID: tab.id, title: tab.title, location: location, basePath: basePath)) {
-            makePage(tab: tab, location: location, basePath: basePath)
+            guard var page = makePage(tab: tab, location: location, basePath: basePath) else { return nil }
+            // The catalog is the same for everyone: let the app reuse rendered pages.
+            page.cacheKey = ([tab.id] + location.map(String.init)).joined(separator: "/")
+            return page
         }
     }
 

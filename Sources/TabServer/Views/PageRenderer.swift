@@ -15,6 +15,17 @@ struct PageRenderer: Sendable {
     /// selection and badges, so built once rather than on every request.
     let barCache = RenderCache<BarKey, MustacheValue>(capacity: 4096)
 
+    /// Whole tab pages of cacheable content, per arrangement (about 6 KB each).
+    let pageCache = RenderCache<PageKey, TokenizedPage>(capacity: 512)
+
+    struct PageKey: Hashable, Sendable {
+        let bar: BarKey
+        let template: String
+        let tabID: String
+        let tabTitle: String
+        let content: String
+    }
+
     struct BarKey: Hashable, Sendable {
         let generation: Int
         let order: [String]?
@@ -62,6 +73,27 @@ struct PageRenderer: Sendable {
     func tabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?
     ) -> [UInt8] {
+        // A page whose content says it is the same for everyone is rendered once per tab
+        // bar arrangement; only the visitor's CSRF token differs, and it is written into
+        // the cached bytes (see `TokenizedPage`). A notice makes the page one-off.
+        if notice == nil, let contentKey = page.cacheKey {
+            let key = PageKey(
+                bar: barKey(session.state, model: model, onMorePage: false), template: tab.template, tabID: tab.id,
+                tabTitle: tab.title, content: contentKey)
+            let cached = pageCache.value(for: key) {
+                var placeholder = session
+                placeholder.csrfToken = TokenizedPage.placeholder
+                return TokenizedPage(
+                    bytes: renderTabPage(tab: tab, page: page, session: placeholder, model: model, notice: nil))
+            }
+            return cached.filled(with: session.csrfToken)
+        }
+        return renderTabPage(tab: tab, page: page, session: session, model: model, notice: notice)
+    }
+
+    private func renderTabPage(tab: Tab, page: TabPage, session: Session, model: ModelSnapshot, notice: Notice?)
+        -> [UInt8]
+    {
         var context = common(
             title: page.title, session: session, model: model, onMorePage: false, notice: notice)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
@@ -149,10 +181,9 @@ struct PageRenderer: Sendable {
         var context = chrome(title: title, model: model)
         context["csrf"] = .string(session.csrfToken.text)
         let state = session.state
-        let key = BarKey(
-            generation: model.generation, order: state.order, selected: state.selectedTabID,
-            badges: state.badgeOverrides, onMorePage: onMorePage)
-        context["bar"] = barCache.value(for: key) { bar(model.controller.layout(state), onMorePage: onMorePage) }
+        context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage)) {
+            bar(model.controller.layout(state), onMorePage: onMorePage)
+        }
         if let notice {
             var value: [String: MustacheValue] = ["message": .string(notice.message)]
             if let id = notice.confirmTabID, let tab = model.controller.model.tab(id: id) {
@@ -161,6 +192,12 @@ struct PageRenderer: Sendable {
             context["notice"] = .object(value)
         }
         return context
+    }
+
+    private func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool) -> BarKey {
+        BarKey(
+            generation: model.generation, order: state.order, selected: state.selectedTabID,
+            badges: state.badgeOverrides, onMorePage: onMorePage)
     }
 
     private func bar(_ layout: TabBarLayout, onMorePage: Bool) -> MustacheValue {

@@ -1,0 +1,44 @@
+import Sessions
+
+/// A rendered page with the places of its CSRF token recorded, so one rendering serves
+/// every visitor who sees the same page: copying 6 KB and writing a 22-byte token is
+/// ten times cheaper than rendering the templates again.
+///
+/// The page is rendered with `placeholder` as the token, a random value drawn at start:
+/// it cannot occur in content by accident (a 128-bit coincidence), and each occurrence
+/// is replaced by the visitor's token of the same length.
+struct TokenizedPage: Sendable {
+    static let placeholder = SessionID.generate()
+    private static let placeholderBytes = Array(placeholder.text.utf8)
+
+    let bytes: [UInt8]
+    let tokenOffsets: [Int]
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        let needle = Self.placeholderBytes
+        var offsets: [Int] = []
+        var index = 0
+        while index + needle.count <= bytes.count {
+            if bytes[index] == needle[0] && bytes[index..<index + needle.count].elementsEqual(needle) {
+                offsets.append(index)
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        tokenOffsets = offsets
+    }
+
+    /// The page for a visitor whose token is `token`.
+    func filled(with token: SessionID) -> [UInt8] {
+        var page = bytes
+        let tokenBytes = Array(token.text.utf8)
+        page.withUnsafeMutableBufferPointer { buffer in
+            for offset in tokenOffsets {
+                for (index, byte) in tokenBytes.enumerated() { buffer[offset + index] = byte }
+            }
+        }
+        return page
+    }
+}
