@@ -20,17 +20,25 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CHiredis", pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]),
 
         // Wrappers: the only places that import the C modules.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "Crypto", dependencies: ["CCrypto"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Redis", dependencies: ["CHiredis"]),
 
         // Pure Swift.
         .target(name: "Mustache"),
         .target(name: "TabBar"),
         .target(name: "Web", dependencies: ["HTTPServer", "Gzip", "Crypto"]),
-        .target(name: "Sessions", dependencies: ["Crypto", "TabBar"]),
+        .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis"]),
         .target(
             name: "TabServer",
             dependencies: ["HTTPServer", "Web", "Sessions", "Mustache", "TabBar", "Crypto"]),
@@ -44,7 +52,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "HTTPServer", "Gzip"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport"]),
         .testTarget(
             name: "TabServerTests",
             dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar", "Gzip"]),

@@ -5,9 +5,9 @@
 #   scripts/setup.sh --test     also what the test suite needs
 set -euo pipefail
 
-want=(pkg-config libmicrohttpd-dev zlib1g-dev libssl-dev)
+want=(pkg-config libmicrohttpd-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  want+=(python3-venv python3-pip curl)
+  want+=(python3-venv python3-pip curl redis-server)
 fi
 
 missing=()

@@ -78,13 +78,14 @@ struct ProcessTests {
     static var binary: String { TestFixtures.repositoryRoot + "/.build/debug/tabserver" }
 
     /// Starts the built binary on a free port and waits for its "listening" line.
-    func launch(_ extra: [String] = []) throws -> (Process, Int, Pipe) {
+    static func launch(_ extra: [String] = [], sessions: String = "memory") throws -> (Process, Int, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         let root = TestFixtures.repositoryRoot
         process.arguments =
             [
                 "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--access-log", "off",
+            "--sessions", sessions,
             ] + extra
         let errors = Pipe()
         process.standardError = errors
@@ -114,7 +115,7 @@ struct ProcessTests {
             #"{"tabs": [{"id": "music", "title": "Music", "icon": "music.svg"}, {"id": "tv", "title": "TV", "icon": "tv.svg"}]}"#,
             to: tabs)
         let started = Date()
-        let (process, port, _) = try launch(["--tabs", tabs])
+        let (process, port, _) = try Self.launch(["--tabs", tabs])
         defer { if process.isRunning { process.terminate() } }
         var firstResponse: TimeInterval? = nil
         while firstResponse == nil && Date().timeIntervalSince(started) < 5 {

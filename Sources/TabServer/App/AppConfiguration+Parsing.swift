@@ -74,10 +74,20 @@ extension AppConfiguration {
             $0.tabsFile = $1
         },
         Setting(
-            flag: "sessions", environment: "TABSERVER_SESSIONS", defaultValue: "memory", help: "session store: memory"
+            flag: "sessions", environment: "TABSERVER_SESSIONS", defaultValue: "sqlite:data/sessions.sqlite",
+            help: "session store: memory, sqlite:PATH or redis://HOST:PORT/DB"
         ) {
-            guard $1 == "memory" else { throw ConfigurationError("--sessions: unknown store '\($1)' (use: memory)") }
+            guard $1 == "memory" || ($1.hasPrefix("sqlite:") && $1.count > 7) || $1.hasPrefix("redis://") else {
+                throw ConfigurationError(
+                    "--sessions: unknown store '\($1)' (use memory, sqlite:PATH or redis://HOST:PORT/DB)")
+            }
             $0.sessions = $1
+        },
+        Setting(
+            flag: "redis-prefix", environment: "TABSERVER_REDIS_PREFIX", defaultValue: "tabserver:session:",
+            help: "key prefix of sessions in Redis"
+        ) {
+            $0.redisPrefix = $1
         },
         Setting(
             flag: "memory-sessions", environment: "TABSERVER_MEMORY_SESSIONS", defaultValue: "100000",

@@ -21,8 +21,10 @@ public struct AppConfiguration: Sendable {
     public var templatesDirectory = "Templates"
     /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.
     public var tabsFile = "tabs.json"
-    /// Where sessions live: `memory`.
-    public var sessions = "memory"
+    /// Where sessions live: `memory`, `sqlite:PATH` (the default) or `redis://HOST:PORT/DB`.
+    public var sessions = "sqlite:data/sessions.sqlite"
+    /// Key prefix of sessions in Redis.
+    public var redisPrefix = "tabserver:session:"
     /// Most sessions the memory store keeps.
     public var memorySessionCapacity = 100_000
     /// Session lifetimes.

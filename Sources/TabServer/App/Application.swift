@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import Mustache
 import Sessions
@@ -38,14 +39,30 @@ public final class Application: Sendable {
         self.log = log
     }
 
-    /// Binds and starts serving.
-    public func start(accessLog: LogSink? = nil) throws(StartupError) -> HTTPServer {
+    /// Binds and starts serving; expired sessions are swept every `sweepInterval` seconds.
+    public func start(accessLog: LogSink? = nil, sweepInterval: Int = 600) throws(StartupError) -> HTTPServer {
+        scheduleSweep(every: sweepInterval)
         do {
             return try HTTPServer(
                 configuration: configuration.http, responder: responder,
                 accessLog: configuration.accessLog ? (accessLog ?? .standardOutput) : nil, errorLog: log)
         } catch {
             throw StartupError(error.description)
+        }
+    }
+
+    /// Removes expired sessions now and then, off the engine's threads. The chain ends
+    /// when the application is gone.
+    private func scheduleSweep(every seconds: Int) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
+            guard let self else { return }
+            do {
+                let removed = try self.store.sweep(now: wallClockSeconds())
+                if removed > 0 { self.log.write("tabserver: swept \(removed) expired session(s)") }
+            } catch {
+                self.log.write("tabserver: session sweep failed: \(error)")
+            }
+            self.scheduleSweep(every: seconds)
         }
     }
 

@@ -57,6 +57,12 @@ func makeSessionStore(_ configuration: AppConfiguration) throws(StartupError) ->
     switch configuration.sessions {
     case "memory":
         return MemorySessionStore(capacity: configuration.memorySessionCapacity, lifetime: lifetime)
+    case let spec where spec.hasPrefix("sqlite:"):
+        do {
+            return try SQLiteSessionStore(path: String(spec.dropFirst("sqlite:".count)), lifetime: lifetime)
+        } catch {
+            throw StartupError("session store \(spec): \(error)")
+        }
     default:
         throw StartupError("unknown session store '\(configuration.sessions)'")
     }

@@ -1,0 +1,126 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe by itself: its owner serializes calls (the
+/// session store keeps it behind a `Mutex`). Statements are prepared once and cached.
+///
+/// ```swift
+/// let db = try SQLiteDatabase(path: "data/sessions.sqlite")
+/// try db.execute("PRAGMA journal_mode = WAL")
+/// let rows = try db.query("SELECT revision FROM sessions WHERE id = ?", [.blob(id)])
+/// ```
+public final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+    /// The file path.
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`; waits up to `busyTimeout`
+    /// milliseconds for a lock held by another connection.
+    public init(path: String, busyTimeout: Int32 = 2000) throws(SQLiteError) {
+        var pointer: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard status == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw SQLiteError(code: status, message: message, operation: "open \(path)")
+        }
+        handle = pointer
+        self.path = path
+        sqlite3_busy_timeout(handle, busyTimeout)
+        sqlite3_extended_result_codes(handle, 0)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs statements that return no rows (schema, pragmas, transactions).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        if status != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw SQLiteError(code: status, message: message, operation: "execute \(sql.prefix(60))")
+        }
+    }
+
+    /// Runs one statement with parameters and returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, value) in parameters.enumerated() {
+            try bind(value, at: Int32(index + 1), in: statement, sql: sql)
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw failure(status, "step \(sql.prefix(60))") }
+            let count = sqlite3_column_count(statement)
+            rows.append((0..<count).map { column(statement, $0) })
+        }
+        return rows
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `PRAGMA user_version`, the schema version this app keeps.
+    public var userVersion: Int {
+        get throws(SQLiteError) { Int(try query("PRAGMA user_version").first?.first?.integer ?? 0) }
+    }
+
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw failure(status, "prepare \(sql.prefix(60))") }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int32, in statement: OpaquePointer, sql: String)
+        throws(SQLiteError)
+    {
+        let status: Int32
+        switch value {
+        case .null:
+            status = sqlite3_bind_null(statement, index)
+        case .integer(let integer):
+            status = sqlite3_bind_int64(statement, index, integer)
+        case .text(let text):
+            status = sqlite3_bind_text(statement, index, text, -1, tabserver_sqlite_transient())
+        case .blob(let bytes):
+            status = bytes.withUnsafeBytes { raw in
+                sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), tabserver_sqlite_transient())
+            }
+        }
+        guard status == SQLITE_OK else { throw failure(status, "bind \(index) of \(sql.prefix(60))") }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_TEXT:
+            return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let base = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    private func failure(_ status: Int32, _ operation: String) -> SQLiteError {
+        SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), operation: operation)
+    }
+}

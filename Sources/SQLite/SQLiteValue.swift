@@ -1,0 +1,22 @@
+/// A value bound to or read from a statement.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+
+    /// The integer, if this is one.
+    public var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    /// The bytes of a blob or text.
+    public var bytes: [UInt8]? {
+        switch self {
+        case .blob(let bytes): bytes
+        case .text(let text): Array(text.utf8)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import FoundationEssentials
+import SQLite
+import Synchronization
+
+/// Sessions in an SQLite file: survive restarts and crashes, for one server instance
+/// (several instances share sessions through Redis instead).
+///
+/// Durability: WAL with `synchronous = NORMAL`. A write is acknowledged (and the 303 sent)
+/// only after its transaction is committed to the WAL, which survives the process being
+/// killed at any moment; only a power loss or kernel crash may lose the last commits —
+/// acceptable for preference-only state, and several times faster than `FULL`.
+///
+/// Reads are served from a bounded in-memory copy of recently used sessions, kept
+/// coherent because this process is the only writer (each write updates both).
+///
+/// ```swift
+/// let store = try SQLiteSessionStore(path: "data/sessions.sqlite")
+/// ```
+public final class SQLiteSessionStore: SessionStore {
+    /// The schema version this code writes; older files are migrated on open.
+    public static let schemaVersion = 1
+
+    private struct Cached {
+        var session: Session
+        /// `last_seen` as stored in the file (refreshed at most once a minute).
+        var storedLastSeen: Int64
+    }
+
+    private let database: Mutex<SQLiteDatabase>
+    private let cache = Mutex<[SessionID: Cached]>([:])
+    private let cacheCapacity: Int
+    public let lifetime: SessionLifetime
+    /// The file.
+    public let path: String
+    /// How stale `last_seen` in the file may get before a read refreshes it.
+    static let touchInterval: Int64 = 60
+
+    /// Opens or creates the file (and its folder), switches to WAL and migrates the schema.
+    public init(path: String, lifetime: SessionLifetime = SessionLifetime(), cacheCapacity: Int = 50_000)
+        throws(SessionStoreError)
+    {
+        self.path = path
+        self.lifetime = lifetime
+        self.cacheCapacity = max(1, cacheCapacity)
+        if let slash = path.lastIndex(of: "/") {
+            let folder = String(path[..<slash])
+            if !folder.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw SessionStoreError("cannot create the data folder '\(folder)': \(error)")
+                }
+            }
+        }
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
+            try Self.migrate(db)
+            database = Mutex(db)
+        } catch {
+            throw SessionStoreError(error.description)
+        }
+    }
+
+    /// Each step takes the schema from version N-1 to N, in one transaction.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE sessions (
+            id BLOB PRIMARY KEY,
+            revision INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            created INTEGER NOT NULL,
+            last_seen INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX sessions_last_seen ON sessions (last_seen);
+        CREATE INDEX sessions_created ON sessions (created);
+        """
+    ]
+
+    private static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
+        let current = try db.userVersion
+        guard current <= migrations.count else {
+            throw SQLiteError(
+                code: 0, message: "schema version \(current) is newer than this server knows (\(migrations.count))",
+                operation: "open \(db.path)")
+        }
+        for version in current..<migrations.count {
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                try db.execute(migrations[version])
+                try db.execute("PRAGMA user_version = \(version + 1)")
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        if let cached = cache.withLock({ $0[id] }) {
+            if lifetime.isExpired(cached.session, now: now) {
+                try delete(id)
+                return nil
+            }
+            if now - cached.storedLastSeen >= Self.touchInterval { try touch(id, now: now) }
+            return cached.session
+        }
+        let rows = try run("SELECT revision, data FROM sessions WHERE id = ?", [.blob(id.bytes)])
+        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes else { return nil }
+        guard var session = try? SessionCodec.decode(data, id: id, revision: Int(revision)) else { return nil }
+        if lifetime.isExpired(session, now: now) {
+            try delete(id)
+            return nil
+        }
+        let storedLastSeen = session.lastSeen
+        session.lastSeen = now
+        remember(session, storedLastSeen: storedLastSeen)
+        if now - storedLastSeen >= Self.touchInterval { try touch(id, now: now) }
+        return session
+    }
+
+    public func insert(_ session: Session) throws(SessionStoreError) {
+        try run(
+            "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)",
+            [
+                .blob(session.id.bytes), .integer(Int64(session.revision)), .blob(SessionCodec.encode(session)),
+                .integer(session.created), .integer(session.lastSeen),
+            ])
+        remember(session, storedLastSeen: session.lastSeen)
+    }
+
+    public func update(_ session: Session) throws(SessionStoreError) -> Session? {
+        var stored = session
+        stored.revision = session.revision + 1
+        let changed: Int = try database.withLock { db throws(SessionStoreError) -> Int in
+            do {
+                try db.query(
+                    "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
+                    [
+                        .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)), .integer(stored.lastSeen),
+                        .blob(session.id.bytes), .integer(Int64(session.revision)),
+                    ])
+                return db.changes
+            } catch {
+                throw SessionStoreError("\(error)")
+            }
+        }
+        guard changed == 1 else {
+            // Someone wrote first (or the session is gone): forget the copy, reload next time.
+            _ = cache.withLock { $0.removeValue(forKey: session.id) }
+            return nil
+        }
+        remember(stored, storedLastSeen: stored.lastSeen)
+        return stored
+    }
+
+    public func delete(_ id: SessionID) throws(SessionStoreError) {
+        _ = cache.withLock { $0.removeValue(forKey: id) }
+        try run("DELETE FROM sessions WHERE id = ?", [.blob(id.bytes)])
+    }
+
+    @discardableResult
+    public func sweep(now: Int64) throws(SessionStoreError) -> Int {
+        let removed: Int = try database.withLock { db throws(SessionStoreError) -> Int in
+            do {
+                try db.query(
+                    "DELETE FROM sessions WHERE last_seen < ? OR created < ?",
+                    [.integer(now - lifetime.idle), .integer(now - lifetime.absolute)])
+                return db.changes
+            } catch {
+                throw SessionStoreError("\(error)")
+            }
+        }
+        cache.withLock { cache in cache = cache.filter { !lifetime.isExpired($0.value.session, now: now) } }
+        return removed
+    }
+
+    public func checkReady() -> Bool {
+        (try? run("SELECT 1")) != nil
+    }
+
+    /// The number of rows (tests and diagnostics).
+    public func count() throws(SessionStoreError) -> Int {
+        Int(try run("SELECT count(*) FROM sessions").first?.first?.integer ?? 0)
+    }
+
+    /// `PRAGMA integrity_check` says "ok".
+    public func integrityCheck() throws(SessionStoreError) -> Bool {
+        try run("PRAGMA integrity_check").first?.first == .text("ok")
+    }
+
+    private func touch(_ id: SessionID, now: Int64) throws(SessionStoreError) {
+        try run("UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(now), .blob(id.bytes)])
+        cache.withLock { cache in cache[id]?.storedLastSeen = now }
+    }
+
+    private func remember(_ session: Session, storedLastSeen: Int64) {
+        cache.withLock { cache in
+            if cache.count >= cacheCapacity && cache[session.id] == nil {
+                // Drop the least recently seen sixteenth in one pass.
+                let drop = max(1, cacheCapacity / 16)
+                for (id, _) in cache.sorted(by: { $0.value.session.lastSeen < $1.value.session.lastSeen }).prefix(drop) {
+                    cache[id] = nil
+                }
+            }
+            cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen)
+        }
+    }
+
+    @discardableResult
+    private func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SessionStoreError) -> [[SQLiteValue]] {
+        try database.withLock { db throws(SessionStoreError) -> [[SQLiteValue]] in
+            do {
+                return try db.query(sql, parameters)
+            } catch {
+                throw SessionStoreError("\(error)")
+            }
+        }
+    }
+}

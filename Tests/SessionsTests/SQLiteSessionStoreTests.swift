@@ -1,0 +1,125 @@
+import SQLite
+import Sessions
+import TabBar
+import TestSupport
+import Testing
+
+@Suite("SQLite session store on a real file")
+struct SQLiteSessionStoreTests {
+    func freshPath() -> String { TestFixtures.temporaryDirectory("sqlite") + "/nested/sessions.sqlite" }
+
+    func session(now: Int64 = 1_000) -> Session {
+        var session = Session.new(now: now)
+        session.state.selectedTabID = "music"
+        session.state.locations = ["music": "albums/2"]
+        session.language = "de"
+        session.notice = Notice(message: "Hallo", confirmTabID: "tv")
+        session.customizationStart = ["a", "b"]
+        return session
+    }
+
+    @Test("creates its folder, WAL mode and the current schema version")
+    func schema() throws {
+        let path = freshPath()
+        _ = try SQLiteSessionStore(path: path)
+        let db = try SQLiteDatabase(path: path)
+        #expect(try db.userVersion == SQLiteSessionStore.schemaVersion)
+        #expect(try db.query("PRAGMA journal_mode").first?.first == .text("wal"))
+    }
+
+    @Test("refuses a file whose schema is newer than it knows")
+    func newerSchema() throws {
+        let path = freshPath()
+        _ = try SQLiteSessionStore(path: path)
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+        #expect(throws: SessionStoreError.self) { _ = try SQLiteSessionStore(path: path) }
+    }
+
+    @Test("every field survives a reopen (a server restart)")
+    func survivesReopen() throws {
+        let path = freshPath()
+        let original = session()
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            try store.insert(original)
+        }
+        let reopened = try SQLiteSessionStore(path: path)
+        let loaded = try #require(try reopened.load(original.id, now: 1_010))
+        #expect(loaded.csrfToken == original.csrfToken)
+        #expect(loaded.state == original.state)
+        #expect(loaded.language == "de")
+        #expect(loaded.notice == original.notice)
+        #expect(loaded.customizationStart == ["a", "b"])
+        #expect(loaded.created == 1_000)
+        #expect(loaded.revision == 0)
+        #expect(try reopened.load(SessionID.generate(), now: 1_010) == nil)
+    }
+
+    @Test("updates are compare-and-set on the revision, in the file and in memory")
+    func compareAndSet() throws {
+        let path = freshPath()
+        let store = try SQLiteSessionStore(path: path)
+        var first = session()
+        try store.insert(first)
+        first.state.selectedTabID = "tv"
+        let stored = try #require(try store.update(first))
+        #expect(stored.revision == 1)
+        var stale = first
+        stale.state.selectedTabID = "movies"
+        #expect(try store.update(stale) == nil, "revision 0 is gone")
+        #expect(try store.load(first.id, now: 1_000)?.state.selectedTabID == "tv")
+        let reopened = try SQLiteSessionStore(path: path)
+        #expect(try reopened.load(first.id, now: 1_000)?.state.selectedTabID == "tv")
+        #expect(try reopened.load(first.id, now: 1_000)?.revision == 1)
+    }
+
+    @Test("two writers on one file never lose an update")
+    func twoWriters() throws {
+        let path = freshPath()
+        let a = try SQLiteSessionStore(path: path)
+        let b = try SQLiteSessionStore(path: path)
+        let original = session()
+        try a.insert(original)
+        var fromB = try #require(try b.load(original.id, now: 1_000))
+        var fromA = try #require(try a.load(original.id, now: 1_000))
+        fromA.state.locations["tv"] = "shows/1"
+        #expect(try a.update(fromA) != nil)
+        fromB.state.locations["movies"] = "films/2"
+        #expect(try b.update(fromB) == nil, "b's copy is stale")
+    }
+
+    @Test("idle and absolute expiry, and the sweep removes expired rows")
+    func expiry() throws {
+        let store = try SQLiteSessionStore(path: freshPath(), lifetime: SessionLifetime(idle: 100, absolute: 1_000))
+        let old = session(now: 1_000)
+        let young = session(now: 1_050)
+        try store.insert(old)
+        try store.insert(young)
+        #expect(try store.count() == 2)
+        #expect(try store.sweep(now: 1_120) == 1)
+        #expect(try store.load(old.id, now: 1_120) == nil)
+        #expect(try store.load(young.id, now: 1_120) != nil)
+        #expect(try store.load(young.id, now: 2_100) == nil, "past the absolute lifetime even if used")
+        #expect(try store.integrityCheck())
+    }
+
+    @Test("a row that cannot be decoded reads as absent, not as an error")
+    func garbage() throws {
+        let path = freshPath()
+        let store = try SQLiteSessionStore(path: path)
+        let id = SessionID.generate()
+        try SQLiteDatabase(path: path).query(
+            "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, 0, ?, 1000, 1000)",
+            [.blob(id.bytes), .blob(Array("not json".utf8))])
+        #expect(try store.load(id, now: 1_000) == nil)
+    }
+
+    @Test("an unwritable location fails with a message naming it")
+    func unwritable() {
+        #expect {
+            _ = try SQLiteSessionStore(path: "/proc/tabserver-test/sessions.sqlite")
+        } throws: { error in
+            (error as? SessionStoreError)?.reason.contains("/proc/tabserver-test") == true
+        }
+    }
+}
