@@ -26,6 +26,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root --chmod=0555 /build/tabserver /usr/local/bin/tabserver
 COPY --chown=root:root --chmod=a=rX Public ./Public
 COPY --chown=root:root --chmod=a=rX Templates ./Templates
+COPY --chown=root:root --chmod=a=rX Locales ./Locales
 COPY --chown=root:root --chmod=0444 tabs.json ./tabs.json
 USER 10001:10001
 ENV TABSERVER_HOST=0.0.0.0 \

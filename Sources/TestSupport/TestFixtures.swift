@@ -18,6 +18,7 @@ public enum TestFixtures {
         configuration.publicDirectory = repositoryRoot + "/Public"
         configuration.templatesDirectory = repositoryRoot + "/Templates"
         configuration.tabsFile = repositoryRoot + "/tabs.json"
+        configuration.localesDirectory = repositoryRoot + "/Locales"
         configuration.http.port = 0
         configuration.http.host = "127.0.0.1"
         configuration.http.threads = 2

@@ -84,8 +84,9 @@ struct ProcessTests {
         let root = TestFixtures.repositoryRoot
         process.arguments =
             [
-                "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--access-log", "off",
-            "--sessions", sessions,
+                "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--locales",
+                root + "/Locales", "--access-log", "off",
+                "--sessions", sessions,
             ] + extra
         let errors = Pipe()
         process.standardError = errors

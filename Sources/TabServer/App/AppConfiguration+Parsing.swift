@@ -67,6 +67,10 @@ extension AppConfiguration {
         ) {
             $0.templatesDirectory = $1
         },
+        Setting(flag: "locales", environment: "TABSERVER_LOCALES", defaultValue: "Locales", help: "UI languages folder")
+        {
+            $0.localesDirectory = $1
+        },
         Setting(
             flag: "tabs", environment: "TABSERVER_TABS", defaultValue: "tabs.json",
             help: "tab definition file (reloaded on SIGHUP)"

@@ -19,6 +19,8 @@ public struct AppConfiguration: Sendable {
     public var publicDirectory = "Public"
     /// Folder of Mustache templates, compiled at start.
     public var templatesDirectory = "Templates"
+    /// Folder of UI languages, one JSON file each (en.json is required).
+    public var localesDirectory = "Locales"
     /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.
     public var tabsFile = "tabs.json"
     /// Where sessions live: `memory`, `sqlite:PATH` (the default) or `redis://HOST:PORT/DB`.

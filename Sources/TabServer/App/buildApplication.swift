@@ -41,13 +41,14 @@ public func buildApplication(
     }
     let model = try TabDefinition.load(path: configuration.tabsFile, files: files, templateNames: Set(library.names))
     let tabs = TabModelHolder(TabBarController(model: model))
+    let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
     let store = try makeSessionStore(configuration)
     let views = PageRenderer(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content ?? DemoCatalog(),
-        files: files, hooks: hooks, clock: clock)
+        files: files, localizer: localizer, hooks: hooks, clock: clock)
     return Application(configuration: configuration, responder: app, tabs: tabs, store: store, log: log)
 }
 

@@ -20,7 +20,9 @@ extension TabServerApp {
             session = try? visitor(&state)
         }
         var response = html(
-            views.errorPage(failure, session: session, model: state.model), status: failure.status)
+            views.errorPage(
+                failure, session: session, model: state.model, language: language(state.request, session)),
+            status: failure.status)
         for field in failure.headers { response.headers.add(field.name, field.value) }
         return response
     }

@@ -10,7 +10,10 @@ extension TabServerApp {
         let notice = session.notice
         session.notice = nil
         state.session = session
-        return html(views.morePage(session: session, model: state.model, notice: notice))
+        return html(
+            views.morePage(
+                session: session, model: state.model, notice: notice, language: language(state.request, session),
+                localizer: localizer))
     }
 
     /// `GET /more/edit`: the customize sheet. Opening it starts customizing (the
@@ -23,7 +26,9 @@ extension TabServerApp {
             appHooks.willBeginCustomizing(session.state)
         }
         state.session = session
-        return html(views.customizePage(session: session, model: state.model, message: nil))
+        return html(
+            views.customizePage(
+                session: session, model: state.model, message: nil, language: language(state.request, session)))
     }
 
     /// `POST /more/edit`: one customization step (move up/down, into the bar or More,
@@ -55,7 +60,9 @@ extension TabServerApp {
                 state.discardChanges()
                 let current = state.session ?? session
                 return html(
-                    views.customizePage(session: current, model: state.model, message: failure.message),
+                    views.customizePage(
+                        session: current, model: state.model, message: failure.message,
+                        language: language(state.request, current)),
                     status: failure.status)
             }
             throw failure
@@ -87,5 +94,31 @@ extension TabServerApp {
             throw HTTPError.badRequest(
                 "Unknown action “\(name.prefix(40))”: use up, down, bar, more, reset, order or done.", field: "action")
         }
+    }
+}
+
+extension TabServerApp {
+    /// `POST /language`: the visitor's explicit language ("auto" goes back to the
+    /// browser's preference). 303 back to More.
+    func chooseLanguage(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try visitor(&state)
+        try verifyCSRF(request, session: session)
+        let code = try request.requiredField("lang")
+        if code == "auto" {
+            session.language = nil
+        } else if localizer.languages[code] != nil {
+            session.language = code
+        } else {
+            throw HTTPError.badRequest(
+                "There is no language “\(code.prefix(20))”: use auto or one of \(localizer.codes.joined(separator: ", ")).",
+                field: "lang")
+        }
+        state.session = session
+        return redirect(to: "/more")
+    }
+
+    /// The language of this visitor's pages.
+    func language(_ request: HTTPRequest, _ session: Session?) -> Language {
+        localizer.negotiate(acceptLanguage: request.headers["accept-language"], chosen: session?.language)
     }
 }

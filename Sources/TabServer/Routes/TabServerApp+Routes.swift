@@ -26,6 +26,9 @@ extension TabServerApp {
         router.post("/more/edit") { request, _, state throws(HTTPError) in
             try state.app.customize(request, state: &state)
         }
+        router.post("/language") { request, _, state throws(HTTPError) in
+            try state.app.chooseLanguage(request, state: &state)
+        }
         return router
     }
 
@@ -49,9 +52,12 @@ extension TabServerApp {
         guard let tab = controller.model.tab(id: tabID) else {
             throw HTTPError.notFound("There is no tab called “\(tabID.prefix(40))”.")
         }
+        let language = language(state.request, session)
+        var localized = tab
+        localized.title = localizer.title(of: tab, in: language)
         guard location.isEmpty || TabBarController.isValidLocation(location),
             let page = content.page(
-                tab: tab, location: location.split(separator: "/"), basePath: configuration.basePath)
+                tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath)
         else {
             throw HTTPError.notFound("There is no such page in \(tab.title).")
         }
@@ -68,7 +74,8 @@ extension TabServerApp {
         session.notice = nil
         state.session = session
         let body = views.tabPage(
-            tab: tab, page: page, location: location, session: session, model: state.model, notice: notice)
+            tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
+            language: language)
         return html(body)
     }
 

@@ -13,14 +13,17 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let views: PageRenderer
     let content: any TabContentProvider
     let files: StaticFiles
+    let localizer: Localizer
     let appHooks: AppHooks
     let router: Router<RequestState>
     let clock: @Sendable () -> Int64
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
-        content: any TabContentProvider, files: StaticFiles, hooks: AppHooks, clock: @escaping @Sendable () -> Int64
+        content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
+        clock: @escaping @Sendable () -> Int64
     ) {
+        self.localizer = localizer
         self.configuration = configuration
         self.tabs = tabs
         self.store = store

@@ -32,6 +32,7 @@ struct PageRenderer: Sendable {
         let selected: String?
         let badges: [String: BadgeOverride]
         let onMorePage: Bool
+        let language: String
     }
 
     /// URLs of the shipped assets, with content hashes, computed once.
@@ -71,31 +72,34 @@ struct PageRenderer: Sendable {
     // MARK: Pages
 
     func tabPage(
-        tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?
+        tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
+        language: Language
     ) -> [UInt8] {
         // A page whose content says it is the same for everyone is rendered once per tab
         // bar arrangement; only the visitor's CSRF token differs, and it is written into
         // the cached bytes (see `TokenizedPage`). A notice makes the page one-off.
         if notice == nil, let contentKey = page.cacheKey {
             let key = PageKey(
-                bar: barKey(session.state, model: model, onMorePage: false), template: tab.template, tabID: tab.id,
+                bar: barKey(session.state, model: model, onMorePage: false, language: language), template: tab.template,
+                tabID: tab.id,
                 tabTitle: tab.title, content: contentKey)
             let cached = pageCache.value(for: key) {
                 var placeholder = session
                 placeholder.csrfToken = TokenizedPage.placeholder
                 return TokenizedPage(
-                    bytes: renderTabPage(tab: tab, page: page, session: placeholder, model: model, notice: nil))
+                    bytes: renderTabPage(
+                        tab: tab, page: page, session: placeholder, model: model, notice: nil, language: language))
             }
             return cached.filled(with: session.csrfToken)
         }
-        return renderTabPage(tab: tab, page: page, session: session, model: model, notice: notice)
+        return renderTabPage(tab: tab, page: page, session: session, model: model, notice: notice, language: language)
     }
 
-    private func renderTabPage(tab: Tab, page: TabPage, session: Session, model: ModelSnapshot, notice: Notice?)
-        -> [UInt8]
-    {
+    private func renderTabPage(
+        tab: Tab, page: TabPage, session: Session, model: ModelSnapshot, notice: Notice?, language: Language
+    ) -> [UInt8] {
         var context = common(
-            title: page.title, session: session, model: model, onMorePage: false, notice: notice)
+            title: page.title, session: session, model: model, onMorePage: false, notice: notice, language: language)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
         if let parent = page.parentLocation {
@@ -107,25 +111,49 @@ struct PageRenderer: Sendable {
         return render("tabs/\(tab.template)", .object(context))
     }
 
-    func morePage(session: Session, model: ModelSnapshot, notice: Notice?) -> [UInt8] {
-        var context = common(title: "More", session: session, model: model, onMorePage: true, notice: notice)
+    func morePage(session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer)
+        -> [UInt8]
+    {
+        var context = common(
+            title: language.text("more"), session: session, model: model, onMorePage: true, notice: notice,
+            language: language)
         let layout = model.controller.layout(session.state)
         context["more"] = [
-            "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count) }),
+            "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
             "editHref": .string(basePath + "/more/edit"),
+            "languageAction": .string(basePath + "/language"),
+            "languages": .array(
+                [
+                    [
+                        "code": "auto", "name": .string(language.text("languageAutomatic")),
+                        "selected": .bool(session.language == nil),
+                    ]
+                ]
+                    + localizer.codes.compactMap { code in
+                        guard let option = localizer.languages[code] else { return nil }
+                        return [
+                            "code": .string(code), "name": .string(option.name),
+                            "selected": .bool(session.language == code),
+                        ]
+                    }),
         ]
         return render("pages/more", .object(context))
     }
 
-    func customizePage(session: Session, model: ModelSnapshot, message: String?) -> [UInt8] {
-        var context = common(title: "Edit", session: session, model: model, onMorePage: true, notice: nil)
+    func customizePage(session: Session, model: ModelSnapshot, message: String?, language: Language) -> [UInt8] {
+        var context = common(
+            title: language.text("edit"), session: session, model: model, onMorePage: true, notice: nil,
+            language: language)
         let layout = model.controller.layout(session.state)
         let customizable = layout.items.filter { $0.tab.isCustomizable }.map(\.tab.id)
         func row(_ entry: TabBarLayout.Item) -> MustacheValue {
             let id = entry.tab.id
             let isCustomizable = entry.tab.isCustomizable
+            let title = language.tabTitles[id] ?? entry.tab.title
             return [
-                "id": .string(id), "title": .string(entry.tab.title),
+                "id": .string(id), "title": .string(title),
+                "upLabel": .string(language.text("moveUp", ["title": title])),
+                "downLabel": .string(language.text("moveDown", ["title": title])),
                 "icon": .string(assets.icons[entry.tab.icon] ?? ""),
                 "position": .int(entry.position), "fixed": .bool(!isCustomizable),
                 "canUp": .bool(isCustomizable && customizable.first != id),
@@ -146,13 +174,14 @@ struct PageRenderer: Sendable {
         return render("pages/customize", .object(context))
     }
 
-    func errorPage(_ error: HTTPError, session: Session?, model: ModelSnapshot) -> [UInt8] {
+    func errorPage(_ error: HTTPError, session: Session?, model: ModelSnapshot, language: Language) -> [UInt8] {
         var context: [String: MustacheValue]
         if let session {
             context = common(
-                title: error.status.reason, session: session, model: model, onMorePage: false, notice: nil)
+                title: error.status.reason, session: session, model: model, onMorePage: false, notice: nil,
+                language: language)
         } else {
-            context = chrome(title: error.status.reason, model: model)
+            context = chrome(title: error.status.reason, model: model, language: language)
         }
         context["error"] = [
             "code": .int(error.status.code), "reason": .string(error.status.reason), "message": .string(error.message),
@@ -165,9 +194,10 @@ struct PageRenderer: Sendable {
     // MARK: Shared parts
 
     /// What every page has: head, appearance, and (with a session) the tab bar.
-    private func chrome(title: String, model: ModelSnapshot) -> [String: MustacheValue] {
+    private func chrome(title: String, model: ModelSnapshot, language: Language) -> [String: MustacheValue] {
         [
-            "lang": "en", "dir": "ltr", "appName": .string(appName), "title": .string(title), "base": .string(basePath),
+            "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
+            "appName": .string(appName), "title": .string(title), "base": .string(basePath),
             "css": .string(assets.css), "script": .string(assets.script), "manifest": .string(assets.manifest),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
@@ -176,33 +206,37 @@ struct PageRenderer: Sendable {
     }
 
     private func common(
-        title: String, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?
+        title: String, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?, language: Language
     ) -> [String: MustacheValue] {
-        var context = chrome(title: title, model: model)
+        var context = chrome(title: title, model: model, language: language)
         context["csrf"] = .string(session.csrfToken.text)
         let state = session.state
-        context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage)) {
-            bar(model.controller.layout(state), onMorePage: onMorePage)
+        context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
+            bar(model.controller.layout(state), onMorePage: onMorePage, language: language)
         }
         if let notice {
             var value: [String: MustacheValue] = ["message": .string(notice.message)]
             if let id = notice.confirmTabID, let tab = model.controller.model.tab(id: id) {
-                value["confirm"] = ["id": .string(tab.id), "title": .string(tab.title)]
+                let title = language.tabTitles[tab.id] ?? tab.title
+                value["confirm"] = [
+                    "id": .string(tab.id), "label": .string(language.text("open", ["title": title])),
+                ]
             }
             context["notice"] = .object(value)
         }
         return context
     }
 
-    private func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool) -> BarKey {
+    private func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool, language: Language) -> BarKey {
         BarKey(
             generation: model.generation, order: state.order, selected: state.selectedTabID,
-            badges: state.badgeOverrides, onMorePage: onMorePage)
+            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code)
     }
 
-    private func bar(_ layout: TabBarLayout, onMorePage: Bool) -> MustacheValue {
+    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language) -> MustacheValue {
         [
-            "items": .array(layout.items.map { item(item: $0, count: layout.count, onMorePage: onMorePage) }),
+            "items": .array(
+                layout.items.map { item(item: $0, count: layout.count, onMorePage: onMorePage, language: language) }),
             "moreCompact": .bool(layout.showsMoreCompact),
             "moreRegular": .bool(layout.showsMoreRegular),
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
@@ -213,9 +247,13 @@ struct PageRenderer: Sendable {
         ]
     }
 
-    private func item(item: TabBarLayout.Item, count: Int, onMorePage: Bool = false) -> MustacheValue {
+    private func item(item: TabBarLayout.Item, count: Int, onMorePage: Bool = false, language: Language)
+        -> MustacheValue
+    {
         var value: [String: MustacheValue] = [
-            "id": .string(item.tab.id), "title": .string(item.tab.title),
+            "id": .string(item.tab.id), "title": .string(language.tabTitles[item.tab.id] ?? item.tab.title),
+            "positionLabel": .string(
+                language.text("tabPosition", ["position": String(item.position), "count": String(count)])),
             "icon": .string(assets.icons[item.icon] ?? ""),
             "selected": .bool(item.isSelected && !onMorePage), "disabled": .bool(!item.tab.isEnabled),
             "position": .int(item.position), "count": .int(count),

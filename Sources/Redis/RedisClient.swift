@@ -1,0 +1,215 @@
+import Synchronization
+
+/// A thread-safe Redis client for synchronous callers (the engine's threads): a pool of
+/// `RedisConnection`s, a time bound on every call, and backoff after failures.
+///
+/// Each call borrows an idle connection (or opens one), so concurrent callers never
+/// share a connection. When a connection fails — refused, timed out, closed — the
+/// client drops its idle connections and backs off: for 50 ms, doubling on each further
+/// failure up to 2 s. While it backs off, calls fail at once with `.unavailable` rather
+/// than wait; the first call after the pause tries the server again (only that one:
+/// the others still fail fast until it answers), and a success ends the backoff. So
+/// the client recovers by itself when the server comes back, with no new object.
+///
+/// ```swift
+/// let client = try RedisClient(url: "redis://127.0.0.1:6379/0")
+/// _ = try client.command(["SET", "greeting", "hello"])
+/// try client.ping()
+/// ```
+public final class RedisClient: Sendable {
+    /// Where and how this client connects.
+    public let configuration: RedisConfiguration
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Open connections nobody is using, newest last.
+        var idle: [Pooled] = []
+        /// Failures since the last success; sets the length of the backoff.
+        var consecutiveFailures = 0
+        /// While set, calls before this instant fail fast.
+        var retryAt: ContinuousClock.Instant?
+        /// Whether one caller is trying the server again after a backoff.
+        var probing = false
+        /// The failure that started the current backoff, for the fail-fast message.
+        var lastFailure: RedisError?
+    }
+
+    /// A connection while it moves between the pool and one caller.
+    ///
+    /// `@unchecked Sendable` is safe because ownership is exclusive at every moment: an
+    /// idle connection is reachable only through `state`, under its lock; `checkout`
+    /// removes it from `idle` before handing it to exactly one caller, which uses it on
+    /// its own thread and gives it back through `checkin` (or drops it). No two threads
+    /// ever hold the same connection, and `RedisConnection` has no shared global state.
+    private final class Pooled: @unchecked Sendable {
+        let connection: RedisConnection
+        init(_ connection: RedisConnection) { self.connection = connection }
+    }
+
+    /// What a caller gets from the pool.
+    private enum Checkout: Sendable {
+        case reuse(Pooled)
+        case open(probe: Bool)
+        case failFast(RedisError)
+    }
+
+    /// A client for `configuration`. Connects lazily, on the first call.
+    public init(configuration: RedisConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// A client for a `redis://host[:port][/database]` URL with the default timeouts.
+    public convenience init(url: String) throws(RedisError) {
+        self.init(configuration: try RedisConfiguration(url: url))
+    }
+
+    /// Runs one command and returns its reply (an error reply is returned, not thrown).
+    public func command(_ arguments: [String]) throws(RedisError) -> RedisReply {
+        try withConnection { connection throws(RedisError) in try connection.command(arguments) }
+    }
+
+    /// Runs one command with binary-safe arguments and returns its reply.
+    public func command(_ arguments: [[UInt8]]) throws(RedisError) -> RedisReply {
+        try withConnection { connection throws(RedisError) in try connection.command(arguments) }
+    }
+
+    /// Runs `script` with `EVALSHA`, falling back to `EVAL` on the same connection when
+    /// the server answers `NOSCRIPT`: one round trip once the script is cached.
+    public func evaluate(_ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]]) throws(RedisError)
+        -> RedisReply
+    {
+        let tail = [Array(String(keys.count).utf8)] + keys + arguments
+        return try withConnection { connection throws(RedisError) in
+            let reply = try connection.command([Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
+            guard let message = reply.errorMessage, message.hasPrefix("NOSCRIPT") else { return reply }
+            return try connection.command([Array("EVAL".utf8), Array(script.source.utf8)] + tail)
+        }
+    }
+
+    /// Succeeds when the server answers `PING` within the timeouts.
+    public func ping() throws(RedisError) {
+        let reply = try command(["PING"])
+        guard reply == .status("PONG") else {
+            throw RedisError(.protocolError, endpoint: configuration.endpoint, "PING answered \(reply)")
+        }
+    }
+
+    /// Whether the client is backing off after a failure (calls now fail fast).
+    public var isBackingOff: Bool {
+        state.withLock { $0.retryAt != nil }
+    }
+
+    /// Runs `body` with a connection of its own: an idle one from the pool or a new one.
+    /// If the connection fails during `body`, the client starts backing off; otherwise
+    /// the connection goes back to the pool. Keep `body` short: it holds a connection.
+    public func withConnection<Result>(_ body: (RedisConnection) throws(RedisError) -> Result) throws(RedisError)
+        -> Result
+    {
+        let connection: RedisConnection
+        let isProbe: Bool
+        switch checkout() {
+        case .failFast(let error):
+            throw error
+        case .reuse(let pooled):
+            connection = pooled.connection
+            isProbe = false
+        case .open(let probe):
+            isProbe = probe
+            do {
+                connection = try RedisConnection(configuration: configuration)
+            } catch {
+                recordFailure(error, probe: probe)
+                throw error
+            }
+        }
+
+        let result: Swift.Result<Result, RedisError>
+        do {
+            result = .success(try body(connection))
+        } catch {
+            result = .failure(error)
+        }
+        if connection.isBroken {
+            if case .failure(let error) = result {
+                recordFailure(error, probe: isProbe)
+            } else {
+                recordFailure(
+                    RedisError(.connectionLost, endpoint: configuration.endpoint, "connection failed"), probe: isProbe)
+            }
+        } else {
+            checkin(connection)
+        }
+        return try result.get()
+    }
+
+    private func checkout() -> Checkout {
+        let now = ContinuousClock.now
+        let endpoint = configuration.endpoint
+        // Connections found dead are closed after the lock is released.
+        var dead: [Pooled] = []
+        defer { dead.removeAll() }
+        let decision = state.withLock { state -> Checkout in
+            if let retryAt = state.retryAt {
+                if now < retryAt || state.probing {
+                    let wait = now < retryAt ? " for \((retryAt - now).milliseconds) ms more" : ""
+                    let cause = state.lastFailure.map { " after: \($0.reason)" } ?? ""
+                    return .failFast(RedisError(.unavailable, endpoint: endpoint, "backing off\(wait)\(cause)"))
+                }
+                state.probing = true
+                return .open(probe: true)
+            }
+            while let candidate = state.idle.popLast() {
+                if candidate.connection.isReusable { return .reuse(candidate) }
+                dead.append(candidate)
+            }
+            return .open(probe: false)
+        }
+        return decision
+    }
+
+    private func checkin(_ connection: RedisConnection) {
+        let limit = configuration.maxIdleConnections
+        let pooled = Pooled(connection)
+        let surplus: Pooled? = state.withLock { state in
+            // A working connection proves the server is reachable.
+            state.consecutiveFailures = 0
+            state.retryAt = nil
+            state.probing = false
+            state.lastFailure = nil
+            guard state.idle.count < limit else { return pooled }
+            state.idle.append(pooled)
+            return nil
+        }
+        _ = surplus  // closed here, outside the lock
+    }
+
+    private func recordFailure(_ error: RedisError, probe: Bool) {
+        let now = ContinuousClock.now
+        let initial = configuration.initialBackoff
+        let maximum = configuration.maxBackoff
+        let stale: [Pooled] = state.withLock { state in
+            if probe { state.probing = false }
+            // Callers that were already in flight when the server went away fail too; only
+            // the first of them (or a failed probe) lengthens the backoff.
+            if probe || state.retryAt == nil {
+                state.consecutiveFailures += 1
+                state.retryAt = now + Self.backoff(after: state.consecutiveFailures, initial: initial, maximum: maximum)
+                state.lastFailure = error
+            }
+            let stale = state.idle
+            state.idle.removeAll()
+            return stale
+        }
+        _ = stale  // idle connections to a failed server are closed, outside the lock
+    }
+
+    /// `initial` doubled for each failure after the first, at most `maximum`.
+    static func backoff(after failures: Int, initial: Duration, maximum: Duration) -> Duration {
+        var delay = initial
+        for _ in 1..<max(1, failures) {
+            delay *= 2
+            if delay >= maximum { return maximum }
+        }
+        return min(delay, maximum)
+    }
+}

@@ -1,0 +1,123 @@
+import FoundationEssentials
+import HTTPServer
+import TabBar
+
+/// The UI's languages, one JSON file each in `Locales/` (adding a language is adding a
+/// file), and the choice of one per request: the visitor's explicit choice, else the
+/// best match of `Accept-Language`, else English.
+///
+/// ```swift
+/// let localizer = try Localizer(directory: "Locales", log: .standardError)
+/// let language = localizer.negotiate(acceptLanguage: "de-AT,de;q=0.9,en;q=0.5", chosen: nil)
+/// language.text("more")   // "Mehr"
+/// ```
+public struct Localizer: Sendable {
+    /// The language every other one falls back to; its file must exist.
+    public static let fallbackCode = "en"
+
+    /// Every language by code.
+    public let languages: [String: Language]
+    /// Codes in a stable order for the language picker.
+    public let codes: [String]
+
+    /// Loads every `*.json` in `directory`. Strings missing from a language are taken
+    /// from English and logged once, here.
+    public init(directory: String, log: LogSink) throws(StartupError) {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
+            throw StartupError("\(directory): cannot read the locales folder")
+        }
+        var files: [String: LocaleFile] = [:]
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let code = String(name.dropLast(5))
+            guard code.utf8.count >= 2, code.utf8.count <= 8,
+                code.utf8.allSatisfy({ (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "-") })
+            else {
+                throw StartupError("\(directory)/\(name): a locale file is named by its language code, like de.json")
+            }
+            guard let data = manager.contents(atPath: directory + "/" + name) else {
+                throw StartupError("\(directory)/\(name): cannot read")
+            }
+            do {
+                files[code] = try JSONDecoder().decode(LocaleFile.self, from: data)
+            } catch {
+                throw StartupError("\(directory)/\(name): not a locale file: \(error)")
+            }
+        }
+        guard let english = files[Self.fallbackCode] else {
+            throw StartupError("\(directory)/\(Self.fallbackCode).json is missing: it is the fallback for every string")
+        }
+        var languages: [String: Language] = [:]
+        for (code, file) in files {
+            var strings = english.strings
+            for key in english.strings.keys.sorted() where file.strings[key] == nil {
+                log.write("tabserver: locale \(code) has no string '\(key)'; using English")
+            }
+            for (key, value) in file.strings { strings[key] = value }
+            // Tab titles are not taken from English: the model's titles are the source
+            // language, and a language without a translation shows those.
+            let titles = file.tabs ?? [:]
+            guard file.direction == "ltr" || file.direction == "rtl" else {
+                throw StartupError("\(directory)/\(code).json: direction must be ltr or rtl")
+            }
+            languages[code] = Language(
+                code: code, name: file.name, isRightToLeft: file.direction == "rtl", strings: strings, tabTitles: titles
+            )
+        }
+        self.languages = languages
+        codes = languages.keys.sorted()
+    }
+
+    private struct LocaleFile: Decodable {
+        let name: String
+        let direction: String
+        let strings: [String: String]
+        let tabs: [String: String]?
+    }
+
+    /// English.
+    public var fallback: Language { languages[Self.fallbackCode]! }
+
+    /// The language for a request: `chosen` if it is one of ours, else the first match of
+    /// `Accept-Language` by weight (an exact tag, then its primary subtag), else English.
+    public func negotiate(acceptLanguage: String?, chosen: String?) -> Language {
+        if let chosen, let language = languages[chosen] { return language }
+        guard let header = acceptLanguage else { return fallback }
+        var ranges: [(tag: Substring, weight: Double, order: Int)] = []
+        for (order, item) in header.split(separator: ",").enumerated() {
+            let parts = item.split(separator: ";")
+            guard let rawTag = parts.first else { continue }
+            let tag = rawTag.trimmedSpaces
+            var weight = 1.0
+            for parameter in parts.dropFirst() {
+                let trimmed = parameter.trimmedSpaces
+                if trimmed.hasPrefix("q=") || trimmed.hasPrefix("Q=") { weight = Double(trimmed.dropFirst(2)) ?? 0 }
+            }
+            if weight > 0 && !tag.isEmpty { ranges.append((tag, weight, order)) }
+        }
+        ranges.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.order < $1.order }
+        for range in ranges {
+            let tag = range.tag.lowercased()
+            if tag == "*" { return fallback }
+            if let exact = languages[tag] { return exact }
+            if let primary = tag.split(separator: "-").first, let language = languages[String(primary)] {
+                return language
+            }
+        }
+        return fallback
+    }
+
+    /// A tab's title in `language`.
+    public func title(of tab: Tab, in language: Language) -> String {
+        language.tabTitles[tab.id] ?? tab.title
+    }
+}
+
+extension Substring {
+    fileprivate var trimmedSpaces: Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real `redis-server` for tests: on a free port on 127.0.0.1, no persistence, its
+/// own temporary directory, stopped by pid. It can be stopped and started again on the
+/// same port, to test what clients do while Redis is down.
+///
+/// ```swift
+/// let redis = try RedisServer()
+/// let store = try RedisSessionStore(url: redis.url)
+/// redis.stop()      // calls now fail
+/// try redis.start() // and recover
+/// ```
+public final class RedisServer {
+    /// Why the server could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The TCP port, the same across restarts.
+    public let port: Int
+    /// `redis://127.0.0.1:<port>/0`.
+    public var url: String { "redis://127.0.0.1:\(port)/0" }
+    /// The server's working directory (its log is `redis.log` there).
+    public let directory: String
+    private let executable: String
+    private var process: Process?
+
+    /// Starts a server on a free loopback port; waits (at most 10 s) until it answers PING.
+    public init() throws {
+        guard let executable = Self.findExecutable() else {
+            throw StartError(description: "redis-server not found on PATH (install it: scripts/setup.sh --test)")
+        }
+        self.executable = executable
+        directory = TestFixtures.temporaryDirectory("redis")
+        // The free port is found by binding port 0 and closing, so another process may
+        // take it first; then try another.
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let candidate = Self.freePort()
+            do {
+                process = try Self.launch(executable: executable, port: candidate, directory: directory)
+                port = candidate
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? StartError(description: "redis-server did not start")
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The server's process id while it runs (to pause it with SIGSTOP in a test).
+    public var processIdentifier: Int32? { process.map { $0.processIdentifier } }
+
+    /// Whether the server process is running.
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Starts the server again on the same port (nothing if it runs). Its data is gone:
+    /// the server keeps nothing on disk.
+    public func start() throws {
+        if isRunning { return }
+        process = try Self.launch(executable: executable, port: port, directory: directory)
+    }
+
+    /// Stops the server: SIGTERM, then SIGKILL if it has not exited after 5 s.
+    public func stop() {
+        guard let process else { return }
+        self.process = nil
+        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    private static func launch(executable: String, port: Int, directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [
+            "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
+            "--save", "", "--appendonly", "no", "--dir", directory,
+            "--logfile", directory + "/redis.log", "--daemonize", "no",
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if !process.isRunning {
+                let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? ""
+                throw StartError(
+                    description: "redis-server on port \(port) exited at start:\n\(log.suffix(2_000))")
+            }
+            if answersPing(port: port) { return process }
+            usleep(10_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw StartError(description: "redis-server on port \(port) did not answer PING within 10 s")
+    }
+
+    /// Whether something on 127.0.0.1:`port` answers `PING` with `+PONG` within 200 ms.
+    private static func answersPing(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return false }
+        let ping = Array("PING\r\n".utf8)
+        guard send(descriptor, ping, ping.count, Int32(MSG_NOSIGNAL)) == ping.count else { return false }
+        var answer = [UInt8](repeating: 0, count: 64)
+        let received = recv(descriptor, &answer, answer.count, 0)
+        return received >= 5 && answer[0..<5] == Array("+PONG".utf8)[...]
+    }
+
+    /// A port the kernel considers free on 127.0.0.1 right now.
+    private static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        precondition(descriptor >= 0, "socket() failed")
+        defer { close(descriptor) }
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        precondition(bound == 0, "bind() to 127.0.0.1:0 failed")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private static func findExecutable() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/usr/sbin"]
+        return folders.map { $0 + "/redis-server" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPServer
+import TabServer
+import TestSupport
+import Testing
+
+@Suite("Languages: negotiation, explicit choice, right-to-left")
+struct LocalizationTests {
+    @Test(
+        "Accept-Language picks the language of the page",
+        arguments: [
+            ("de-AT,de;q=0.9,en;q=0.5", "de", "ltr", "Mehr"), ("ar", "ar", "rtl", "المزيد"),
+            ("ja-JP", "ja", "ltr", "その他"),
+            ("fr, de;q=0.5", "de", "ltr", "Mehr"), ("de;q=0, ja;q=0.4", "ja", "ltr", "その他"),
+            ("fr", "en", "ltr", "More"),
+            ("", "en", "ltr", "More"), ("*", "en", "ltr", "More"),
+        ])
+    func negotiation(header: String, code: String, direction: String, more: String) throws {
+        let client = TestClient(try makeApp().responder)
+        client.defaultHeaders = [("Accept-Language", header)]
+        let page = client.get("/tabs/featured")
+        #expect(page.body.contains("<html lang=\"\(code)\" dir=\"\(direction)\">"))
+        #expect(page.body.contains("<span class=\"tab-title\">\(more)</span>"))
+    }
+
+    @Test("tab titles and positions are translated; the model's titles stay for English")
+    func tabTitles() throws {
+        let client = TestClient(try makeApp().responder)
+        client.defaultHeaders = [("Accept-Language", "de")]
+        let page = client.get("/tabs/music")
+        #expect(page.body.contains("<span class=\"tab-title\">Musik</span>"))
+        #expect(page.body.contains("Tab 2 von 7"))
+        #expect(page.body.contains("<title>Musik · TabServer Store</title>"))
+        let english = TestClient(try makeApp().responder)
+        #expect(english.get("/tabs/music").body.contains("<span class=\"tab-title\">Music</span>"))
+    }
+
+    @Test("an explicit choice is kept in the session and beats Accept-Language; auto goes back")
+    func explicitChoice() throws {
+        let client = TestClient(try makeApp().responder)
+        client.defaultHeaders = [("Accept-Language", "de")]
+        let more = client.get("/more")
+        #expect(more.body.contains("<option value=\"ar\">العربية</option>"))
+        let token = try #require(more.csrfToken)
+        let chosen = client.post("/language", form: [("csrf", token), ("lang", "ja")])
+        #expect(chosen.status == 303)
+        #expect(chosen.location == "/more")
+        #expect(client.get("/tabs/featured").body.contains("<html lang=\"ja\""))
+        #expect(client.get("/more").body.contains("<option value=\"ja\" selected>"))
+        _ = client.post("/language", form: [("csrf", token), ("lang", "auto")])
+        #expect(client.get("/tabs/featured").body.contains("<html lang=\"de\""))
+        let bad = client.post("/language", form: [("csrf", token), ("lang", "xx")])
+        #expect(bad.status == 400)
+        #expect(bad.body.contains("<code>lang</code>"))
+        #expect(client.post("/language", form: [("lang", "ar")]).status == 403)
+    }
+
+    @Test("adding a language is adding a file; a missing string falls back to English and is logged once")
+    func missingStrings() throws {
+        let folder = TestFixtures.temporaryDirectory("locales")
+        let english = try String(contentsOfFile: TestFixtures.repositoryRoot + "/Locales/en.json", encoding: .utf8)
+        TestFixtures.write(english, to: folder + "/en.json")
+        TestFixtures.write(
+            #"{"name": "Nederlands", "direction": "ltr", "strings": {"more": "Meer"}, "tabs": {"music": "Muziek"}}"#,
+            to: folder + "/nl.json")
+        let logPath = folder + "/log.txt"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: logPath))
+        let log = LogSink(descriptor: handle.fileDescriptor)
+        var configuration = TestFixtures.configuration()
+        configuration.localesDirectory = folder
+        let app = try buildApplication(configuration, log: log)
+        log.flush()
+        let client = TestClient(app.responder)
+        client.defaultHeaders = [("Accept-Language", "nl")]
+        let page = client.get("/more")
+        #expect(page.body.contains("<span class=\"tab-title\">Meer</span>"))
+        #expect(page.body.contains("Edit tabs"), "English fallback")
+        _ = client.get("/more")
+        log.flush()
+        let logged = try String(contentsOfFile: logPath, encoding: .utf8)
+        #expect(logged.components(separatedBy: "locale nl has no string 'editTabs'").count == 2, "once")
+    }
+
+    @Test("a locale folder without English refuses to start")
+    func englishRequired() {
+        let folder = TestFixtures.temporaryDirectory("locales")
+        TestFixtures.write(#"{"name": "Deutsch", "direction": "ltr", "strings": {}}"#, to: folder + "/de.json")
+        var configuration = TestFixtures.configuration()
+        configuration.localesDirectory = folder
+        #expect {
+            _ = try buildApplication(configuration, log: quietLog)
+        } throws: { error in
+            "\(error)".contains("en.json")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Dispatch
+import Synchronization
+import TabServer
+import TestSupport
+import Testing
+
+@Suite("No lost updates on one session")
+struct LostUpdateTests {
+    @Test(
+        "two clients × 200 concurrent posts on one session: every accepted change is there",
+        arguments: ["memory", "sqlite"])
+    func concurrentPosts(store: String) throws {
+        let path = TestFixtures.temporaryDirectory("lost") + "/sessions.sqlite"
+        let app = try makeApp { $0.sessions = store == "memory" ? "memory" : "sqlite:\(path)" }
+        try Self.run(app)
+    }
+
+    /// Client A selects tabs; client B rearranges them, at the same time, 200 posts each.
+    /// Each client's last accepted change must be in the final state: a lost update would
+    /// put back the other's stale copy.
+    static func run(_ app: Application) throws {
+        let first = TestClient(app.responder)
+        let token = try #require(first.get("/tabs/featured").csrfToken)
+        let cookie = try #require(first.cookies["tabserver_session"])
+        _ = first.get("/more/edit")
+
+        let lastSelection = Mutex<String?>(nil)
+        let lastOrderMove = Mutex<String?>(nil)
+        let accepted = Atomic<Int>(0)
+        let box = AppBox(app)
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            let client = TestClient(box.app.responder)
+            client.cookies["tabserver_session"] = cookie
+            let tabs = ["movies", "tv", "music"]
+            for step in 0..<200 {
+                if worker == 0 {
+                    let tab = tabs[step % tabs.count]
+                    let response = client.post("/select", form: [("csrf", token), ("tab", tab)])
+                    if response.status == 303 {
+                        lastSelection.withLock { $0 = tab }
+                        accepted.add(1, ordering: .relaxed)
+                    }
+                } else {
+                    let editor = client.get("/more/edit")
+                    guard let version = editor.customizeVersion else { continue }
+                    let direction = step % 2 == 0 ? "down" : "up"
+                    let response = client.post(
+                        "/more/edit",
+                        form: [("csrf", token), ("version", version), ("action", direction), ("tab", "music")])
+                    if response.status == 303 {
+                        lastOrderMove.withLock { $0 = direction }
+                        accepted.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(accepted.load(ordering: .relaxed) >= 300, "most posts go through; a few may meet a 409")
+        let check = TestClient(app.responder)
+        check.cookies["tabserver_session"] = cookie
+        let selected = try #require(lastSelection.withLock { $0 })
+        #expect(check.get("/").location == "/tabs/\(selected)")
+        // "down" leaves Music third, "up" puts it back second.
+        let expectedMusicIndex = lastOrderMove.withLock { $0 } == "down" ? 2 : 1
+        #expect(check.get("/tabs/featured").barTabIDs.firstIndex(of: "music") == expectedMusicIndex)
+    }
+}
+
+/// Carries the app into concurrent closures (it is `Sendable`; this keeps the closure
+/// from capturing the test's own context).
+struct AppBox: Sendable {
+    let app: Application
+    init(_ app: Application) { self.app = app }
+}

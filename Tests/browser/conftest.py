@@ -1,0 +1,187 @@
+"""Fixtures of the real-browser tests.
+
+The suite builds nothing: it starts the already built server binary
+(`.build/debug/tabserver`, or $TABSERVER_BINARY) from the repository root on a free
+loopback port with in-memory sessions, waits for /healthz, and stops it by pid at the
+end. Browsers are Debian's headless Chromium driven through chromedriver; each test
+module keeps one browser per configuration (viewport, JavaScript on/off, language) and
+every test starts that browser on a new session (all cookies cleared, light mode).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from support import VIEWPORTS, Browser
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver")
+SCREENSHOTS = ROOT / "screenshots"
+
+# Selenium must never try to download a driver or a browser.
+os.environ.setdefault("SE_OFFLINE", "true")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+class Server:
+    """The tabserver process under test."""
+
+    def __init__(self, binary: Path):
+        self.binary = binary
+        self.process: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile(mode="w+b")
+        self.base_url = ""
+
+    def start(self) -> None:
+        # A port picked free can be taken before the server binds it: try a few.
+        for _ in range(3):
+            port = _free_port()
+            self.process = subprocess.Popen(
+                [str(self.binary), "--host", "127.0.0.1", "--port", str(port),
+                 "--sessions", "memory", "--access-log", "off"],
+                cwd=ROOT, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+            )
+            self.base_url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                if _healthy(self.base_url + "/healthz"):
+                    return
+                try:
+                    # Waits for an early exit, at most 0.1 s, between health checks.
+                    self.process.wait(timeout=0.1)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+            self.stop()
+        raise RuntimeError(f"tabserver did not become healthy:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", "replace")[-4000:]
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()  # SIGTERM to this pid only: the server drains and exits.
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+
+@pytest.fixture(scope="session")
+def server():
+    binary = Path(os.environ.get("TABSERVER_BINARY", ROOT / ".build/debug/tabserver"))
+    if not binary.is_file():
+        pytest.exit(f"{binary} does not exist: build the server first (swift build)", returncode=2)
+    srv = Server(binary)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        srv.log.close()
+
+
+def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
+    width, height = VIEWPORTS[viewport]
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--metrics-recording-only", "--password-store=basic", "--use-mock-keychain",
+        f"--window-size={width},{height}", f"--lang={lang}",
+    ):
+        options.add_argument(argument)
+    prefs: dict = {"intl.accept_languages": lang}
+    if not js:
+        prefs["profile.managed_default_content_settings.javascript"] = 2
+    options.add_experimental_option("prefs", prefs)
+    if viewport == "phone":
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3,
+                              "touch": True, "mobile": True},
+        })
+    service = Service(executable_path=CHROMEDRIVER, log_output=subprocess.DEVNULL)
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    if viewport != "phone":
+        # --window-size sizes the window, and headless Chromium keeps part of it for
+        # browser chrome: pin the layout viewport itself.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False,
+        })
+    return driver
+
+
+class BrowserPool:
+    """One Chromium per configuration, shared by the tests of a module."""
+
+    def __init__(self, server: Server):
+        self.server = server
+        self.drivers: dict[tuple[str, bool, str], webdriver.Chrome] = {}
+
+    def open(self, viewport: str, js: bool = True, lang: str = "en-US,en") -> Browser:
+        key = (viewport, js, lang)
+        driver = self.drivers.get(key)
+        if driver is None:
+            driver = self.drivers[key] = _make_driver(viewport, js, lang)
+        browser = Browser(driver, self.server.base_url, viewport=viewport, js=js)
+        browser.reset()
+        return browser
+
+    def close(self) -> None:
+        for driver in self.drivers.values():
+            try:
+                driver.quit()
+            except Exception:  # noqa: BLE001 - a dead browser must not hide the test result
+                pass
+        self.drivers.clear()
+
+
+@pytest.fixture(scope="module")
+def browsers(server):
+    pool = BrowserPool(server)
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS

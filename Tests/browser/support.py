@@ -1,0 +1,192 @@
+"""Helpers shared by the browser tests: a thin wrapper around one Selenium driver that
+knows the app's markup (the tab bar form, the More item, the customize rows).
+
+Lookups go by ids, values and hrefs, never by English text, so the tests keep working
+when the interface is localized.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from selenium.common.exceptions import (
+    JavascriptException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+VIEWPORTS = {"phone": (390, 844), "tablet": (820, 1180), "desktop": (1440, 900)}
+ALL_VIEWPORTS = pytest.mark.parametrize("viewport", list(VIEWPORTS))
+BOTH_JS_MODES = pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+
+# The shipped tabs.json, in its default order.
+DEFAULT_ORDER = ["featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased"]
+COMPACT_BAR = DEFAULT_ORDER[:4]
+COMPACT_MORE = DEFAULT_ORDER[4:]
+
+# Bounded waits: every wait ends after this many seconds at most.
+TIMEOUT = 10
+
+# One snapshot of what the page shows, taken in a single script so it never mixes two
+# documents. Visibility is layout-based: an element hidden by a media query has no box.
+_SNAPSHOT = r"""
+const visible = (el) => {
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  const s = getComputedStyle(el);
+  return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+};
+const box = (el) => el ? el.getBoundingClientRect().toJSON() : null;
+const nav = document.querySelector("nav.tab-bar");
+const items = nav ? [...nav.querySelectorAll("button[name=tab]")].map((b) => ({
+  id: b.value,
+  title: (b.querySelector(".tab-title")?.textContent || "").trim(),
+  visible: visible(b),
+  current: b.getAttribute("aria-current"),
+  rect: box(b),
+})) : [];
+const more = nav ? nav.querySelector(".tab-more a") : null;
+return {
+  ready: document.readyState,
+  path: location.pathname,
+  h1: (document.querySelector("h1")?.textContent || "").trim(),
+  lang: document.documentElement.getAttribute("lang"),
+  dir: document.documentElement.getAttribute("dir"),
+  jsClass: document.documentElement.classList.contains("js"),
+  innerWidth, innerHeight,
+  bar: box(nav),
+  items,
+  more: more ? {visible: visible(more), current: more.getAttribute("aria-current"), rect: box(more),
+                href: more.getAttribute("href")} : null,
+};
+"""
+
+
+class Browser:
+    """One Chromium tab of the suite, on a new session per test."""
+
+    def __init__(self, driver, base_url: str, viewport: str, js: bool):
+        self.driver = driver
+        self.base_url = base_url
+        self.viewport = viewport
+        self.js_enabled = js
+
+    # Session and environment
+
+    def reset(self) -> None:
+        """A new visitor: blank page, no cookies (so a new server session), light mode."""
+        self.driver.get("about:blank")
+        self.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        self.color_scheme("light")
+        assert self.driver.get_cookies() == []
+
+    def color_scheme(self, scheme: str) -> None:
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "media": "", "features": [{"name": "prefers-color-scheme", "value": scheme}],
+        })
+
+    # Navigation and waiting
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def get(self, path: str) -> dict:
+        self.driver.get(self.url(path))
+        return self.wait_for(lambda s: s["ready"] == "complete" and s["path"] == urlparse(self.url(path)).path,
+                             f"page {path} did not load")
+
+    def run(self, script: str, *args):
+        return self.driver.execute_script(script, *args)
+
+    def snapshot(self) -> dict:
+        return self.run(_SNAPSHOT)
+
+    def path(self) -> str:
+        return urlparse(self.driver.current_url).path
+
+    def wait(self, condition, message: str, timeout: float = TIMEOUT):
+        """Waits until `condition()` is truthy; page changes under it are retried."""
+        wait = WebDriverWait(
+            self.driver, timeout, poll_frequency=0.05,
+            ignored_exceptions=(StaleElementReferenceException, NoSuchElementException, JavascriptException),
+        )
+        return wait.until(lambda _driver: condition(), message)
+
+    def wait_for(self, predicate, message: str, timeout: float = TIMEOUT) -> dict:
+        """Waits until `predicate(snapshot)` holds and returns that snapshot."""
+        last: dict = {}
+
+        def check():
+            nonlocal last
+            last = self.snapshot()
+            return last if predicate(last) else None
+
+        try:
+            return self.wait(check, message, timeout)
+        except Exception as error:
+            summary = {k: last.get(k) for k in ("ready", "path", "h1", "lang", "dir")}
+            summary["current"] = current_ids(last) if last else None
+            raise AssertionError(f"{message}; last seen: {json.dumps(summary, ensure_ascii=False)}") from error
+
+    def wait_at(self, path: str, tab: str | None = None, h1: str | None = None) -> dict:
+        """Waits for a loaded page at `path` whose bar marks `tab` current (a tab id, or
+        "more" for the More item) and, if given, whose heading is `h1`."""
+
+        def matches(s: dict) -> bool:
+            if s["ready"] != "complete" or s["path"] != path:
+                return False
+            if tab is not None and current_ids(s) != [tab]:
+                return False
+            return h1 is None or s["h1"] == h1
+
+        return self.wait_for(matches, f"expected {path} with tab {tab!r} current and heading {h1!r}")
+
+    # The tab bar
+
+    def tab_button(self, tab_id: str):
+        return self.driver.find_element(By.CSS_SELECTOR, f'nav.tab-bar button[name="tab"][value="{tab_id}"]')
+
+    def tap_tab(self, tab_id: str) -> None:
+        button = self.tab_button(tab_id)
+        assert button.is_displayed(), f"tab {tab_id} is not shown in the bar"
+        button.click()
+
+    def tap_more(self) -> None:
+        link = self.driver.find_element(By.CSS_SELECTOR, "nav.tab-bar .tab-more a")
+        assert link.is_displayed(), "More is not shown in the bar"
+        link.click()
+
+    def mark_document(self) -> str:
+        """Tags the current document, to tell later whether a full page load happened."""
+        token = secrets.token_hex(8)
+        self.run("window.__tabserverTestMark = arguments[0];", token)
+        return token
+
+    def document_marked(self, token: str) -> bool:
+        return self.run("return window.__tabserverTestMark === arguments[0];", token)
+
+    def screenshot(self, directory: Path, name: str) -> None:
+        self.driver.save_screenshot(str(directory / f"{self.viewport}-{name}.png"))
+
+
+def current_ids(snapshot: dict) -> list[str]:
+    """Ids of the bar items marked aria-current="page" that a person can see."""
+    ids = [item["id"] for item in snapshot["items"] if item["current"] == "page" and item["visible"]]
+    more = snapshot.get("more")
+    if more and more["visible"] and more["current"] == "page":
+        ids.append("more")
+    return ids
+
+
+def visible_ids(snapshot: dict) -> list[str]:
+    return [item["id"] for item in snapshot["items"] if item["visible"]]
+
+
+def bar_order(snapshot: dict) -> list[str]:
+    return [item["id"] for item in snapshot["items"]]
