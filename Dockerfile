@@ -21,7 +21,8 @@ FROM debian:bookworm-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd12 zlib1g libssl3 libsqlite3-0 libhiredis0.14 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin tabserver
+    && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin tabserver \
+    && mkdir /data && chown 10001:10001 /data
 WORKDIR /app
 COPY --from=build --chown=root:root --chmod=0555 /build/tabserver /usr/local/bin/tabserver
 COPY --chown=root:root --chmod=a=rX Public ./Public
@@ -30,7 +31,9 @@ COPY --chown=root:root --chmod=a=rX Locales ./Locales
 COPY --chown=root:root --chmod=0444 tabs.json ./tabs.json
 USER 10001:10001
 ENV TABSERVER_HOST=0.0.0.0 \
-    TABSERVER_PORT=8080
+    TABSERVER_PORT=8080 \
+    TABSERVER_SESSIONS=sqlite:/data/sessions.sqlite
+VOLUME ["/data"]
 EXPOSE 8080
 # Docker's stop sends SIGTERM and waits 10 s: the server drains within its 8 s grace.
 STOPSIGNAL SIGTERM

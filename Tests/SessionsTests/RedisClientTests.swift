@@ -158,18 +158,13 @@ struct RedisClientTests {
         var configuration = RedisConfiguration(host: "127.0.0.1", port: redis.port)
         configuration.commandTimeout = .milliseconds(300)
         let connection = try RedisConnection(configuration: configuration)
-        let (error, elapsed) = RedisTestHelpers.measure { () -> RedisError? in
-            do {
-                _ = try connection.command(["BLPOP", "nothing-comes", "3"])
-                return nil
-            } catch {
-                return error
-            }
+        let (error, elapsed) = RedisTestHelpers.failure { () throws(RedisError) in
+            _ = try connection.command(["BLPOP", "nothing-comes", "3"])
         }
         #expect(error?.kind == .timedOut)
         #expect(error?.reason.contains("127.0.0.1:\(redis.port)") == true)
         #expect(elapsed < .milliseconds(1_000), "took \(elapsed)")
-        #expect(elapsed >= .milliseconds(250), "took \(elapsed)")
+        #expect(elapsed >= Duration.milliseconds(250), "took \(elapsed)")
         #expect(connection.isBroken)
         #expect(throws: RedisError.self) { try connection.command(["PING"]) }
     }
@@ -185,14 +180,7 @@ struct RedisClientTests {
             #expect(error.reason.contains("redis 127.0.0.1:\(redis.port)"), "\(error.reason)")
         }
         #expect(client.isBackingOff)
-        let (error, elapsed) = RedisTestHelpers.measure { () -> RedisError? in
-            do {
-                _ = try client.command(["PING"])
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let (error, elapsed) = RedisTestHelpers.failure { () throws(RedisError) in _ = try client.command(["PING"]) }
         #expect(error?.kind == .unavailable)
         #expect(error?.reason.contains("127.0.0.1:\(redis.port)") == true)
         #expect(elapsed < .milliseconds(20), "fail fast took \(elapsed)")

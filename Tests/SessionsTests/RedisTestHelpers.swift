@@ -42,6 +42,17 @@ enum RedisTestHelpers {
         group.wait()
     }
 
+    /// The error `body` threw (nil if none) and how long it took.
+    static func failure(_ body: () throws(RedisError) -> Void) -> (RedisError?, Duration) {
+        let start = ContinuousClock.now
+        do {
+            try body()
+            return (nil, ContinuousClock.now - start)
+        } catch {
+            return (error, ContinuousClock.now - start)
+        }
+    }
+
     /// How long `body` took.
     static func measure<Result>(_ body: () throws -> Result) rethrows -> (Result, Duration) {
         let start = ContinuousClock.now

@@ -1,0 +1,99 @@
+"""Customizing through the UI: More → Edit tabs → move a tab into the bar, move it up,
+reload, reset, Done. Everything is a form post, so it must work with JavaScript off."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from support import ALL_VIEWPORTS, BOTH_JS_MODES, DEFAULT_ORDER, visible_ids
+
+_LISTS = r"""
+const ids = (list) => list ? [...list.querySelectorAll("li.customize-row")].map((row) => {
+  const tab = row.querySelector("input[name=tab]");
+  return tab ? tab.value : "fixed:" + (row.querySelector(".row-title")?.textContent || "").trim();
+}) : [];
+const reset = document.querySelector("button[name=action][value=reset]");
+return {
+  ready: document.readyState, path: location.pathname,
+  bar: ids(document.querySelector('ol[aria-labelledby="bar-heading"]')),
+  more: ids(document.querySelector('ol[aria-labelledby="more-heading"]')),
+  resetDisabled: reset ? reset.disabled : null,
+};
+"""
+
+
+def _lists(browser) -> dict:
+    return browser.run(_LISTS)
+
+
+def _wait_lists(browser, bar: list[str], more: list[str]) -> dict:
+    def matches():
+        state = _lists(browser)
+        ok = state["ready"] == "complete" and state["path"] == "/more/edit"
+        return state if ok and state["bar"][1:] == bar and state["more"] == more else None
+
+    return browser.wait(matches, f"customize page did not show bar {bar} / More {more}; last: {_lists(browser)}")
+
+
+def _press(browser, tab: str, action: str) -> None:
+    button = browser.driver.find_element(
+        By.XPATH, f'//form[input[@name="tab" and @value="{tab}"]]//button[@name="action" and @value="{action}"]')
+    assert button.is_enabled(), f"{action} for {tab} is disabled"
+    button.click()
+
+
+@ALL_VIEWPORTS
+@BOTH_JS_MODES
+def test_customization_round_trip(browsers, viewport, js):
+    browser = browsers.open(viewport, js=js)
+    start = browser.get("/tabs/featured")
+    if viewport == "phone":
+        browser.tap_more()
+    else:
+        # Every tab fits at regular width, so More is not in the bar: open it by URL.
+        assert not start["more"]["visible"]
+        browser.get("/more")
+    browser.wait_at("/more")
+    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href$="/more/edit"]').click()
+
+    # Featured is fixed in the first place; the customizable tabs follow.
+    state = _wait_lists(browser, bar=["music", "movies", "tv"], more=["podcasts", "audiobooks", "purchased"])
+    assert state["bar"][0].startswith("fixed:")
+    assert state["resetDisabled"] is True
+
+    _press(browser, "audiobooks", "bar")
+    _wait_lists(browser, bar=["music", "movies", "audiobooks"], more=["tv", "podcasts", "purchased"])
+    _press(browser, "audiobooks", "up")
+    state = _wait_lists(browser, bar=["music", "audiobooks", "movies"], more=["tv", "podcasts", "purchased"])
+    assert state["resetDisabled"] is False
+
+    customized = ["featured", "music", "audiobooks", "movies", "tv", "podcasts", "purchased"]
+    browser.driver.refresh()
+    _wait_lists(browser, bar=["music", "audiobooks", "movies"], more=["tv", "podcasts", "purchased"])
+    # The customize page's own tab bar shows the new order too.
+    snapshot = browser.snapshot()
+    assert [item["id"] for item in snapshot["items"]] == customized
+    expected_visible = customized[:4] if viewport == "phone" else customized
+    assert visible_ids(snapshot) == expected_visible
+
+    # Done → More; the order holds on every page and across a reload.
+    browser.driver.find_element(By.CSS_SELECTOR, 'button[name="action"][value="done"]').click()
+    browser.wait_at("/more")
+    snapshot = browser.get("/tabs/music")
+    browser.driver.refresh()
+    snapshot = browser.wait_at("/tabs/music", tab="music")
+    assert [item["id"] for item in snapshot["items"]] == customized
+    assert visible_ids(snapshot) == expected_visible
+    if viewport == "phone":
+        browser.tap_tab("audiobooks")  # now a bar tab on the phone
+        browser.wait_at("/tabs/audiobooks", tab="audiobooks")
+
+    # Reset brings back the default order, also after a reload.
+    browser.get("/more/edit")
+    browser.driver.find_element(By.CSS_SELECTOR, 'button[name="action"][value="reset"]').click()
+    state = _wait_lists(browser, bar=["music", "movies", "tv"], more=["podcasts", "audiobooks", "purchased"])
+    assert state["resetDisabled"] is True
+    browser.driver.refresh()
+    _wait_lists(browser, bar=["music", "movies", "tv"], more=["podcasts", "audiobooks", "purchased"])
+    snapshot = browser.get("/tabs/featured")
+    assert [item["id"] for item in snapshot["items"]] == DEFAULT_ORDER

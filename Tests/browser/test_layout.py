@@ -1,0 +1,106 @@
+"""The bar's geometry: fixed to the viewport bottom, never covering content, items big
+enough to tap, labels readable."""
+
+from __future__ import annotations
+
+from support import ALL_VIEWPORTS, visible_ids
+
+# The last content element of <main> (the deepest last element with a box) and whether
+# the element drawn at its centre belongs to it, i.e. nothing (the bar) lies on top.
+_LAST_CONTENT = r"""
+const main = document.querySelector("main");
+let last = null;
+for (const el of main.querySelectorAll("*")) {
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" &&
+      (!last || r.bottom >= last.getBoundingClientRect().bottom)) last = el;
+}
+const r = last.getBoundingClientRect();
+const x = r.left + Math.min(r.width / 2, 20), y = r.top + r.height / 2;
+const hit = document.elementFromPoint(x, Math.min(y, innerHeight - 1));
+return {tag: last.tagName, text: last.textContent.trim().slice(0, 40), rect: r.toJSON(),
+        onTop: hit === last || last.contains(hit),
+        hitClass: hit ? hit.className : null};
+"""
+
+_SCROLL_END = "window.scrollTo(0, document.documentElement.scrollHeight);"
+_AT_END = ("return Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1 "
+           "&& scrollY > 0;")
+
+
+def _assert_bar_at_bottom(snapshot: dict, when: str) -> None:
+    bar = snapshot["bar"]
+    assert bar is not None, "no tab bar"
+    assert abs(bar["bottom"] - snapshot["innerHeight"]) <= 1, (
+        f"{when}: the bar ends at {bar['bottom']}, the viewport at {snapshot['innerHeight']}")
+    assert bar["left"] <= 0 and bar["right"] >= snapshot["innerWidth"] - 1, f"{when}: the bar is not full width: {bar}"
+    assert bar["height"] >= 44, f"{when}: the bar is {bar['height']} px high"
+
+
+@ALL_VIEWPORTS
+def test_bar_stays_at_the_bottom_and_covers_nothing(browsers, viewport):
+    browser = browsers.open(viewport)
+    for path in ("/tabs/featured", "/tabs/music/albums/1"):
+        before = browser.get(path)
+        _assert_bar_at_bottom(before, f"{path} before scrolling")
+        scrollable = browser.run("return document.documentElement.scrollHeight > innerHeight + 50;")
+        if path == "/tabs/featured":
+            # Featured is longer than every tested viewport: scrolling is really tested.
+            assert scrollable, f"{path} is expected to be longer than the {viewport} viewport"
+        if scrollable:
+            browser.run(_SCROLL_END)
+            browser.wait(lambda: browser.run(_AT_END), f"{path} did not scroll to its end")
+        after = browser.snapshot()
+        _assert_bar_at_bottom(after, f"{path} scrolled to the end")
+        last = browser.run(_LAST_CONTENT)
+        assert last["rect"]["bottom"] <= after["bar"]["top"] + 0.5, (
+            f"{path}: the last content element ({last['tag']} {last['text']!r}) ends at "
+            f"{last['rect']['bottom']}, under the bar that starts at {after['bar']['top']}")
+        assert last["onTop"], f"{path}: the last content element is covered by {last['hitClass']!r}"
+
+
+_TARGETS = r"""
+return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}).map((el) => {
+  const title = el.querySelector(".tab-title");
+  const t = title.getBoundingClientRect();
+  const s = getComputedStyle(title);
+  return {
+    name: (el.value || el.getAttribute("href")), rect: el.getBoundingClientRect().toJSON(),
+    title: title.textContent.trim(), titleRect: t.toJSON(),
+    fontSize: parseFloat(s.fontSize), color: s.color, opacity: s.opacity,
+    truncated: title.scrollWidth > title.clientWidth + 1,
+    hit: (() => {
+      const h = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+      return h === el || el.contains(h);
+    })(),
+  };
+});
+"""
+
+
+@ALL_VIEWPORTS
+def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport):
+    browser = browsers.open(viewport)
+    snapshot = browser.get("/tabs/music")
+    targets = browser.run(_TARGETS)
+    expected = len(visible_ids(snapshot)) + (1 if snapshot["more"]["visible"] else 0)
+    assert len(targets) == expected and expected >= 5, targets
+    bar = snapshot["bar"]
+    for target in targets:
+        rect = target["rect"]
+        assert rect["width"] >= 44 and rect["height"] >= 44, f"{target['name']}: {rect['width']}x{rect['height']} px"
+        # Inside the bar and the viewport: the whole target can be tapped.
+        assert rect["top"] >= bar["top"] - 0.5 and rect["bottom"] <= snapshot["innerHeight"] + 0.5, target
+        assert rect["left"] >= -0.5 and rect["right"] <= snapshot["innerWidth"] + 0.5, target
+        assert target["title"], f"{target['name']} has no visible label"
+        assert target["titleRect"]["width"] > 0 and target["titleRect"]["height"] > 0, target
+        assert target["fontSize"] >= 10, target
+        assert not target["truncated"], f"the label {target['title']!r} is cut off"
+        assert target["hit"], f"the label of {target['name']} is covered"
+    # Items do not overlap one another.
+    rects = sorted((t["rect"] for t in targets), key=lambda r: r["left"])
+    for left, right in zip(rects, rects[1:]):
+        assert left["right"] <= right["left"] + 0.5, (left, right)

@@ -1,0 +1,86 @@
+"""Selecting tabs, Back, and each tab's own navigation stack, with JavaScript on (the
+fetch-and-swap enhancement) and off (plain form posts answered with 303)."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from support import ALL_VIEWPORTS, BOTH_JS_MODES, current_ids
+
+
+def _check_mode(browser, token: str) -> None:
+    """With JavaScript on, app.js swaps the page in place; with it off, app.js never ran."""
+    if browser.js_enabled:
+        assert browser.document_marked(token), "app.js did not handle the tab bar: the page was reloaded"
+    else:
+        assert not browser.snapshot()["jsClass"], "JavaScript ran although it is disabled"
+
+
+@ALL_VIEWPORTS
+@BOTH_JS_MODES
+def test_tapping_a_tab_selects_it_and_back_returns(browsers, viewport, js):
+    browser = browsers.open(viewport, js=js)
+    start = browser.get("/tabs/featured")
+    assert current_ids(start) == ["featured"]
+    assert start["jsClass"] == js
+    titles = {item["id"]: item["title"] for item in start["items"]}
+    assert start["h1"] == titles["featured"]
+
+    token = browser.mark_document()
+    browser.tap_tab("music")
+    music = browser.wait_at("/tabs/music", tab="music", h1=titles["music"])
+    _check_mode(browser, token)
+    # The content is Music's: its album list, not Featured's shelves.
+    assert browser.driver.find_elements(By.CSS_SELECTOR, 'main a[href^="/tabs/music/albums/"]')
+    assert not browser.driver.find_elements(By.CSS_SELECTOR, "main .shelf")
+    featured_button = next(item for item in music["items"] if item["id"] == "featured")
+    assert featured_button["current"] is None
+
+    browser.tap_tab("movies")
+    browser.wait_at("/tabs/movies", tab="movies", h1=titles["movies"])
+    _check_mode(browser, token)
+
+    browser.driver.back()
+    browser.wait_at("/tabs/music", tab="music", h1=titles["music"])
+    browser.driver.back()
+    browser.wait_at("/tabs/featured", tab="featured", h1=titles["featured"])
+    assert browser.driver.find_elements(By.CSS_SELECTOR, "main .shelf")
+
+
+@ALL_VIEWPORTS
+@BOTH_JS_MODES
+def test_each_tab_keeps_its_own_stack(browsers, viewport, js):
+    browser = browsers.open(viewport, js=js)
+    start = browser.get("/tabs/music")
+    titles = {item["id"]: item["title"] for item in start["items"]}
+
+    # Drill down: Music → album → track, by following the page's own links.
+    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href="/tabs/music/albums/1"]').click()
+    album = browser.wait_at("/tabs/music/albums/1", tab="music")
+    assert album["h1"] and album["h1"] != titles["music"]
+    back_link = browser.driver.find_element(By.CSS_SELECTOR, "header a[rel=up]")
+    assert back_link.get_attribute("href").endswith("/tabs/music")
+    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href="/tabs/music/albums/1/tracks/2"]').click()
+    track = browser.wait_at("/tabs/music/albums/1/tracks/2", tab="music")
+    assert track["h1"] and track["h1"] not in (album["h1"], titles["music"])
+
+    # Another tab, then back to Music: the track again, not Music's root.
+    browser.tap_tab("movies")
+    browser.wait_at("/tabs/movies", tab="movies", h1=titles["movies"])
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music/albums/1/tracks/2", tab="music", h1=track["h1"])
+
+    # The selected tab tapped again pops to its root.
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music", h1=titles["music"])
+    # ... and forgets the old position: Movies and back stays at the root.
+    browser.tap_tab("movies")
+    browser.wait_at("/tabs/movies", tab="movies")
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music", h1=titles["music"])
+
+    # GET / restores the last place (state restoration).
+    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href="/tabs/music/albums/3"]').click()
+    browser.wait_at("/tabs/music/albums/3", tab="music")
+    browser.driver.get(browser.url("/"))
+    browser.wait_at("/tabs/music/albums/3", tab="music")
