@@ -3,6 +3,8 @@
 (() => {
   "use strict";
   if (!("fetch" in window) || !("DOMParser" in window)) return;
+  // Marks pages where the enhancement runs (styles and the browser tests can tell).
+  document.documentElement.classList.add("js");
 
   async function navigate(response) {
     const text = await response.text();

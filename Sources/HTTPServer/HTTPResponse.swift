@@ -11,6 +11,9 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: HTTPBody
+    /// Appended to this request's access-log line (e.g. the client address a trusted
+    /// proxy reported); nil adds nothing.
+    public var accessLogNote: String?
 
     /// A response with the given parts.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {

@@ -182,6 +182,7 @@ private func queue(
     if accepted {
         context.status = response.status.code
         context.bytesSent = response.body.count
+        context.logNote = response.accessLogNote
     }
     return accepted
 }
@@ -210,6 +211,7 @@ func engineRequestCompleted(
         MHD_destroy_post_processor(processor)
     }
     engine.inFlight.subtract(1, ordering: .relaxed)
+    engine.completed.add(1, ordering: .relaxed)
     guard let log = engine.accessLog else { return }
     // Built as bytes, not by string interpolation: this runs once per request.
     var line = [UInt8]()
@@ -234,6 +236,10 @@ func engineRequestCompleted(
     line.append(contentsOf: "ms".utf8)
     // 0 is MHD_REQUEST_TERMINATED_COMPLETED_OK (an open C enum, imported without case names).
     if termination.rawValue != 0 { line.append(contentsOf: " aborted".utf8) }
+    if let note = context.logNote {
+        line.append(32)
+        line.append(contentsOf: note.utf8)
+    }
     log.write(bytes: line)
 }
 

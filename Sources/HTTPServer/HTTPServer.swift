@@ -82,6 +82,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests being processed right now.
     public var inFlightRequests: Int { engine.inFlight.load(ordering: .relaxed) }
 
+    /// Requests finished since start (answered, or abandoned by the client).
+    public var completedRequests: Int { engine.completed.load(ordering: .relaxed) }
+
     /// Whether the server is draining (answers carry `Connection: close`).
     public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
 

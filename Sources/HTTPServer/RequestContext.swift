@@ -21,6 +21,7 @@ final class RequestContext {
     var status = 0
     var bytesSent = 0
     var remoteAddress = "-"
+    var logNote: String?
 
     init(method: HTTPMethod, path: String, version: String, startNanos: UInt64) {
         self.method = method

@@ -31,8 +31,9 @@ public final class RedisConnection {
     /// selects `configuration.database` (when not 0).
     public init(configuration: RedisConfiguration) throws(RedisError) {
         let endpoint = configuration.endpoint
-        guard let context = redisConnectWithTimeout(
-            configuration.host, Int32(clamping: configuration.port), timeval(configuration.connectTimeout))
+        guard
+            let context = redisConnectWithTimeout(
+                configuration.host, Int32(clamping: configuration.port), timeval(configuration.connectTimeout))
         else {
             throw RedisError(.connectionFailed, endpoint: endpoint, "cannot allocate a connection")
         }

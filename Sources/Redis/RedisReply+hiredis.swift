@@ -20,7 +20,9 @@ extension RedisReply {
             var elements: [RedisReply] = []
             elements.reserveCapacity(node.elements)
             for index in 0..<node.elements {
-                guard let child = node.element[index], let element = RedisReply(UnsafePointer(child)) else { return nil }
+                guard let child = node.element[index], let element = RedisReply(UnsafePointer(child)) else {
+                    return nil
+                }
                 elements.append(element)
             }
             self = .array(elements)

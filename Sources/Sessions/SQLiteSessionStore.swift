@@ -201,7 +201,8 @@ public final class SQLiteSessionStore: SessionStore {
             if cache.count >= cacheCapacity && cache[session.id] == nil {
                 // Drop the least recently seen sixteenth in one pass.
                 let drop = max(1, cacheCapacity / 16)
-                for (id, _) in cache.sorted(by: { $0.value.session.lastSeen < $1.value.session.lastSeen }).prefix(drop) {
+                for (id, _) in cache.sorted(by: { $0.value.session.lastSeen < $1.value.session.lastSeen }).prefix(drop)
+                {
                     cache[id] = nil
                 }
             }

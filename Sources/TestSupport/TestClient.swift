@@ -16,6 +16,8 @@ public final class TestClient {
     public var cookies: [String: String] = [:]
     /// Headers sent with every request (e.g. `Accept-Language`).
     public var defaultHeaders: [(String, String)] = []
+    /// The socket peer the app sees (loopback, a trusted proxy, by default).
+    public var remoteAddress = "127.0.0.1"
 
     public init(_ responder: any HTTPResponder) {
         self.responder = responder
@@ -40,7 +42,7 @@ public final class TestClient {
         if !form.isEmpty { headerList.add("Content-Type", "application/x-www-form-urlencoded") }
         let request = HTTPRequest(
             method: method, path: URLEncoding.decode(path, plusIsSpace: false), query: query, headers: headerList,
-            formFields: form.map { (name: $0.0, value: $0.1) })
+            formFields: form.map { (name: $0.0, value: $0.1) }, remoteAddress: remoteAddress)
         let response = TestResponse(responder.respond(to: request))
         for header in response.headers.values("set-cookie") {
             let pair = header.split(separator: ";")[0]

@@ -127,11 +127,13 @@ struct RedisClientTests {
         let expected: RedisReply = .array([
             .bulkString(Array("key".utf8)), .bulkString(Array("value".utf8)), .integer(42), .status("PONG"),
         ])
-        #expect(try client.evaluate(script, keys: [Array("key".utf8)], arguments: ["value", "21"].map { Array($0.utf8) })
-            == expected)
+        #expect(
+            try client.evaluate(script, keys: [Array("key".utf8)], arguments: ["value", "21"].map { Array($0.utf8) })
+                == expected)
         #expect(try client.command(["SCRIPT", "EXISTS", script.sha1]) == .array([.integer(1)]))
-        #expect(try client.evaluate(script, keys: [Array("key".utf8)], arguments: ["value", "21"].map { Array($0.utf8) })
-            == expected)
+        #expect(
+            try client.evaluate(script, keys: [Array("key".utf8)], arguments: ["value", "21"].map { Array($0.utf8) })
+                == expected)
     }
 
     @Test("a connection selects its database")

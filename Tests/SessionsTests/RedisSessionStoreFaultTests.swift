@@ -42,9 +42,10 @@ struct RedisSessionStoreFaultTests {
         let delete = timeFailure("delete") { () throws(SessionStoreError) in try store.delete(session.id) }
         let (ready, readyTime) = RedisTestHelpers.measure { store.checkReady() }
         #expect(!ready)
-        for (name, elapsed) in [("load", load), ("update", update), ("insert", insert), ("delete", delete),
-            ("checkReady", readyTime)]
-        {
+        for (name, elapsed) in [
+            ("load", load), ("update", update), ("insert", insert), ("delete", delete),
+            ("checkReady", readyTime),
+        ] {
             #expect(elapsed < .milliseconds(1_500), "\(name) took \(elapsed)")
         }
         print("Redis down: load \(load), update \(update), insert \(insert), checkReady \(readyTime)")

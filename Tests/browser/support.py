@@ -60,6 +60,8 @@ return {
   dir: document.documentElement.getAttribute("dir"),
   jsClass: document.documentElement.classList.contains("js"),
   innerWidth, innerHeight,
+  // The viewport less any scrollbar.
+  clientWidth: document.documentElement.clientWidth,
   bar: box(nav),
   items,
   more: more ? {visible: visible(more), current: more.getAttribute("aria-current"), rect: box(more),

@@ -33,7 +33,7 @@ def _assert_bar_at_bottom(snapshot: dict, when: str) -> None:
     assert bar is not None, "no tab bar"
     assert abs(bar["bottom"] - snapshot["innerHeight"]) <= 1, (
         f"{when}: the bar ends at {bar['bottom']}, the viewport at {snapshot['innerHeight']}")
-    assert bar["left"] <= 0 and bar["right"] >= snapshot["innerWidth"] - 1, f"{when}: the bar is not full width: {bar}"
+    assert bar["left"] <= 0 and bar["right"] >= snapshot["clientWidth"] - 0.5, f"{when}: the bar is not full width: {bar}"
     assert bar["height"] >= 44, f"{when}: the bar is {bar['height']} px high"
 
 
@@ -94,7 +94,7 @@ def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport):
         assert rect["width"] >= 44 and rect["height"] >= 44, f"{target['name']}: {rect['width']}x{rect['height']} px"
         # Inside the bar and the viewport: the whole target can be tapped.
         assert rect["top"] >= bar["top"] - 0.5 and rect["bottom"] <= snapshot["innerHeight"] + 0.5, target
-        assert rect["left"] >= -0.5 and rect["right"] <= snapshot["innerWidth"] + 0.5, target
+        assert rect["left"] >= -0.5 and rect["right"] <= snapshot["clientWidth"] + 0.5, target
         assert target["title"], f"{target['name']} has no visible label"
         assert target["titleRect"]["width"] > 0 and target["titleRect"]["height"] > 0, target
         assert target["fontSize"] >= 10, target

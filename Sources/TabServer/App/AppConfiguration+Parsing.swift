@@ -127,6 +127,29 @@ extension AppConfiguration {
             $0.basePath = try basePath($1)
         },
         Setting(
+            flag: "trusted-proxies", environment: "TABSERVER_TRUSTED_PROXIES", defaultValue: "127.0.0.0/8, ::1",
+            help: "peers whose Forwarded/X-Forwarded-* headers are believed (addresses, CIDRs; empty = none)"
+        ) {
+            do {
+                _ = try ProxyTrust($1)
+            } catch {
+                throw ConfigurationError("--trusted-proxies: \((error as? HTTPError)?.message ?? "\(error)")")
+            }
+            $0.trustedProxies = $1
+        },
+        Setting(
+            flag: "public-origin", environment: "TABSERVER_PUBLIC_ORIGIN", defaultValue: "",
+            help: "public scheme and host, e.g. https://shop.example.com (optional)"
+        ) {
+            let isOrigin =
+                ($1.hasPrefix("https://") || $1.hasPrefix("http://"))
+                && !$1.split(separator: "/", omittingEmptySubsequences: true).dropFirst(2).contains { _ in true }
+            guard $1.isEmpty || isOrigin else {
+                throw ConfigurationError("--public-origin: '\($1)' must look like https://host[:port] without a path")
+            }
+            $0.publicOrigin = $1.isEmpty ? nil : $1
+        },
+        Setting(
             flag: "app-name", environment: "TABSERVER_APP_NAME", defaultValue: "TabServer Store",
             help: "name shown in titles"
         ) {

@@ -34,6 +34,11 @@ public struct AppConfiguration: Sendable {
     public var sessionAbsoluteTimeout: Int64 = 180 * 86_400
     /// The session cookie's name.
     public var cookieName = "tabserver_session"
+    /// Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (addresses, CIDRs).
+    public var trustedProxies = "127.0.0.0/8, ::1"
+    /// The public origin ("https://shop.example.com"), when known: its scheme decides
+    /// `Secure` cookies whatever the headers say.
+    public var publicOrigin: String?
     /// The path the app is mounted at behind a proxy ("" or e.g. "/app").
     public var basePath = ""
     /// The app's name in titles and the manifest.

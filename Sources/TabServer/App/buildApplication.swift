@@ -64,6 +64,12 @@ func makeSessionStore(_ configuration: AppConfiguration) throws(StartupError) ->
         } catch {
             throw StartupError("session store \(spec): \(error)")
         }
+    case let spec where spec.hasPrefix("redis://"):
+        do {
+            return try RedisSessionStore(url: spec, lifetime: lifetime, keyPrefix: configuration.redisPrefix)
+        } catch {
+            throw StartupError("session store \(spec): \(error)")
+        }
     default:
         throw StartupError("unknown session store '\(configuration.sessions)'")
     }

@@ -14,6 +14,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let content: any TabContentProvider
     let files: StaticFiles
     let localizer: Localizer
+    let proxyTrust: ProxyTrust
     let appHooks: AppHooks
     let router: Router<RequestState>
     let clock: @Sendable () -> Int64
@@ -24,6 +25,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
         clock: @escaping @Sendable () -> Int64
     ) {
         self.localizer = localizer
+        // Validated when the configuration was parsed; a hand-built one with a bad list trusts no one.
+        self.proxyTrust = (try? ProxyTrust(configuration.trustedProxies)) ?? (try! ProxyTrust(""))
         self.configuration = configuration
         self.tabs = tabs
         self.store = store
@@ -39,7 +42,14 @@ public final class TabServerApp: HTTPResponder, Sendable {
     static let maxWriteAttempts = 8
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let path = stripBasePath(request.path)
+        let origin = proxyTrust.origin(of: request)
+        var response = respond(to: request, origin: origin)
+        if origin.client != request.remoteAddress { response.accessLogNote = "client=\(origin.client)" }
+        return response
+    }
+
+    private func respond(to request: HTTPRequest, origin: RequestOrigin) -> HTTPResponse {
+        let path = stripBasePath(request.path, origin: origin)
         guard let path else { return plainNotFound() }
         let resolution = router.resolve(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
@@ -114,16 +124,24 @@ public final class TabServerApp: HTTPResponder, Sendable {
         ).headerValue
     }
 
-    /// Whether the visitor reached us over HTTPS (direct connections here are plain HTTP).
-    func isHTTPS(_ request: HTTPRequest) -> Bool { false }
+    /// Whether the visitor reached us over HTTPS: the configured public origin says so,
+    /// or a trusted proxy does (a direct connection here is plain HTTP).
+    func isHTTPS(_ request: HTTPRequest) -> Bool {
+        if let publicOrigin = configuration.publicOrigin { return publicOrigin.hasPrefix("https://") }
+        return proxyTrust.origin(of: request).isHTTPS
+    }
 
-    /// The path below the base path, or nil when the request is outside it.
-    private func stripBasePath(_ path: String) -> String? {
+    /// The path below the base path, or nil when the request is outside it. A trusted
+    /// proxy that removed the prefix itself says so with `X-Forwarded-Prefix`.
+    private func stripBasePath(_ path: String, origin: RequestOrigin) -> String? {
         let base = configuration.basePath
         if base.isEmpty { return path }
         if path == base { return "/" }
-        guard path.hasPrefix(base + "/") else { return nil }
-        return String(path.dropFirst(base.count))
+        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count)) }
+        if let prefix = origin.prefix, prefix.hasSuffix("/") ? String(prefix.dropLast()) == base : prefix == base {
+            return path
+        }
+        return nil
     }
 
     private func plainNotFound() -> HTTPResponse {

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An IPv4 or IPv6 address range in CIDR notation ("127.0.0.0/8", "::1", "10.1.2.3/32").
+public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
+    private let network: [UInt8]
+    private let prefixLength: Int
+    public let description: String
+
+    /// Parses "ADDRESS" or "ADDRESS/BITS"; nil when it is neither.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1)
+        guard let addressPart = parts.first, let bytes = Self.parse(String(addressPart)) else { return nil }
+        let maximum = bytes.count * 8
+        let length: Int
+        if parts.count == 2 {
+            guard let bits = Int(parts[1]), (0...maximum).contains(bits) else { return nil }
+            length = bits
+        } else {
+            length = maximum
+        }
+        network = Self.mask(bytes, length)
+        prefixLength = length
+        description = text
+    }
+
+    /// Whether `address` (textual, as the engine reports peers) lies in the range.
+    public func contains(_ address: String) -> Bool {
+        guard var bytes = Self.parse(address) else { return false }
+        // An IPv4 peer seen through an IPv6 socket (::ffff:a.b.c.d) is that IPv4 address.
+        if bytes.count == 16 && network.count == 4 && bytes[0..<10].allSatisfy({ $0 == 0 })
+            && bytes[10] == 0xFF && bytes[11] == 0xFF
+        {
+            bytes = Array(bytes[12...])
+        }
+        guard bytes.count == network.count else { return false }
+        return Self.mask(bytes, prefixLength) == network
+    }
+
+    static func parse(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            return withUnsafeBytes(of: &v4) { Array($0) }
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { Array($0) }
+        }
+        return nil
+    }
+
+    private static func mask(_ bytes: [UInt8], _ length: Int) -> [UInt8] {
+        bytes.enumerated().map { index, byte in
+            let bits = max(0, min(8, length - index * 8))
+            return bits == 8 ? byte : byte & ~(0xFF >> UInt8(bits))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Real-browser tests: headless Debian Chromium driven by Selenium from a virtualenv.
+# Uses the server binary already built (.build/debug/tabserver, or $TABSERVER_BINARY);
+# build it first with `swift build`. Exit code = pytest's. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+venv="$root/.venv"
+if [[ ! -x "$venv/bin/python" ]]; then
+  echo "browser-tests: creating $venv"
+  python3 -m venv "$venv"
+fi
+requirements=Tests/browser/requirements.txt
+# Installs only when a pinned package is missing or at another version.
+if ! "$venv/bin/python" - "$requirements" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for line in open(sys.argv[1]):
+    line = line.split("#", 1)[0].strip()
+    if not line:
+        continue
+    name, wanted = line.split("==")
+    try:
+        if version(name) != wanted:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+PY
+then
+  echo "browser-tests: installing $requirements into $venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
+fi
+
+if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+  echo "browser-tests: installing Debian's chromium and chromium-driver"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq chromium chromium-driver fonts-noto-core >/dev/null
+fi
+
+binary=${TABSERVER_BINARY:-.build/debug/tabserver}
+if [[ ! -x "$binary" ]]; then
+  echo "browser-tests: $binary is missing: run 'swift build' first" >&2
+  exit 2
+fi
+
+status=0
+"$venv/bin/python" -m pytest Tests/browser -q "$@" || status=$?
+exit "$status"
