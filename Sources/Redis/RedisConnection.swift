@@ -47,6 +47,9 @@ public final class RedisConnection {
             redisFree(context)
             throw RedisError(.connectionFailed, endpoint: endpoint, "cannot set the command timeout: \(message)")
         }
+        // Not inherited by child processes: a forked helper must not keep the socket open.
+        let flags = fcntl(context.pointee.fd, F_GETFD)
+        if flags >= 0 { _ = fcntl(context.pointee.fd, F_SETFD, flags | FD_CLOEXEC) }
         self.context = context
         self.endpoint = endpoint
         self.commandTimeout = configuration.commandTimeout

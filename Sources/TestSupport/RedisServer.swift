@@ -8,6 +8,11 @@ import Foundation
 /// own temporary directory, stopped by pid. It can be stopped and started again on the
 /// same port, to test what clients do while Redis is down.
 ///
+/// The process is started with `posix_spawn` rather than Foundation's `Process`: test
+/// code runs on dispatch worker threads, which block nearly every signal, and `Process`
+/// passes that mask on to the child, so `redis-server` would never see SIGTERM. Here the
+/// child starts with an empty mask and default handlers, and is reaped with `waitpid`.
+///
 /// ```swift
 /// let redis = try RedisServer()
 /// let store = try RedisSessionStore(url: redis.url)
@@ -27,7 +32,8 @@ public final class RedisServer {
     /// The server's working directory (its log is `redis.log` there).
     public let directory: String
     private let executable: String
-    private var process: Process?
+    /// The running server's pid; nil once it has been stopped and reaped.
+    private var pid: pid_t?
 
     /// Starts a server on a free loopback port; waits (at most 10 s) until it answers PING.
     public init() throws {
@@ -42,7 +48,7 @@ public final class RedisServer {
         for _ in 0..<5 {
             let candidate = Self.freePort()
             do {
-                process = try Self.launch(executable: executable, port: candidate, directory: directory)
+                pid = try Self.launch(executable: executable, port: candidate, directory: directory)
                 port = candidate
                 return
             } catch {
@@ -58,57 +64,97 @@ public final class RedisServer {
     }
 
     /// The server's process id while it runs (to pause it with SIGSTOP in a test).
-    public var processIdentifier: Int32? { process.map { $0.processIdentifier } }
+    public var processIdentifier: Int32? { pid }
 
     /// Whether the server process is running.
-    public var isRunning: Bool { process?.isRunning ?? false }
+    public var isRunning: Bool {
+        guard let pid else { return false }
+        return !Self.reap(pid)
+    }
 
     /// Starts the server again on the same port (nothing if it runs). Its data is gone:
     /// the server keeps nothing on disk.
     public func start() throws {
         if isRunning { return }
-        process = try Self.launch(executable: executable, port: port, directory: directory)
+        pid = try Self.launch(executable: executable, port: port, directory: directory)
     }
 
     /// Stops the server: SIGTERM, then SIGKILL if it has not exited after 5 s.
     public func stop() {
-        guard let process else { return }
-        self.process = nil
-        guard process.isRunning else { return }
-        let pid = process.processIdentifier
+        guard let pid else { return }
+        self.pid = nil
+        if Self.reap(pid) { return }
         kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        kill(pid, SIGCONT)  // a test may have paused it
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if Self.reap(pid) { return }
+            usleep(5_000)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 
-    private static func launch(executable: String, port: Int, directory: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
+    /// Whether child `pid` has exited (and is now reaped).
+    private static func reap(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        return result == pid || (result == -1 && errno == ECHILD)
+    }
+
+    private static func launch(executable: String, port: Int, directory: String) throws -> pid_t {
+        let arguments = [
+            executable, "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
             "--save", "", "--appendonly", "no", "--dir", directory,
             "--logfile", directory + "/redis.log", "--daemonize", "no",
         ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let pid = try spawn(arguments)
 
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if !process.isRunning {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if reap(pid) {
                 let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? ""
-                throw StartError(
-                    description: "redis-server on port \(port) exited at start:\n\(log.suffix(2_000))")
+                throw StartError(description: "redis-server on port \(port) exited at start:\n\(log.suffix(2_000))")
             }
-            if answersPing(port: port) { return process }
-            usleep(10_000)
+            if answersPing(port: port) { return pid }
+            usleep(5_000)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
         throw StartError(description: "redis-server on port \(port) did not answer PING within 10 s")
+    }
+
+    /// Starts `arguments[0]` with a clean signal state and /dev/null for standard input
+    /// and output.
+    private static func spawn(_ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        guard result == 0 else {
+            throw StartError(description: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
     }
 
     /// Whether something on 127.0.0.1:`port` answers `PING` with `+PONG` within 200 ms.

@@ -1,0 +1,141 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import Synchronization
+import TabServer
+import TestSupport
+import Testing
+
+@Suite("Several instances sharing Redis", .serialized)
+struct ScaleOutTests {
+    @Test("two instances on one Redis see each other's changes on the next request")
+    func sharedState() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let a = try makeApp { $0.sessions = redis.url }
+        let b = try makeApp { $0.sessions = redis.url }
+        let onA = TestClient(a.responder)
+        let token = try #require(onA.get("/tabs/featured").csrfToken)
+        #expect(onA.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
+        #expect(onA.get("/tabs/tv/shows/3").status == 200)
+        let onB = TestClient(b.responder)
+        onB.cookies = onA.cookies
+        #expect(onB.get("/").location == "/tabs/tv/shows/3")
+        let editor = onB.get("/more/edit")
+        let moved = onB.post(
+            "/more/edit",
+            form: [("csrf", token), ("version", editor.customizeVersion!), ("action", "bar"), ("tab", "purchased")])
+        #expect(moved.status == 303)
+        #expect(onA.get("/tabs/featured").barTabIDs.prefix(4).contains("purchased"))
+        #expect(a.responder.respond(to: .init(method: .get, path: "/readyz")).status == .ok)
+    }
+
+    @Test("Redis down: pages 503 and /readyz 503 within a second, /healthz 200; back by itself")
+    func redisOutage() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let app = try makeApp { $0.sessions = redis.url }
+        let client = TestClient(app.responder)
+        #expect(client.get("/tabs/music").status == 200)
+        redis.stop()
+        let started = Date()
+        let page = client.get("/tabs/music")
+        #expect(page.status == 503)
+        #expect(page.body.contains("try again"))
+        #expect(client.get("/readyz").status == 503)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(client.get("/healthz").status == 200)
+        try redis.start()
+        var recovered = false
+        let deadline = Date().addingTimeInterval(10)
+        while !recovered && Date() < deadline {
+            recovered = client.get("/readyz").status == 200 && client.get("/tabs/music").status == 200
+            if !recovered { usleep(100_000) }
+        }
+        #expect(recovered)
+    }
+
+    @Test("nginx round-robin over 2 instances: 20 visitors × 10 requests stay consistent, even when one instance dies")
+    func roundRobin() throws {
+        try #require(NginxServer.isInstalled)
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let first = try makeApp { $0.sessions = redis.url }
+        let second = try makeApp { $0.sessions = redis.url }
+        let serverA = try first.start()
+        let serverB = try second.start()
+        defer {
+            serverA.shutdown()
+            serverB.shutdown()
+        }
+        let nginx = try NginxServer(
+            upstreams: """
+                upstream tabservers {
+                  server 127.0.0.1:\(serverA.port) max_fails=1 fail_timeout=30s;
+                  server 127.0.0.1:\(serverB.port) max_fails=1 fail_timeout=30s;
+                }
+                """,
+            locations: """
+                location / {
+                  proxy_pass http://tabservers;
+                  proxy_set_header Host $host;
+                  proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                  proxy_next_upstream error timeout;
+                }
+                """)
+        defer { nginx.stop() }
+
+        let failures = Mutex<[String]>([])
+        let steps = Atomic<Int>(0)
+        let killer = ServerBox(serverA)
+        let port = nginx.port
+        DispatchQueue.concurrentPerform(iterations: 20) { visitor in
+            func fail(_ message: String) { failures.withLock { $0.append("visitor \(visitor): \(message)") } }
+            var cookie = ""
+            func request(_ method: String, _ path: String, form: String? = nil) -> TestResponse? {
+                guard let connection = RawHTTPConnection(port: port, timeoutSeconds: 5) else { return nil }
+                var text = "\(method) \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                if !cookie.isEmpty { text += "Cookie: \(cookie)\r\n" }
+                if let form {
+                    text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n"
+                }
+                connection.send(text + "\r\n" + (form ?? ""))
+                let response = connection.readResponse()
+                if steps.add(1, ordering: .relaxed).newValue == 100 { killer.server.shutdown() }
+                return response
+            }
+            guard let home = request("GET", "/tabs/featured"), let token = home.csrfToken,
+                let setCookie = home.headers["set-cookie"]
+            else { return fail("no first page") }
+            cookie = String(setCookie.split(separator: ";")[0])
+            let tabs = ["movies", "tv", "music"]
+            for round in 0..<3 {
+                let tab = tabs[(visitor + round) % tabs.count]
+                guard let selected = request("POST", "/select", form: "csrf=\(token)&tab=\(tab)") else {
+                    return fail("select failed")
+                }
+                // A re-tap of the selected tab pops to its root; either way the tab is selected.
+                guard selected.status == 303, selected.location?.hasPrefix("/tabs/\(tab)") == true else {
+                    return fail("select answered \(selected.status) \(selected.location ?? "")")
+                }
+                let detail =
+                    tab == "movies" ? "films/\(round + 1)" : tab == "tv" ? "shows/\(round + 1)" : "albums/\(round + 1)"
+                guard request("GET", "/tabs/\(tab)/\(detail)")?.status == 200 else { return fail("detail failed") }
+                guard let restored = request("GET", "/"), restored.location == "/tabs/\(tab)/\(detail)" else {
+                    return fail("state not consistent after round \(round)")
+                }
+            }
+        }
+        let problems = failures.withLock { $0 }
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        #expect(steps.load(ordering: .relaxed) >= 200)
+        #expect(serverA.isDraining, "instance A was stopped part-way")
+    }
+}
+
+/// Carries a server into concurrent closures (it is `Sendable`; this keeps the closure
+/// from capturing the test's own context).
+struct ServerBox: Sendable {
+    let server: HTTPServer
+    init(_ server: HTTPServer) { self.server = server }
+}
