@@ -79,6 +79,70 @@ def wrk(url, headers=()):
     return {"rps": rps, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0}
 
 
+def start_server(args, log):
+    port = free_port()
+    proc = subprocess.Popen([BINARY, "--port", str(port)] + args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+    wait_http(f"http://127.0.0.1:{port}/healthz")
+    return proc, port
+
+
+def session_cookie(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/tabs/music") as r:
+        cookie = r.headers["Set-Cookie"].split(";")[0]
+    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/tabs/music", headers={"Cookie": cookie})).read()
+    return cookie
+
+
+def compare_stores(work):
+    """The same page, the same visitor, three stores: memory, SQLite (file in work), Redis."""
+    redis_port = free_port()
+    redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = open(os.path.join(work, "stores.log"), "w")
+    servers = {}
+    try:
+        time.sleep(0.3)
+        servers["memory"] = start_server(["--sessions", "memory"], log)
+        servers["sqlite"] = start_server(["--sessions", f"sqlite:{work}/sessions.sqlite"], log)
+        servers["redis"] = start_server(["--sessions", f"redis://127.0.0.1:{redis_port}/0"], log)
+        cookies = {name: session_cookie(port) for name, (_, port) in servers.items()}
+        results = {name: [] for name in servers}
+        for round_index in range(ROUNDS):
+            for name, (_, port) in servers.items():
+                r = wrk(f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookies[name]}"])
+                results[name].append(r)
+                print(f"round {round_index + 1} store {name:7s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
+                      + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else ""), flush=True)
+        return {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99")} for name, rs in results.items()}
+    finally:
+        for proc, _ in servers.values():
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=15)
+        redis.send_signal(signal.SIGTERM)
+        redis.wait(timeout=10)
+
+
+def memory_per_session():
+    """RSS growth of the memory store for 100,000 sessions, created by 100,000 GETs
+    without a cookie (each creates a session), divided by the count."""
+    proc, port = start_server(["--sessions", "memory", "--access-log", "off"], subprocess.DEVNULL)
+    try:
+        # Warm up: allocator arenas, caches, the first rendered pages.
+        subprocess.run(["wrk", "-t1", "-c8", "-d1s", f"http://127.0.0.1:{port}/healthz"], capture_output=True)
+        before = rss_kib(proc.pid)
+        script = os.path.join(tempfile.mkdtemp(), "count.lua")
+        with open(script, "w") as f:
+            f.write("local n = 0\nrequest = function()\n  n = n + 1\n  if n > 100000 then wrk.thread:stop() end\n"
+                    "  return wrk.format('GET', '/')\nend\n")
+        subprocess.run(["wrk", "-t1", "-c1", "-d120s", "-s", script, f"http://127.0.0.1:{port}/"], capture_output=True)
+        time.sleep(0.5)
+        after = rss_kib(proc.pid)
+        return (after - before) * 1024 / 100_000
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=15)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="tabserver-bench-")
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
@@ -150,7 +214,9 @@ http {{
             nginx.send_signal(signal.SIGQUIT)
             nginx.wait(timeout=10)
 
-    starts = sorted(first_response_ms([]) for _ in range(5))
+    starts = sorted(first_response_ms(["--sessions", "memory"]) for _ in range(5))
+    stores = compare_stores(work)
+    per_session = memory_per_session()
     med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99")} for name, rs in results.items()}
     page_ratio = med["tabserver page"]["rps"] / med["nginx page"]["rps"]
     css_ratio = med["tabserver css"]["rps"] / med["nginx css"]["rps"]
@@ -173,6 +239,22 @@ http {{
         f"- static CSS: {css_ratio:.0%} of nginx (target >= 100%)",
         f"- idle RSS: {idle_rss / 1024:.1f} MiB (target <= 24 MiB); after load: {loaded_rss / 1024:.1f} MiB",
         f"- first response after exec: median {statistics.median(starts):.1f} ms of 5 (min {starts[0]:.1f}, max {starts[-1]:.1f}; target <= 50 ms)",
+    ]
+    lines += [
+        "",
+        "Session stores, GET tab page with an existing session (same run, medians of 3 alternating rounds):",
+        "",
+        "| store | req/s | p99 ms | ratio to memory |",
+        "|---|---|---|---|",
+    ]
+    for name in ("memory", "sqlite", "redis"):
+        m = stores[name]
+        lines.append(f"| {name} | {m['rps']:.0f} | {m['p99']:.2f} | {m['rps'] / stores['memory']['rps']:.0%} |")
+    lines += [
+        "",
+        f"- SQLite: {stores['sqlite']['rps'] / stores['memory']['rps']:.0%} of memory (target >= 70%); "
+        f"Redis: {stores['redis']['rps'] / stores['memory']['rps']:.0%} (target >= 50%)",
+        f"- memory store: {per_session:.0f} bytes per session at 100,000 sessions (target <= 512)",
     ]
     report = "\n".join(lines) + "\n"
     os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)

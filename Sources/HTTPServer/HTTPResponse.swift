@@ -14,6 +14,9 @@ public struct HTTPResponse: Sendable, Hashable {
     /// Appended to this request's access-log line (e.g. the client address a trusted
     /// proxy reported); nil adds nothing.
     public var accessLogNote: String?
+    /// The same response prepared inside the engine once (see `PreparedResponse`); the
+    /// engine queues it as is unless it must add `Connection: close`.
+    public var prepared: PreparedResponse?
 
     /// A response with the given parts.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {

@@ -156,20 +156,16 @@ private func queue(
     _ response: HTTPResponse, context: RequestContext, connection: OpaquePointer, engine: EngineContext,
     forceClose: Bool
 ) -> Bool {
-    let mhdResponse: OpaquePointer?
-    switch response.body {
-    case .empty:
-        mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-    case .bytes(let bytes):
-        mhdResponse = bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(
-                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+    if let prepared = response.prepared, !forceClose, !engine.draining.load(ordering: .relaxed) {
+        let accepted = MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer) == .YES
+        if accepted {
+            context.status = response.status.code
+            context.bytesSent = response.body.count
+            context.logNote = response.accessLogNote
         }
-    case .shared(let shared):
-        // The response keeps the bytes alive; `engineReleaseShared` balances this retain.
-        mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
-            shared.count, shared.pointer.baseAddress, engineReleaseShared, Unmanaged.passRetained(shared).toOpaque())
+        return accepted
     }
+    let mhdResponse = makeEngineResponse(response.body)
     guard let mhdResponse else { return false }
     defer { MHD_destroy_response(mhdResponse) }
     for field in response.headers where MHD_add_response_header(mhdResponse, field.name, field.value) == .NO {

@@ -94,7 +94,8 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// Whether the client is backing off after a failure (calls now fail fast).
+    /// Whether the last attempt failed and nothing has succeeded since: calls fail fast
+    /// until the pause is over, then one of them tries the server again.
     public var isBackingOff: Bool {
         state.withLock { $0.retryAt != nil }
     }
@@ -102,8 +103,8 @@ public final class RedisClient: Sendable {
     /// Runs `body` with a connection of its own: an idle one from the pool or a new one.
     /// If the connection fails during `body`, the client starts backing off; otherwise
     /// the connection goes back to the pool. Keep `body` short: it holds a connection.
-    public func withConnection<Result>(_ body: (RedisConnection) throws(RedisError) -> Result) throws(RedisError)
-        -> Result
+    public func withConnection<Value>(_ body: (RedisConnection) throws(RedisError) -> Value) throws(RedisError)
+        -> Value
     {
         let connection: RedisConnection
         let isProbe: Bool
@@ -123,7 +124,7 @@ public final class RedisClient: Sendable {
             }
         }
 
-        let result: Swift.Result<Result, RedisError>
+        let result: Result<Value, RedisError>
         do {
             result = .success(try body(connection))
         } catch {
@@ -145,14 +146,13 @@ public final class RedisClient: Sendable {
     private func checkout() -> Checkout {
         let now = ContinuousClock.now
         let endpoint = configuration.endpoint
-        // Connections found dead are closed after the lock is released.
+        // Connections found dead are closed when this returns, after the lock is released.
         var dead: [Pooled] = []
-        defer { dead.removeAll() }
         let decision = state.withLock { state -> Checkout in
             if let retryAt = state.retryAt {
                 if now < retryAt || state.probing {
                     let wait = now < retryAt ? " for \((retryAt - now).milliseconds) ms more" : ""
-                    let cause = state.lastFailure.map { " after: \($0.reason)" } ?? ""
+                    let cause = state.lastFailure.map { " after: \(Self.detail(of: $0, endpoint: endpoint))" } ?? ""
                     return .failFast(RedisError(.unavailable, endpoint: endpoint, "backing off\(wait)\(cause)"))
                 }
                 state.probing = true
@@ -201,6 +201,12 @@ public final class RedisClient: Sendable {
             return stale
         }
         _ = stale  // idle connections to a failed server are closed, outside the lock
+    }
+
+    /// A failure's reason without its "redis host:port: " prefix, to quote it in another.
+    private static func detail(of error: RedisError, endpoint: String) -> String {
+        let prefix = "redis \(endpoint): "
+        return error.reason.hasPrefix(prefix) ? String(error.reason.dropFirst(prefix.count)) : error.reason
     }
 
     /// `initial` doubled for each failure after the first, at most `maximum`.

@@ -156,7 +156,7 @@ extension timeval {
     /// A `timeval` for a (non-negative) duration.
     fileprivate init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
-        self.init(tv_sec: Int(max(0, seconds)), tv_usec: Int(max(0, attoseconds) / 1_000_000_000_000))
+        self.init(tv_sec: time_t(max(0, seconds)), tv_usec: suseconds_t(max(0, attoseconds) / 1_000_000_000_000))
     }
 }
 

@@ -59,6 +59,9 @@ public final class RedisSessionStore: SessionStore {
     /// The Redis key of session `id`.
     public func key(for id: SessionID) -> String { keyPrefix + id.text }
 
+    /// The session, or nil if unknown, expired at `now` (idle or absolute; the entry is
+    /// then deleted) or unreadable. Records `now` as its last use and renews its TTL, in
+    /// the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         let reply = try run(
             Self.loadScript, key: id,
@@ -77,6 +80,8 @@ public final class RedisSessionStore: SessionStore {
         return session
     }
 
+    /// Stores a new session with a TTL. Never overwrites: if the key exists, nothing is
+    /// written and this throws.
     public func insert(_ session: Session) throws(SessionStoreError) {
         let arguments = [
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.created).utf8),
@@ -90,6 +95,10 @@ public final class RedisSessionStore: SessionStore {
         }
     }
 
+    /// Compare-and-set: writes `session` only if the stored revision is still
+    /// `session.revision` (checked and written atomically by one script), and returns it
+    /// with the new revision; nil when another request or instance wrote first, or the
+    /// session is gone. Renews the TTL.
     public func update(_ session: Session) throws(SessionStoreError) -> Session? {
         let arguments = [
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.lastSeen).utf8),
@@ -103,6 +112,7 @@ public final class RedisSessionStore: SessionStore {
         return stored
     }
 
+    /// Removes a session (unknown ids are ignored).
     public func delete(_ id: SessionID) throws(SessionStoreError) {
         let reply: RedisReply
         do {

@@ -69,7 +69,11 @@ public final class RedisServer {
     /// Whether the server process is running.
     public var isRunning: Bool {
         guard let pid else { return false }
-        return !Self.reap(pid)
+        if Self.reap(pid) {
+            self.pid = nil
+            return false
+        }
+        return true
     }
 
     /// Starts the server again on the same port (nothing if it runs). Its data is gone:
@@ -117,7 +121,8 @@ public final class RedisServer {
                 let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? ""
                 throw StartError(description: "redis-server on port \(port) exited at start:\n\(log.suffix(2_000))")
             }
-            if answersPing(port: port) { return pid }
+            // Our server, not another one that took the port first (then ours exits).
+            if serverProcessID(port: port) == pid { return pid }
             usleep(5_000)
         }
         kill(pid, SIGKILL)
@@ -157,10 +162,11 @@ public final class RedisServer {
         return pid
     }
 
-    /// Whether something on 127.0.0.1:`port` answers `PING` with `+PONG` within 200 ms.
-    private static func answersPing(port: Int) -> Bool {
+    /// The `process_id` that the server on 127.0.0.1:`port` reports in `INFO server`;
+    /// nil if nothing answers within 200 ms per read.
+    private static func serverProcessID(port: Int) -> pid_t? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -171,12 +177,22 @@ public final class RedisServer {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return false }
-        let ping = Array("PING\r\n".utf8)
-        guard send(descriptor, ping, ping.count, Int32(MSG_NOSIGNAL)) == ping.count else { return false }
-        var answer = [UInt8](repeating: 0, count: 64)
-        let received = recv(descriptor, &answer, answer.count, 0)
-        return received >= 5 && answer[0..<5] == Array("+PONG".utf8)[...]
+        guard connected == 0 else { return nil }
+        let request = Array("INFO server\r\n".utf8)
+        guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while received.count < 65_536 {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            received += chunk[..<count]
+            let text = String(decoding: received, as: UTF8.self)
+            guard let start = text.range(of: "process_id:"),
+                let end = text[start.upperBound...].firstIndex(where: \.isNewline)
+            else { continue }
+            return pid_t(text[start.upperBound..<end])
+        }
+        return nil
     }
 
     /// A port the kernel considers free on 127.0.0.1 right now.

@@ -22,10 +22,12 @@ public struct StaticFiles: Sendable {
     }
 
     private let files: [String: StaticFile]
+    private let prepared: [String: Variants]
     /// `Cache-Control` for plain URLs: short, revalidated through the ETag.
     public let cacheControl: String
     /// `Cache-Control` for URLs that carry the matching `?v=` content hash: they never change.
-    public let immutableCacheControl = "public, max-age=31536000, immutable"
+    public let immutableCacheControl = StaticFiles.immutable
+    private static let immutable = "public, max-age=31536000, immutable"
 
     /// Loads every regular file below `directory` (dot-files excluded).
     public init(directory: String, cacheControl: String = "public, max-age=300") throws(LoadError) {
@@ -52,6 +54,9 @@ public struct StaticFiles: Sendable {
             loaded[path] = try Self.prepare(path: path, bytes: [UInt8](data))
         }
         files = loaded
+        prepared = loaded.mapValues {
+            Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
+        }
     }
 
     /// Files from memory (tests, or generated content).
@@ -60,6 +65,9 @@ public struct StaticFiles: Sendable {
         var loaded: [String: StaticFile] = [:]
         for (path, bytes) in files { loaded[path] = try Self.prepare(path: path, bytes: bytes) }
         self.files = loaded
+        prepared = loaded.mapValues {
+            Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
+        }
     }
 
     /// Every file path, sorted.
@@ -81,22 +89,49 @@ public struct StaticFiles: Sendable {
     public func response(for request: HTTPRequest, path: String) -> HTTPResponse? {
         guard Self.isPlausible(path) else { return nil }
         let relative = String(path.drop { $0 == "/" })
-        guard let file = files[relative] else { return nil }
+        guard let file = files[relative], let variants = prepared[relative] else { return nil }
         let useGzip = file.gzipped != nil && request.acceptsGzip
-        let etag = useGzip ? file.gzipETag! : file.etag
-        var headers = HTTPHeaders()
-        headers.add("ETag", etag)
-        headers.add(
-            "Cache-Control", request.queryValue("v") == file.version ? immutableCacheControl : cacheControl)
-        if file.gzipped != nil { headers.add("Vary", "Accept-Encoding") }
-        if let condition = request.headers["if-none-match"], Self.matches(condition, etag: etag) {
-            return HTTPResponse(status: .notModified, headers: headers)
+        let immutable = request.queryValue("v") == file.version
+        let index = (useGzip ? 2 : 0) + (immutable ? 1 : 0)
+        if let condition = request.headers["if-none-match"],
+            Self.matches(condition, etag: useGzip ? file.gzipETag! : file.etag)
+        {
+            return variants.notModified[index]
         }
-        headers.add("Content-Type", file.contentType)
-        headers.add("X-Content-Type-Options", "nosniff")
-        if useGzip { headers.add("Content-Encoding", "gzip") }
-        return HTTPResponse(status: .ok, headers: headers, body: .shared(useGzip ? file.gzipped! : file.body))
+        return variants.ok[index]
     }
+
+    /// Every response a file can get, built once: [identity, identity immutable, gzip,
+    /// gzip immutable], each as 200 and as 304, prepared inside the engine.
+    private struct Variants: Sendable {
+        let ok: [HTTPResponse]
+        let notModified: [HTTPResponse]
+    }
+
+    private static func variants(for file: StaticFile, cacheControl: String, immutableCacheControl: String) -> Variants {
+        var ok: [HTTPResponse] = []
+        var notModified: [HTTPResponse] = []
+        for useGzip in [false, true] {
+            for immutable in [false, true] {
+                let gzip = useGzip && file.gzipped != nil
+                var headers = HTTPHeaders()
+                headers.add("ETag", gzip ? file.gzipETag! : file.etag)
+                headers.add("Cache-Control", immutable ? immutableCacheControl : cacheControl)
+                if file.gzipped != nil { headers.add("Vary", "Accept-Encoding") }
+                var unchanged = HTTPResponse(status: .notModified, headers: headers)
+                unchanged.prepared = PreparedResponse(unchanged)
+                notModified.append(unchanged)
+                headers.add("Content-Type", file.contentType)
+                headers.add("X-Content-Type-Options", "nosniff")
+                if gzip { headers.add("Content-Encoding", "gzip") }
+                var full = HTTPResponse(status: .ok, headers: headers, body: .shared(gzip ? file.gzipped! : file.body))
+                full.prepared = PreparedResponse(full)
+                ok.append(full)
+            }
+        }
+        return Variants(ok: ok, notModified: notModified)
+    }
+
 
     /// Refuses what no file name of ours contains: parent references, NUL, backslashes,
     /// percent signs left after decoding, and hidden files.

@@ -234,7 +234,7 @@ struct EngineTests {
 
     @Test("shutdown finishes the request in flight with Connection: close, then refuses connections")
     func gracefulShutdown() throws {
-        try withEngine(delayMicroseconds: 400_000) { server in
+        try withEngine(delayMicroseconds: 1_000_000) { server in
             let connection = try #require(RawHTTPConnection(port: server.port))
             connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
             usleep(100_000)
@@ -246,6 +246,12 @@ struct EngineTests {
                 box.server.shutdown()
                 stopped.store(true)
             }
+            var polls = 0
+            while !server.isDraining && polls < 200 {
+                usleep(5_000)
+                polls += 1
+            }
+            #expect(server.isDraining, "shutdown began while the request was in flight")
             let response = try #require(connection.readResponse())
             #expect(response.status == 200)
             #expect(response.headers["connection"]?.lowercased() == "close")
