@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport"]),
         .testTarget(
             name: "TabServerTests",
-            dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar", "Gzip"]),
+            dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar", "Gzip", "Sessions", "SQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Sessions
 import TabBar
 import TabServer
 import TestSupport
@@ -177,5 +178,27 @@ struct NavigationTests {
         let asset = client.get(css)
         #expect(asset.status == 200)
         #expect(asset.headers["cache-control"]?.contains("immutable") == true)
+    }
+}
+
+@Suite("Per-visitor badges through the Swift API")
+struct VisitorBadgeTests {
+    @Test("a badge set for one visitor shows for that visitor only, and can be removed")
+    func perVisitor() throws {
+        let app = try makeApp()
+        let alice = TestClient(app.responder)
+        let bob = TestClient(app.responder)
+        _ = alice.get("/tabs/featured")
+        _ = bob.get("/tabs/featured")
+        let id = try #require(SessionID(cookieValue: alice.cookies["tabserver_session"]!))
+        #expect(try app.setBadge(.badge(.text("Sale", color: "#34c759")), forTab: "movies", visitor: id))
+        let page = alice.get("/tabs/featured")
+        #expect(page.body.contains("style=\"--badge-color:#34c759\" aria-hidden=\"true\">Sale</span>"))
+        #expect(!bob.get("/tabs/featured").body.contains(">Sale</span>"))
+        #expect(try app.setBadge(.hidden, forTab: "music", visitor: id))
+        #expect(!alice.get("/tabs/featured").body.contains("aria-hidden=\"true\">3</span>"))
+        #expect(try app.setBadge(nil, forTab: "movies", visitor: id))
+        #expect(!alice.get("/tabs/featured").body.contains(">Sale</span>"))
+        #expect(try app.setBadge(.hidden, forTab: "music", visitor: .generate()) == false, "unknown visitor")
     }
 }

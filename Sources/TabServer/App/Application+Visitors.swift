@@ -1,0 +1,41 @@
+import Sessions
+import TabBar
+
+extension Application {
+    /// Changes one visitor's tab bar state from outside a request (new content arrived,
+    /// an order shipped): reads the session, applies `change`, and writes it back with
+    /// compare-and-set, retrying when a request of that visitor wrote in between.
+    /// Returns false when there is no such session (expired, or never issued).
+    ///
+    /// ```swift
+    /// try app.updateVisitor(id) { controller, state in
+    ///     state = controller.setBadge(.badge(.count(2)), forTab: "music", in: state)
+    /// }
+    /// ```
+    @discardableResult
+    public func updateVisitor(
+        _ id: SessionID, _ change: (TabBarController, inout TabBarState) -> Void
+    ) throws(SessionStoreError) -> Bool {
+        let controller = tabs.current.controller
+        for _ in 0..<16 {
+            guard var session = try store.load(id, now: wallClockSeconds()) else { return false }
+            var state = controller.reconciled(session.state)
+            change(controller, &state)
+            if state == session.state { return true }
+            session.state = state
+            if try store.update(session) != nil { return true }
+        }
+        throw SessionStoreError("session \(id) kept changing; the update was not applied")
+    }
+
+    /// Shows `badge` on a tab for one visitor only (`nil` goes back to the model's badge,
+    /// `.hidden` hides it): the per-visitor side of `UITabBarItem.badgeValue`.
+    @discardableResult
+    public func setBadge(_ badge: BadgeOverride?, forTab tabID: String, visitor id: SessionID) throws(SessionStoreError)
+        -> Bool
+    {
+        try updateVisitor(id) { controller, state in
+            state = controller.setBadge(badge, forTab: tabID, in: state)
+        }
+    }
+}
