@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "Crypto", dependencies: ["CCrypto"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Redis", dependencies: ["CHiredis"]),
+        .target(name: "Redis", dependencies: ["CHiredis", "Crypto"]),
 
         // Pure Swift.
         .target(name: "Mustache"),
@@ -52,7 +52,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "HTTPServer", "Gzip"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport"]),
+        .testTarget(
+            name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport", "Redis", "SQLite"]),
         .testTarget(
             name: "TabServerTests",
             dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar", "Gzip", "Sessions", "SQLite"]),

@@ -18,6 +18,18 @@ public enum Digest {
         return output
     }
 
+    /// SHA-1 of `bytes` (20 bytes). Only for names that must be SHA-1, like Redis's
+    /// `EVALSHA` script ids; never for anything that needs a secure hash.
+    public static func sha1(_ bytes: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
+        bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                _ = SHA1(input.baseAddress, input.count, out.baseAddress)
+            }
+        }
+        return output
+    }
+
     /// HMAC-SHA-256 of `message` under `key` (32 bytes).
     public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: 32)

@@ -34,7 +34,8 @@ func makeEngineResponse(_ body: HTTPBody) -> OpaquePointer? {
         return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case .bytes(let bytes):
         return bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .shared(let shared):
         // The response keeps the bytes alive; `engineReleaseShared` balances this retain.

@@ -1,3 +1,5 @@
+import Crypto
+
 /// A Lua script for `RedisClient.evaluate`, sent by its SHA-1 (`EVALSHA`) and in full
 /// (`EVAL`) only when the server does not have it cached yet (first use, or after a
 /// restart or `SCRIPT FLUSH`).
@@ -15,6 +17,9 @@ public struct RedisScript: Sendable, Hashable {
     /// A script with its SHA-1 computed once, here.
     public init(_ source: String) {
         self.source = source
-        sha1 = SHA1.hexDigest(Array(source.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        sha1 = String(
+            decoding: Digest.sha1(Array(source.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] },
+            as: UTF8.self)
     }
 }

@@ -35,7 +35,8 @@ public final class RedisServer {
     /// The running server's pid; nil once it has been stopped and reaped.
     private var pid: pid_t?
 
-    /// Starts a server on a free loopback port; waits (at most 10 s) until it answers PING.
+    /// Starts a server on a free loopback port; waits (at most 10 s) until it answers, and
+    /// checks that the answer comes from this process (`INFO server` names its pid).
     public init() throws {
         guard let executable = Self.findExecutable() else {
             throw StartError(description: "redis-server not found on PATH (install it: scripts/setup.sh --test)")
@@ -55,6 +56,7 @@ public final class RedisServer {
                 lastError = error
             }
         }
+        try? FileManager.default.removeItem(atPath: directory)  // no deinit after a failed init
         throw lastError ?? StartError(description: "redis-server did not start")
     }
 
@@ -128,7 +130,7 @@ public final class RedisServer {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        throw StartError(description: "redis-server on port \(port) did not answer PING within 10 s")
+        throw StartError(description: "redis-server on port \(port) did not answer within 10 s")
     }
 
     /// Starts `arguments[0]` with a clean signal state and /dev/null for standard input

@@ -108,7 +108,8 @@ public struct StaticFiles: Sendable {
         let notModified: [HTTPResponse]
     }
 
-    private static func variants(for file: StaticFile, cacheControl: String, immutableCacheControl: String) -> Variants {
+    private static func variants(for file: StaticFile, cacheControl: String, immutableCacheControl: String) -> Variants
+    {
         var ok: [HTTPResponse] = []
         var notModified: [HTTPResponse] = []
         for useGzip in [false, true] {
@@ -131,7 +132,6 @@ public struct StaticFiles: Sendable {
         }
         return Variants(ok: ok, notModified: notModified)
     }
-
 
     /// Refuses what no file name of ours contains: parent references, NUL, backslashes,
     /// percent signs left after decoding, and hidden files.

@@ -189,8 +189,10 @@ public struct DemoCatalog: TabContentProvider {
     }
 
     private func art(_ item: Item) -> MustacheValue {
-        let initials = item.title.split(separator: " ").compactMap(\.first).filter(\.isLetter).prefix(2).map(String.init)
-            .joined()
+        let initials = item.title.split(separator: " ").compactMap(\.first).filter(\.isLetter).prefix(2).map(
+            String.init
+        )
+        .joined()
         return ["hue": .int(item.hue), "initials": .string(initials)]
     }
 
