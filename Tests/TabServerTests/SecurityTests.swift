@@ -87,6 +87,8 @@ struct SecurityTests {
         #expect(page.headers["cache-control"] == "no-store")
         #expect(page.headers["x-content-type-options"] == "nosniff")
         #expect(page.headers["x-frame-options"] == "DENY")
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
     }
 }
 

@@ -138,6 +138,11 @@ extension TabServerApp {
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")
+        // Inline style attributes carry the appearance and icon URLs; no inline script.
+        headers.add(
+            "Content-Security-Policy",
+            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        )
         return HTTPResponse(status: status, headers: headers, body: .bytes(body))
     }
 }
