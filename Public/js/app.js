@@ -6,7 +6,20 @@
   // Marks pages where the enhancement runs (styles and the browser tests can tell).
   document.documentElement.classList.add("js");
 
-  async function navigate(response) {
+  // The browser's own form submission, with the pressed button's name and value (which
+  // form.submit() alone leaves out): for anything the fetch path cannot show itself.
+  function submitNatively(form, submitter) {
+    if (submitter && submitter.name) {
+      const field = document.createElement("input");
+      field.type = "hidden";
+      field.name = submitter.name;
+      field.value = submitter.value;
+      form.append(field);
+    }
+    form.submit();
+  }
+
+  async function navigate(response, focusTab) {
     const text = await response.text();
     const doc = new DOMParser().parseFromString(text, "text/html");
     const main = doc.querySelector("main");
@@ -19,6 +32,11 @@
       document.querySelector(".app-header").replaceWith(header);
       document.title = doc.title;
       window.scrollTo(0, 0);
+      // Chosen with the keyboard: focus stays on the tab (as after a full page load it
+      // could not), instead of falling back to the top of the document.
+      if (focusTab) {
+        bar.querySelector(`button[name="tab"][value="${CSS.escape(focusTab)}"]`)?.focus();
+      }
     };
     if (document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
       document.startViewTransition(swap);
@@ -31,17 +49,21 @@
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.closest("nav.tab-bar")) return;
     event.preventDefault();
-    const body = new URLSearchParams(new FormData(form, event.submitter));
+    const submitter = event.submitter;
+    const body = new URLSearchParams(new FormData(form, submitter));
+    const focusTab = submitter && document.activeElement === submitter ? submitter.value : null;
     try {
       const response = await fetch(form.action, {
         method: "POST", body, credentials: "same-origin", redirect: "follow",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
       });
-      if (!response.ok || !response.redirected) { window.location.href = response.url; return; }
+      // A refusal (expired form 403, bad request 400, 503...) is a page of its own:
+      // let the browser post again and show it, as it would without this script.
+      if (!response.ok || !response.redirected) { submitNatively(form, submitter); return; }
       history.pushState(null, "", response.url);
-      await navigate(response);
+      await navigate(response, focusTab);
     } catch {
-      form.submit();
+      submitNatively(form, submitter);
     }
   });
 

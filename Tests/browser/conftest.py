@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -51,8 +52,9 @@ def _healthy(url: str) -> bool:
 class Server:
     """The tabserver process under test."""
 
-    def __init__(self, binary: Path):
+    def __init__(self, binary: Path, extra_args: tuple[str, ...] = ()):
         self.binary = binary
+        self.extra_args = extra_args
         self.process: subprocess.Popen | None = None
         self.log = tempfile.TemporaryFile(mode="w+b")
         self.base_url = ""
@@ -63,7 +65,7 @@ class Server:
             port = _free_port()
             self.process = subprocess.Popen(
                 [str(self.binary), "--host", "127.0.0.1", "--port", str(port),
-                 "--sessions", "memory", "--access-log", "off"],
+                 "--sessions", "memory", "--access-log", "off", *self.extra_args],
                 cwd=ROOT, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
             )
             self.base_url = f"http://127.0.0.1:{port}"
@@ -99,18 +101,30 @@ class Server:
         return self.base_url + path
 
 
-@pytest.fixture(scope="session")
-def server():
+def server_binary() -> Path:
     binary = Path(os.environ.get("TABSERVER_BINARY", ROOT / ".build/debug/tabserver"))
+    if not binary.is_absolute():
+        binary = ROOT / binary
     if not binary.is_file():
         pytest.exit(f"{binary} does not exist: build the server first (swift build)", returncode=2)
-    srv = Server(binary)
-    srv.start()
+    return binary
+
+
+@contextmanager
+def running_server(*extra_args: str):
+    srv = Server(server_binary(), extra_args)
     try:
+        srv.start()
         yield srv
     finally:
         srv.stop()
         srv.log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    with running_server() as srv:
+        yield srv
 
 
 def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
@@ -122,7 +136,8 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
         "--no-first-run", "--no-default-browser-check", "--disable-extensions",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--metrics-recording-only", "--password-store=basic", "--use-mock-keychain",
-        f"--window-size={width},{height}", f"--lang={lang}",
+        "--disable-breakpad", "--disable-crash-reporter",
+        f"--window-size={width},{height}", f"--lang={lang.split(',')[0]}",
     ):
         options.add_argument(argument)
     prefs: dict = {"intl.accept_languages": lang}
@@ -136,6 +151,8 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
         })
     service = Service(executable_path=CHROMEDRIVER, log_output=subprocess.DEVNULL)
     driver = webdriver.Chrome(options=options, service=service)
+    # A browser command that hangs fails within a minute instead of selenium's two.
+    driver.command_executor.client_config.timeout = 60
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
     if viewport != "phone":
@@ -148,7 +165,10 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
 
 
 class BrowserPool:
-    """One Chromium per configuration, shared by the tests of a module."""
+    """One Chromium per configuration, shared by the tests of a module; at most
+    `MAX_OPEN` at once (the least recently used one is closed first)."""
+
+    MAX_OPEN = 4
 
     def __init__(self, server: Server):
         self.server = server
@@ -156,20 +176,27 @@ class BrowserPool:
 
     def open(self, viewport: str, js: bool = True, lang: str = "en-US,en") -> Browser:
         key = (viewport, js, lang)
-        driver = self.drivers.get(key)
+        driver = self.drivers.pop(key, None)
         if driver is None:
-            driver = self.drivers[key] = _make_driver(viewport, js, lang)
+            while len(self.drivers) >= self.MAX_OPEN:
+                _quit(self.drivers.pop(next(iter(self.drivers))))
+            driver = _make_driver(viewport, js, lang)
+        self.drivers[key] = driver  # most recently used last
         browser = Browser(driver, self.server.base_url, viewport=viewport, js=js)
         browser.reset()
         return browser
 
     def close(self) -> None:
         for driver in self.drivers.values():
-            try:
-                driver.quit()
-            except Exception:  # noqa: BLE001 - a dead browser must not hide the test result
-                pass
+            _quit(driver)
         self.drivers.clear()
+
+
+def _quit(driver: webdriver.Chrome) -> None:
+    try:
+        driver.quit()  # ends chromedriver (by its pid) and the browser it started
+    except Exception:  # noqa: BLE001 - a dead browser must not hide the test result
+        pass
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,11 @@ from selenium.common.exceptions import (
     JavascriptException,
     NoSuchElementException,
     StaleElementReferenceException,
+    TimeoutException,
 )
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -53,7 +57,9 @@ const items = nav ? [...nav.querySelectorAll("button[name=tab]")].map((b) => ({
 })) : [];
 const more = nav ? nav.querySelector(".tab-more a") : null;
 return {
-  ready: document.readyState,
+  // Loaded, and done with the view transition into it: until its first frame is shown,
+  // Chromium drops input, so a tap right after a navigation could be lost.
+  ready: document.activeViewTransition ? "transition" : document.readyState,
   path: location.pathname,
   h1: (document.querySelector("h1")?.textContent || "").trim(),
   lang: document.documentElement.getAttribute("lang"),
@@ -131,7 +137,7 @@ class Browser:
 
         try:
             return self.wait(check, message, timeout)
-        except Exception as error:
+        except TimeoutException as error:
             summary = {k: last.get(k) for k in ("ready", "path", "h1", "lang", "dir")}
             summary["current"] = current_ids(last) if last else None
             raise AssertionError(f"{message}; last seen: {json.dumps(summary, ensure_ascii=False)}") from error
@@ -149,6 +155,29 @@ class Browser:
 
         return self.wait_for(matches, f"expected {path} with tab {tab!r} current and heading {h1!r}")
 
+    # Pointer input
+
+    def tap(self, element) -> None:
+        """A finger tap on the phone (touch pointer), a mouse click elsewhere."""
+        assert element.is_displayed(), f"cannot tap a hidden {element.tag_name}"
+        if self.viewport != "phone":
+            element.click()
+            return
+        # Pointer actions do not scroll: bring the element into view first.
+        self.run("""
+            const r = arguments[0].getBoundingClientRect();
+            if (r.top < 0 || r.bottom > innerHeight) arguments[0].scrollIntoView({block: "center"});
+        """, element)
+        # chromedriver's element click hangs under mobile emulation with JavaScript off,
+        # and a real phone sends touch events anyway: tap with a touch pointer.
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(self.driver, mouse=finger)
+        actions.pointer_action.move_to(element).pointer_down().pointer_up()
+        actions.perform()
+
+    def tap_css(self, selector: str) -> None:
+        self.tap(self.driver.find_element(By.CSS_SELECTOR, selector))
+
     # The tab bar
 
     def tab_button(self, tab_id: str):
@@ -157,12 +186,12 @@ class Browser:
     def tap_tab(self, tab_id: str) -> None:
         button = self.tab_button(tab_id)
         assert button.is_displayed(), f"tab {tab_id} is not shown in the bar"
-        button.click()
+        self.tap(button)
 
     def tap_more(self) -> None:
         link = self.driver.find_element(By.CSS_SELECTOR, "nav.tab-bar .tab-more a")
         assert link.is_displayed(), "More is not shown in the bar"
-        link.click()
+        self.tap(link)
 
     def mark_document(self) -> str:
         """Tags the current document, to tell later whether a full page load happened."""

@@ -14,7 +14,7 @@ const ids = (list) => list ? [...list.querySelectorAll("li.customize-row")].map(
 }) : [];
 const reset = document.querySelector("button[name=action][value=reset]");
 return {
-  ready: document.readyState, path: location.pathname,
+  ready: document.activeViewTransition ? "transition" : document.readyState, path: location.pathname,
   bar: ids(document.querySelector('ol[aria-labelledby="bar-heading"]')),
   more: ids(document.querySelector('ol[aria-labelledby="more-heading"]')),
   resetDisabled: reset ? reset.disabled : null,
@@ -39,7 +39,7 @@ def _press(browser, tab: str, action: str) -> None:
     button = browser.driver.find_element(
         By.XPATH, f'//form[input[@name="tab" and @value="{tab}"]]//button[@name="action" and @value="{action}"]')
     assert button.is_enabled(), f"{action} for {tab} is disabled"
-    button.click()
+    browser.tap(button)
 
 
 @ALL_VIEWPORTS
@@ -54,7 +54,7 @@ def test_customization_round_trip(browsers, viewport, js):
         assert not start["more"]["visible"]
         browser.get("/more")
     browser.wait_at("/more")
-    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href$="/more/edit"]').click()
+    browser.tap_css('main a[href$="/more/edit"]')
 
     # Featured is fixed in the first place; the customizable tabs follow.
     state = _wait_lists(browser, bar=["music", "movies", "tv"], more=["podcasts", "audiobooks", "purchased"])
@@ -77,7 +77,7 @@ def test_customization_round_trip(browsers, viewport, js):
     assert visible_ids(snapshot) == expected_visible
 
     # Done → More; the order holds on every page and across a reload.
-    browser.driver.find_element(By.CSS_SELECTOR, 'button[name="action"][value="done"]').click()
+    browser.tap_css('button[name="action"][value="done"]')
     browser.wait_at("/more")
     snapshot = browser.get("/tabs/music")
     browser.driver.refresh()
@@ -90,7 +90,7 @@ def test_customization_round_trip(browsers, viewport, js):
 
     # Reset brings back the default order, also after a reload.
     browser.get("/more/edit")
-    browser.driver.find_element(By.CSS_SELECTOR, 'button[name="action"][value="reset"]').click()
+    browser.tap_css('button[name="action"][value="reset"]')
     state = _wait_lists(browser, bar=["music", "movies", "tv"], more=["podcasts", "audiobooks", "purchased"])
     assert state["resetDisabled"] is True
     browser.driver.refresh()

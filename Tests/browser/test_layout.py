@@ -3,6 +3,8 @@ enough to tap, labels readable."""
 
 from __future__ import annotations
 
+import pytest
+
 from support import ALL_VIEWPORTS, visible_ids
 
 # The last content element of <main> (the deepest last element with a box) and whether
@@ -66,12 +68,16 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => {
 }).map((el) => {
   const title = el.querySelector(".tab-title");
   const t = title.getBoundingClientRect();
+  const badge = el.querySelector(".tab-badge");
+  const b = badge ? badge.getBoundingClientRect() : null;
   const s = getComputedStyle(title);
   return {
     name: (el.value || el.getAttribute("href")), rect: el.getBoundingClientRect().toJSON(),
     title: title.textContent.trim(), titleRect: t.toJSON(),
     fontSize: parseFloat(s.fontSize), color: s.color, opacity: s.opacity,
-    truncated: title.scrollWidth > title.clientWidth + 1,
+    badgeOverTitle: !!b && b.left < t.right - 0.5 && t.left < b.right - 0.5 && b.top < t.bottom - 0.5 && t.top < b.bottom - 0.5,
+    badgeInside: !b || (b.left >= el.getBoundingClientRect().left - 0.5 && b.right <= el.getBoundingClientRect().right + 0.5),
+    truncated: title.scrollWidth > title.clientWidth + 1 || title.scrollHeight > title.clientHeight + 1,
     hit: (() => {
       const h = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
       return h === el || el.contains(h);
@@ -82,8 +88,10 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => {
 
 
 @ALL_VIEWPORTS
-def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport):
-    browser = browsers.open(viewport)
+@pytest.mark.parametrize("lang", ["en-US,en", "de", "ja", "ar"], ids=["en", "de", "ja", "ar"])
+def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport, lang):
+    """In every shipped language: labels are long in German and Arabic, wide in Japanese."""
+    browser = browsers.open(viewport, lang=lang)
     snapshot = browser.get("/tabs/music")
     targets = browser.run(_TARGETS)
     expected = len(visible_ids(snapshot)) + (1 if snapshot["more"]["visible"] else 0)
@@ -100,6 +108,8 @@ def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport):
         assert target["fontSize"] >= 10, target
         assert not target["truncated"], f"the label {target['title']!r} is cut off"
         assert target["hit"], f"the label of {target['name']} is covered"
+        assert not target["badgeOverTitle"], f"the badge of {target['name']} covers its label"
+        assert target["badgeInside"], f"the badge of {target['name']} sticks out of the item"
     # Items do not overlap one another.
     rects = sorted((t["rect"] for t in targets), key=lambda r: r["left"])
     for left, right in zip(rects, rects[1:]):

@@ -3,7 +3,12 @@ the bar (and no More) on wide screens."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from selenium.webdriver.common.by import By
+
+from conftest import ROOT, BrowserPool, running_server
 
 from support import ALL_VIEWPORTS, BOTH_JS_MODES, COMPACT_BAR, COMPACT_MORE, DEFAULT_ORDER, current_ids, visible_ids
 
@@ -27,10 +32,10 @@ def test_more_lists_the_tabs_that_do_not_fit(browsers, viewport, js):
         browser.tap_more()
         more = browser.wait_at("/more", tab="more")
         assert browser.run(_MORE_ROWS) == COMPACT_MORE
-        assert not more["items"][0]["current"]
+        assert not [item for item in more["items"] if item["current"]]
         # A tab chosen in More opens with More still highlighted in the bar.
         titles = {item["id"]: item["title"] for item in more["items"]}
-        browser.driver.find_element(By.CSS_SELECTOR, 'main form.more-list button[value="audiobooks"]').click()
+        browser.tap_css('main form.more-list button[value="audiobooks"]')
         page = browser.wait_at("/tabs/audiobooks", tab="more", h1=titles["audiobooks"])
         assert next(i for i in page["items"] if i["id"] == "audiobooks")["current"] == "page"
         # Another bar tab, then More again: More's own list, as in UIKit.
@@ -38,6 +43,8 @@ def test_more_lists_the_tabs_that_do_not_fit(browsers, viewport, js):
         browser.wait_at("/tabs/movies", tab="movies")
         browser.tap_more()
         browser.wait_at("/more", tab="more")
+        browser.tap_css('main form.more-list button[value="purchased"]')
+        _confirm_purchased(browser, "/tabs/movies", "movies", then="more")
     else:
         # Regular width: all seven fit (up to eight do), More is hidden.
         assert visible_ids(snapshot) == DEFAULT_ORDER
@@ -48,7 +55,49 @@ def test_more_lists_the_tabs_that_do_not_fit(browsers, viewport, js):
         browser.get("/more")
         assert browser.run(_MORE_ROWS) == []
         assert browser.driver.find_element(By.CSS_SELECTOR, ".more-empty-regular").is_displayed()
-        # Selecting a tab that would be in More on a phone is a plain bar tap here.
+        # A tab that would be in More on a phone is a plain bar tap here.
+        browser.tap_tab("podcasts")
+        page = browser.wait_at("/tabs/podcasts", tab="podcasts")
+        assert current_ids(page) == ["podcasts"]
         browser.tap_tab("purchased")
-        page = browser.wait_at("/tabs/purchased", tab="purchased")
-        assert current_ids(page) == ["purchased"]
+        _confirm_purchased(browser, "/tabs/podcasts", "podcasts", then="purchased")
+
+
+def _confirm_purchased(browser, path: str, tab: str, then: str) -> None:
+    """The demo's shouldSelect hook asks before Purchased opens: the visitor stays where
+    they were, with a notice and a button that confirms."""
+    confirm = 'main .notice button[name="tab"][value="purchased"]'
+    browser.wait_for(
+        lambda s: s["ready"] == "complete" and s["path"] == path and current_ids(s) == [tab]
+        and browser.run("return !!document.querySelector(arguments[0]);", confirm),
+        "no confirmation notice for Purchased")
+    browser.tap_css(confirm)
+    page = browser.wait_at("/tabs/purchased", tab=then)
+    assert next(i for i in page["items"] if i["id"] == "purchased")["current"] == "page"
+    assert not browser.run("return !!document.querySelector(arguments[0]);", confirm)
+
+
+@pytest.fixture(scope="module")
+def five_tabs(tmp_path_factory):
+    """A second server whose tab file keeps only the first five shipped tabs."""
+    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec["tabs"] = spec["tabs"][:5]
+    path = tmp_path_factory.mktemp("tabs") / "five-tabs.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    with running_server("--tabs", str(path)) as srv:
+        pool = BrowserPool(srv)
+        try:
+            yield pool
+        finally:
+            pool.close()
+
+
+def test_five_tabs_fit_a_phone_without_more(five_tabs):
+    browser = five_tabs.open("phone")
+    snapshot = browser.get("/tabs/featured")
+    assert visible_ids(snapshot) == DEFAULT_ORDER[:5]
+    assert not snapshot["more"]["visible"], "More shows although five tabs fit a phone's bar"
+    widths = {round(item["rect"]["width"]) for item in snapshot["items"]}
+    assert len(widths) == 1 and min(widths) >= 44, widths
+    browser.tap_tab("podcasts")
+    browser.wait_at("/tabs/podcasts", tab="podcasts")

@@ -3,6 +3,7 @@ fetch-and-swap enhancement) and off (plain form posts answered with 303)."""
 
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from support import ALL_VIEWPORTS, BOTH_JS_MODES, current_ids
@@ -55,12 +56,12 @@ def test_each_tab_keeps_its_own_stack(browsers, viewport, js):
     titles = {item["id"]: item["title"] for item in start["items"]}
 
     # Drill down: Music → album → track, by following the page's own links.
-    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href="/tabs/music/albums/1"]').click()
+    browser.tap_css('main a[href="/tabs/music/albums/1"]')
     album = browser.wait_at("/tabs/music/albums/1", tab="music")
     assert album["h1"] and album["h1"] != titles["music"]
     back_link = browser.driver.find_element(By.CSS_SELECTOR, "header a[rel=up]")
     assert back_link.get_attribute("href").endswith("/tabs/music")
-    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href="/tabs/music/albums/1/tracks/2"]').click()
+    browser.tap_css('main a[href="/tabs/music/albums/1/tracks/2"]')
     track = browser.wait_at("/tabs/music/albums/1/tracks/2", tab="music")
     assert track["h1"] and track["h1"] not in (album["h1"], titles["music"])
 
@@ -80,7 +81,25 @@ def test_each_tab_keeps_its_own_stack(browsers, viewport, js):
     browser.wait_at("/tabs/music", tab="music", h1=titles["music"])
 
     # GET / restores the last place (state restoration).
-    browser.driver.find_element(By.CSS_SELECTOR, 'main a[href="/tabs/music/albums/3"]').click()
+    browser.tap_css('main a[href="/tabs/music/albums/3"]')
     browser.wait_at("/tabs/music/albums/3", tab="music")
     browser.driver.get(browser.url("/"))
     browser.wait_at("/tabs/music/albums/3", tab="music")
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@BOTH_JS_MODES
+def test_an_expired_form_is_refused_and_changes_nothing(browsers, viewport, js):
+    browser = browsers.open(viewport, js=js)
+    browser.get("/tabs/featured")
+    # As if the session had expired since the page was loaded: the token no longer fits.
+    browser.run('document.querySelector("nav.tab-bar input[name=csrf]").value = "AAAAAAAAAAAAAAAAAAAAAA";')
+    browser.tap_tab("music")
+    page = browser.wait_for(lambda s: s["ready"] == "complete" and s["path"] == "/select",
+                            "the refused post did not show the server's answer")
+    assert browser.run("return performance.getEntriesByType('navigation')[0].responseStatus;") == 403
+    assert browser.driver.find_element(By.CSS_SELECTOR, ".error-code").text == "403"
+    assert current_ids(page) == ["featured"], "a refused selection changed the selected tab"
+    browser.get("/tabs/featured")
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music")

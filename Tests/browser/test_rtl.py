@@ -3,8 +3,6 @@ bar is mirrored (its first tab at the right edge)."""
 
 from __future__ import annotations
 
-import pytest
-
 from support import ALL_VIEWPORTS, visible_ids
 
 
