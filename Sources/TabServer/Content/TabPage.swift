@@ -11,6 +11,9 @@ public struct TabPage: Sendable {
     public var parentTitle: String?
     /// Values for the template, under `page` in the template context.
     public var context: MustacheValue
+    /// The language of the content (BCP 47, e.g. "en") when it is not translated with the
+    /// UI: marked on the content so screen readers and bidi layout treat it right.
+    public var language: String?
     /// Set when the page is the same for every visitor: a key naming this content
     /// (e.g. "music/albums/3"). The app then renders the page once per tab bar
     /// arrangement and reuses it. Leave nil for content that differs per visitor.

@@ -45,6 +45,7 @@ public struct DemoCatalog: TabContentProvider {
             guard var page = makePage(tab: tab, location: location, basePath: basePath) else { return nil }
             // The catalog is the same for everyone: let the app reuse rendered pages.
             page.cacheKey = ([tab.id] + location.map(String.init)).joined(separator: "/")
+            page.language = "en"  // the catalogue is not translated
             return page
         }
     }

@@ -102,6 +102,9 @@ struct PageRenderer: Sendable {
             title: page.title, session: session, model: model, onMorePage: false, notice: notice, language: language)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
+        if let contentLanguage = page.language, contentLanguage != language.code {
+            context["contentLanguage"] = .string(contentLanguage)
+        }
         if let parent = page.parentLocation {
             context["back"] = [
                 "href": .string(basePath + TabServerApp.tabPath(tab.id, parent)),
@@ -242,6 +245,7 @@ struct PageRenderer: Sendable {
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
             "moreSelectedRegular": .bool(onMorePage || layout.isMoreSelectedRegular),
             "moreHref": .string(basePath + "/more"),
+            "onMorePage": .bool(onMorePage),
             "action": .string(basePath + "/select"),
             "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
         ]
