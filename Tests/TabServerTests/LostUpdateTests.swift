@@ -25,7 +25,9 @@ struct LostUpdateTests {
         _ = first.get("/more/edit")
 
         let lastSelection = Mutex<String?>(nil)
-        let lastOrderMove = Mutex<String?>(nil)
+        // Where Music should be after B's accepted moves: it starts second (index 1);
+        // each accepted "down" moves it one place later, each accepted "up" one earlier.
+        let musicIndex = Mutex(1)
         let accepted = Atomic<Int>(0)
         let box = AppBox(app)
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
@@ -43,12 +45,14 @@ struct LostUpdateTests {
                 } else {
                     let editor = client.get("/more/edit")
                     guard let version = editor.customizeVersion else { continue }
-                    let direction = step % 2 == 0 ? "down" : "up"
+                    // Down and up in turn; when Music sits first among the movable tabs, down.
+                    let position = musicIndex.withLock { $0 }
+                    let direction = step % 2 == 0 || position <= 1 ? "down" : "up"
                     let response = client.post(
                         "/more/edit",
                         form: [("csrf", token), ("version", version), ("action", direction), ("tab", "music")])
                     if response.status == 303 {
-                        lastOrderMove.withLock { $0 = direction }
+                        musicIndex.withLock { $0 += direction == "down" ? 1 : -1 }
                         accepted.add(1, ordering: .relaxed)
                     }
                 }
@@ -59,8 +63,7 @@ struct LostUpdateTests {
         check.cookies["tabserver_session"] = cookie
         let selected = try #require(lastSelection.withLock { $0 })
         #expect(check.get("/").location == "/tabs/\(selected)")
-        // "down" leaves Music third, "up" puts it back second.
-        let expectedMusicIndex = lastOrderMove.withLock { $0 } == "down" ? 2 : 1
+        let expectedMusicIndex = musicIndex.withLock { $0 }
         #expect(check.get("/tabs/featured").barTabIDs.firstIndex(of: "music") == expectedMusicIndex)
     }
 }

@@ -39,7 +39,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     }
 
     /// At most this many attempts when another request wrote the same session meanwhile.
-    static let maxWriteAttempts = 8
+    static let maxWriteAttempts = 16
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let origin = proxyTrust.origin(of: request)
