@@ -245,7 +245,6 @@ struct PageRenderer: Sendable {
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
             "moreSelectedRegular": .bool(onMorePage || layout.isMoreSelectedRegular),
             "moreHref": .string(basePath + "/more"),
-            "onMorePage": .bool(onMorePage),
             "action": .string(basePath + "/select"),
             "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
         ]
