@@ -101,6 +101,11 @@ public final class HTTPServer: @unchecked Sendable {
         engine.draining.store(true, ordering: .relaxed)
         // Quiescing removes the listen socket from the event loops: no new connections.
         _ = MHD_quiesce_daemon(daemon)
+        // The kernel would still complete handshakes into the backlog until the socket is
+        // closed, and those clients would be reset later. Shutting the listening socket
+        // down (Linux) refuses them now, so a proxy retries another instance at once; the
+        // descriptor itself stays open until MHD has stopped, as MHD requires.
+        Glibc.shutdown(listenSocket.descriptor, Int32(SHUT_RDWR))
         let deadline = monotonicNanos() + UInt64(configuration.shutdownGracePeriod * 1e9)
         while engine.inFlight.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
             usleep(5_000)

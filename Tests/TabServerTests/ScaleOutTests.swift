@@ -92,7 +92,13 @@ struct ScaleOutTests {
         DispatchQueue.concurrentPerform(iterations: 20) { visitor in
             func fail(_ message: String) { failures.withLock { $0.append("visitor \(visitor): \(message)") } }
             var cookie = ""
+            // A person whose tap fails while an instance goes down taps again: one retry
+            // after a 502 or no answer. State must still be right afterwards.
             func request(_ method: String, _ path: String, form: String? = nil) -> TestResponse? {
+                if let response = attempt(method, path, form: form), response.status != 502 { return response }
+                return attempt(method, path, form: form)
+            }
+            func attempt(_ method: String, _ path: String, form: String? = nil) -> TestResponse? {
                 guard let connection = RawHTTPConnection(port: port, timeoutSeconds: 5) else { return nil }
                 var text = "\(method) \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
                 if !cookie.isEmpty { text += "Cookie: \(cookie)\r\n" }
