@@ -17,9 +17,6 @@ public struct RedisScript: Sendable, Hashable {
     /// A script with its SHA-1 computed once, here.
     public init(_ source: String) {
         self.source = source
-        let digits = Array("0123456789abcdef".utf8)
-        sha1 = String(
-            decoding: Digest.sha1(Array(source.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] },
-            as: UTF8.self)
+        sha1 = Digest.hex(Digest.sha1(Array(source.utf8)))
     }
 }

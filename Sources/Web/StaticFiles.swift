@@ -173,10 +173,7 @@ public struct StaticFiles: Sendable {
 
     private static func prepare(path: String, bytes: [UInt8]) throws(LoadError) -> StaticFile {
         let hash = Digest.sha256(bytes)
-        let hex = hash.prefix(8).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+        let hex = Digest.hex(hash.prefix(8))
         let type = ContentType.forPath(path)
         var gzipped: [UInt8]? = nil
         if ContentType.isCompressible(type) && bytes.count >= 256 {
