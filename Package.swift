@@ -1,13 +1,23 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // TabServer uses no outside Swift packages: only the toolchain's own modules and
 // Debian's C libraries through system library targets (see README, "Layout").
+//
+// Layers, bottom up (each imports only what is below it):
+//   HTTPTypes      request/response values, the `HTTPResponder` seam, settings, log sink
+//   HTTPServer     the libmicrohttpd engine behind `HTTPResponder` (the only CMicroHTTPD importer)
+//   Web            router, cookies, forms, static files, proxies — on HTTPTypes, not the engine
+//   TabServerCore  the tab app: configuration, routes, views, sessions wiring — no engine
+//   TabServer      the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
     name: "TabServer",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "tabserver", targets: ["tabserver"])
+        .library(name: "TabServer", targets: ["TabServer"]),
+        .library(name: "TabServerProcess", targets: ["ProcessLifecycle"]),
+        .executable(name: "tabserver", targets: ["tabserver"]),
     ],
     targets: [
         // C libraries from Debian, each imported only by its own wrapper target.
@@ -28,35 +38,44 @@ let package = Package(
             providers: [.apt(["libhiredis-dev"])]),
 
         // Wrappers: the only places that import the C modules.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPTypes"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "Crypto", dependencies: ["CCrypto"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Redis", dependencies: ["CHiredis", "Crypto"]),
 
         // Pure Swift.
+        .target(name: "HTTPTypes"),
         .target(name: "Mustache"),
         .target(name: "TabBar"),
-        .target(name: "Web", dependencies: ["HTTPServer", "Gzip", "Crypto"]),
+        .target(name: "Web", dependencies: ["HTTPTypes", "Gzip", "Crypto"]),
         .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis"]),
         .target(
-            name: "TabServer",
-            dependencies: ["HTTPServer", "Web", "Sessions", "Mustache", "TabBar", "Crypto"]),
-        .executableTarget(name: "tabserver", dependencies: ["TabServer"]),
+            name: "TabServerCore",
+            dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto"]),
+        .target(name: "TabServer", dependencies: ["TabServerCore", "HTTPServer"]),
+        .target(name: "ProcessLifecycle", dependencies: ["TabServer"]),
 
-        // Shared test helpers (in-process client, live server harness).
-        .target(name: "TestSupport", dependencies: ["TabServer", "HTTPServer", "Web"]),
+        // The demo store: one app built on the library, as any other package would.
+        .target(name: "TabServerDemo", dependencies: ["TabServerCore"]),
+        .executableTarget(name: "tabserver", dependencies: ["TabServer", "TabServerDemo", "ProcessLifecycle"]),
+
+        // Shared test helpers (in-process client, raw sockets, fixtures): no engine.
+        .target(name: "TestSupport", dependencies: ["TabServerCore", "HTTPTypes", "Web"]),
 
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "TabBarTests", dependencies: ["TabBar"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "HTTPServer", "Gzip"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "HTTPTypes", "Gzip"]),
         .testTarget(
             name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport", "Redis", "SQLite"]),
         .testTarget(
             name: "TabServerTests",
-            dependencies: ["TabServer", "TestSupport", "HTTPServer", "Web", "TabBar", "Gzip", "Sessions", "SQLite"]),
+            dependencies: [
+                "TabServer", "TabServerCore", "TabServerDemo", "TestSupport", "HTTPTypes", "Web", "TabBar", "Gzip",
+                "Sessions", "SQLite",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// The state libmicrohttpd's callbacks share, reached through the daemon's context pointer.

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import HTTPTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -156,7 +157,10 @@ private func queue(
     _ response: HTTPResponse, context: RequestContext, connection: OpaquePointer, engine: EngineContext,
     forceClose: Bool
 ) -> Bool {
-    if let prepared = response.prepared, !forceClose, !engine.draining.load(ordering: .relaxed) {
+    if let cache = response.cache, !forceClose, !engine.draining.load(ordering: .relaxed),
+        let entry = cache.entry(orMake: { PreparedResponse(response).map(ResponseCache.Entry.init) }),
+        let prepared = entry.object as? PreparedResponse
+    {
         let accepted = MHD_queue_response(connection, UInt32(response.status.code), prepared.pointer) == .YES
         if accepted {
             context.status = response.status.code

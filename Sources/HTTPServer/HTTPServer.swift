@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import HTTPTypes
 import Synchronization
 
 #if canImport(Glibc)

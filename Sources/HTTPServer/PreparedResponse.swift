@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import HTTPTypes
 
 /// A response built once inside libmicrohttpd and queued again and again (a static file).
 /// Saves creating the engine's response object and copying its headers per request,
@@ -7,21 +8,17 @@ import CMicroHTTPD
 /// `@unchecked Sendable` is safe: the MHD response is complete before `init` returns and
 /// never modified afterwards; libmicrohttpd reference-counts it under its own lock when
 /// several connections queue it at once, and `deinit` drops only this object's reference.
-public final class PreparedResponse: @unchecked Sendable {
+final class PreparedResponse: @unchecked Sendable {
     let pointer: OpaquePointer
-    /// The response it was made from (status, headers, body), used when the engine must
-    /// add a header (`Connection: close` while draining).
-    public let response: HTTPResponse
 
     /// Builds the engine's response for `response`; nil if libmicrohttpd refuses a header.
-    public init?(_ response: HTTPResponse) {
+    init?(_ response: HTTPResponse) {
         guard let pointer = makeEngineResponse(response.body) else { return nil }
         for field in response.headers where MHD_add_response_header(pointer, field.name, field.value) == .NO {
             MHD_destroy_response(pointer)
             return nil
         }
         self.pointer = pointer
-        self.response = response
     }
 
     deinit { MHD_destroy_response(pointer) }
@@ -40,11 +37,11 @@ func makeEngineResponse(_ body: HTTPBody) -> OpaquePointer? {
     case .shared(let shared):
         // The response keeps the bytes alive; `engineReleaseShared` balances this retain.
         return MHD_create_response_from_buffer_with_free_callback_cls(
-            shared.count, shared.pointer.baseAddress, engineReleaseShared, Unmanaged.passRetained(shared).toOpaque())
+            shared.count, UnsafeMutableRawPointer(mutating: shared.baseAddress), engineReleaseShared, Unmanaged.passRetained(shared).toOpaque())
     }
 }
 
 extension PreparedResponse: Hashable {
-    public static func == (lhs: PreparedResponse, rhs: PreparedResponse) -> Bool { lhs === rhs }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    static func == (lhs: PreparedResponse, rhs: PreparedResponse) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// What the engine keeps about one request between libmicrohttpd's calls: the head read
 /// on the first call, form fields as body chunks arrive, and the result for the access log.
 /// Retained into MHD's per-request pointer on the first call and released in the

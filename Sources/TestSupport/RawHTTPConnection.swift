@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 #if canImport(Glibc)
     import Glibc

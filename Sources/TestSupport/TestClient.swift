@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 import Web
 
 /// An in-process browser for tests: calls the app's responder directly (no socket),

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import HTTPServer
-import TabServer
+import HTTPTypes
+import TabServerCore
 
 /// Paths and configurations shared by the test targets.
 public enum TestFixtures {

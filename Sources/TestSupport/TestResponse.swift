@@ -1,5 +1,5 @@
 import Foundation  // String searching helpers; test support only, never linked into the server.
-import HTTPServer
+import HTTPTypes
 
 /// A response as a test sees it, with helpers to read the page.
 public struct TestResponse {

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 /// A cookie to set, rendered as one `Set-Cookie` header value.
 ///

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 /// A request that cannot be answered as asked, as a value: the status, a message for
 /// the person (shown on the error page), and the form field or header at fault.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 extension HTTPRequest {
     /// The value of the first cookie called `name` in the `Cookie` header(s), if any.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 extension HTTPRequest {
     /// The form field `name`, or a 400 naming it when it is missing or empty.

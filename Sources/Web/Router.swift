@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 /// Maps method and path to a handler, with `{name}` parameters and a trailing `{name*}`
 /// that takes the rest of the path. HEAD is answered by the GET handler (the engine

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 /// One file of `Public/`, held in memory with everything a response needs, computed once.
 public struct StaticFile: Sendable {

@@ -1,7 +1,7 @@
 import Crypto
 import FoundationEssentials
 import Gzip
-import HTTPServer
+import HTTPTypes
 
 /// The files of a folder (normally `Public/`), read into memory once at start-up and
 /// served without touching the disk: strong ETags, `If-None-Match` → 304,
@@ -102,7 +102,7 @@ public struct StaticFiles: Sendable {
     }
 
     /// Every response a file can get, built once: [identity, identity immutable, gzip,
-    /// gzip immutable], each as 200 and as 304, prepared inside the engine.
+    /// gzip immutable], each as 200 and as 304, marked for the engine to prepare once.
     private struct Variants: Sendable {
         let ok: [HTTPResponse]
         let notModified: [HTTPResponse]
@@ -120,13 +120,13 @@ public struct StaticFiles: Sendable {
                 headers.add("Cache-Control", immutable ? immutableCacheControl : cacheControl)
                 if file.gzipped != nil { headers.add("Vary", "Accept-Encoding") }
                 var unchanged = HTTPResponse(status: .notModified, headers: headers)
-                unchanged.prepared = PreparedResponse(unchanged)
+                unchanged.cache = ResponseCache()
                 notModified.append(unchanged)
                 headers.add("Content-Type", file.contentType)
                 headers.add("X-Content-Type-Options", "nosniff")
                 if gzip { headers.add("Content-Encoding", "gzip") }
                 var full = HTTPResponse(status: .ok, headers: headers, body: .shared(gzip ? file.gzipped! : file.body))
-                full.prepared = PreparedResponse(full)
+                full.cache = ResponseCache()
                 ok.append(full)
             }
         }

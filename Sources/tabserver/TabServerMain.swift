@@ -1,31 +1,24 @@
-import HTTPServer
+import ProcessLifecycle
 import TabServer
+import TabServerDemo
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The executable: read the configuration, build the app, serve until SIGTERM.
+/// The demo executable: read the configuration, build the demo store on the library,
+/// serve until SIGTERM (SIGHUP reloads the tab file).
 @main
 struct TabServerMain {
     static func main() {
         // Before any thread exists, so every engine thread inherits the mask and only
-        // `sigwait` in `serve` sees SIGTERM, SIGINT and SIGHUP.
-        Application.blockSignals()
+        // `ProcessSignals.serve` sees SIGTERM, SIGINT and SIGHUP.
+        ProcessSignals.block()
         let log = LogSink.standardError
-        var environment: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
         let configuration: AppConfiguration
         do {
             switch try AppConfiguration.parse(
-                arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+                arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current())
             {
             case .help(let text):
                 print(text)
@@ -39,13 +32,13 @@ struct TabServerMain {
             exit(2)
         }
         do {
-            let app = try buildApplication(configuration, log: log)
-            let server = try app.start()
+            let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: log)
+            let server = try AppServer(app)
             log.write(
                 "tabserver: listening on http://\(configuration.http.host):\(server.port)\(configuration.basePath)/ (\(configuration.http.threads) threads, sessions: \(configuration.sessions))"
             )
             log.flush()
-            exit(app.serve(server))
+            exit(ProcessSignals.serve(server, onReload: { app.reloadTabs() }))
         } catch {
             log.write("tabserver: cannot start: \(error)")
             log.flush()

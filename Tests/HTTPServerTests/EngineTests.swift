@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import HTTPTypes
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import TabBar
-import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import SQLite
 import Synchronization
-import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
 import Gzip
-import HTTPServer
+import HTTPTypes
 import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 

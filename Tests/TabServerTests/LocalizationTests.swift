@@ -1,6 +1,7 @@
 import Foundation
-import HTTPServer
-import TabServer
+import HTTPTypes
+import TabServerCore
+import TabServerDemo
 import TestSupport
 import Testing
 
@@ -69,7 +70,7 @@ struct LocalizationTests {
         let log = LogSink(descriptor: handle.fileDescriptor)
         var configuration = TestFixtures.configuration()
         configuration.localesDirectory = folder
-        let app = try buildApplication(configuration, log: log)
+        let app = try buildApplication(configuration, content: DemoCatalog(), log: log)
         log.flush()
         let client = TestClient(app.responder)
         client.defaultHeaders = [("Accept-Language", "nl")]
@@ -89,7 +90,7 @@ struct LocalizationTests {
         var configuration = TestFixtures.configuration()
         configuration.localesDirectory = folder
         #expect {
-            _ = try buildApplication(configuration, log: quietLog)
+            _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
         } throws: { error in
             "\(error)".contains("en.json")
         }

@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Sessions
 import TabBar
-import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
-import HTTPServer
+import HTTPTypes
 import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 import Web

@@ -1,5 +1,6 @@
 import TabBar
-import TabServer
+import TabServerCore
+import TabServerDemo
 import TestSupport
 import Testing
 
@@ -94,7 +95,7 @@ struct StartupTests {
         var configuration = TestFixtures.configuration()
         configure(&configuration)
         do {
-            _ = try buildApplication(configuration, log: quietLog)
+            _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
             return nil
         } catch {
             return error.description

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import HTTPServer
+import HTTPTypes
 import Synchronization
 import TabServer
+import TabServerCore
 import TestSupport
 import Testing
 
@@ -142,6 +143,6 @@ struct ScaleOutTests {
 /// Carries a server into concurrent closures (it is `Sendable`; this keeps the closure
 /// from capturing the test's own context).
 struct ServerBox: Sendable {
-    let server: HTTPServer
-    init(_ server: HTTPServer) { self.server = server }
+    let server: AppServer
+    init(_ server: AppServer) { self.server = server }
 }

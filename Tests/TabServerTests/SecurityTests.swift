@@ -1,5 +1,6 @@
 import Synchronization
-import TabServer
+import TabServerCore
+import TabServerDemo
 import TestSupport
 import Testing
 
@@ -56,7 +57,7 @@ struct SecurityTests {
         let clock = ManualClock(1_000_000)
         var configuration = TestFixtures.configuration()
         configuration.sessionIdleTimeout = 60
-        let app = try buildApplication(configuration, log: quietLog, clock: { clock.now })
+        let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })
         let client = TestClient(app.responder)
         _ = client.get("/tabs/movies")
         let first = try #require(client.cookies["tabserver_session"])

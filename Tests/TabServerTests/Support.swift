@@ -1,7 +1,8 @@
-import HTTPServer
+import HTTPTypes
 import Synchronization
 import TabBar
-import TabServer
+import TabServerCore
+import TabServerDemo
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) 
 {
     var configuration = TestFixtures.configuration()
     configure(&configuration)
-    return try buildApplication(configuration, hooks: hooks, log: quietLog)
+    return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
 }
 
 /// Start-up and reload messages go here instead of cluttering test output.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 import Testing
 import Web
 

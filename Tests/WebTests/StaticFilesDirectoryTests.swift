@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Gzip
-import HTTPServer
+import HTTPTypes
 import Testing
 import Web
 

@@ -1,5 +1,5 @@
 import Gzip
-import HTTPServer
+import HTTPTypes
 import Testing
 import Web
 

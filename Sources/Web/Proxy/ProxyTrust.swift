@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 
 /// Which peers may tell the server about the original request (client address, scheme,
 /// host, path prefix) through `Forwarded` (RFC 7239) or `X-Forwarded-*`. From anyone

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import HTTPServer
+import HTTPTypes
 import TabBar
 
 /// The UI's languages, one JSON file each in `Locales/` (adding a language is adding a

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 import Mustache
 import Sessions
 import TabBar
@@ -11,8 +11,14 @@ import Web
 /// The composition root: reads the files, compiles templates, loads the tab definition,
 /// opens the session store and wires the app. `main` and the tests both call it.
 /// Anything wrong stops here with a message naming the file, line and reason.
+///
+/// ```swift
+/// var configuration = AppConfiguration()
+/// configuration.tabsFile = "notes-tabs.json"
+/// let app = try buildApplication(configuration, content: Notes(), hooks: hooks)
+/// ```
 public func buildApplication(
-    _ configuration: AppConfiguration, hooks: AppHooks = demoHooks(), content: (any TabContentProvider)? = nil,
+    _ configuration: AppConfiguration, content: any TabContentProvider, hooks: AppHooks = AppHooks(),
     log: LogSink = .standardError, clock: @escaping @Sendable () -> Int64 = wallClockSeconds
 ) throws(StartupError) -> Application {
     let files: StaticFiles
@@ -47,7 +53,7 @@ public func buildApplication(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
     let app = TabServerApp(
-        configuration: configuration, tabs: tabs, store: store, views: views, content: content ?? DemoCatalog(),
+        configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, clock: clock)
     return Application(configuration: configuration, responder: app, tabs: tabs, store: store, log: log)
 }

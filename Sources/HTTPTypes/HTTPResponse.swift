@@ -7,16 +7,16 @@
 public struct HTTPResponse: Sendable, Hashable {
     /// The status line's code.
     public var status: HTTPStatus
-    /// Header fields; libmicrohttpd adds `Content-Length` and `Date` itself.
+    /// Header fields; the engine adds `Content-Length` and `Date` itself.
     public var headers: HTTPHeaders
     /// The body.
     public var body: HTTPBody
     /// Appended to this request's access-log line (e.g. the client address a trusted
     /// proxy reported); nil adds nothing.
     public var accessLogNote: String?
-    /// The same response prepared inside the engine once (see `PreparedResponse`); the
-    /// engine queues it as is unless it must add `Connection: close`.
-    public var prepared: PreparedResponse?
+    /// Set on a response sent many times unchanged (a static file): the engine prepares
+    /// it once and reuses that, unless it must add `Connection: close`.
+    public var cache: ResponseCache?
 
     /// A response with the given parts.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 import Sessions
 import TabBar
 import Web

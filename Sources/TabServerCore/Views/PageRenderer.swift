@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 import Mustache
 import Sessions
 import TabBar

@@ -4,7 +4,11 @@
 /// and it is freed only in `deinit`, after the last reference (including the one each
 /// in-flight response holds through its free callback) is gone.
 public final class SharedBytes: @unchecked Sendable, Hashable {
-    let pointer: UnsafeMutableRawBufferPointer
+    private let pointer: UnsafeMutableRawBufferPointer
+
+    /// The first byte. Stable for the object's lifetime, so an engine may hand it to a
+    /// socket write as long as it holds a reference to the object.
+    public var baseAddress: UnsafeRawPointer { UnsafeRawPointer(pointer.baseAddress!) }
 
     /// Copies `bytes` into memory owned by this object.
     public init(_ bytes: [UInt8]) {

@@ -1,3 +1,4 @@
+import TabServerCore
 extension DemoCatalog {
     static func makeCollections() -> [String: Collection] {
         [

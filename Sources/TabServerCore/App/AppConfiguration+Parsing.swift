@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPTypes
 import Web
 
 extension AppConfiguration {

@@ -1,5 +1,6 @@
 import Mustache
 import TabBar
+import TabServerCore
 
 /// The demo's content: an iTunes-like store with drill-down pages in every tab
 /// (list → detail → sub-detail, e.g. `/tabs/music/albums/3/tracks/2`). All names are

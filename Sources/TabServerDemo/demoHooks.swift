@@ -1,4 +1,5 @@
 import TabBar
+import TabServerCore
 
 /// The demo's hooks: Purchased asks for confirmation before it opens (a
 /// `shouldSelect` veto with a way through), and customization is logged.

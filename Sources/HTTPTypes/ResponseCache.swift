@@ -1,0 +1,41 @@
+import Synchronization
+
+/// A slot where the engine keeps its own ready-made form of a response that is sent
+/// again and again (a static file), so it builds that form once instead of per request.
+///
+/// The web layer marks such responses with a cache and never looks inside; whichever
+/// engine serves them fills the slot on first use. A response without a cache is built
+/// afresh each time.
+///
+/// ```swift
+/// var response = HTTPResponse(status: .ok, body: .shared(bytes))
+/// response.cache = ResponseCache()    // the engine prepares it once
+/// ```
+public final class ResponseCache: Sendable {
+    /// What an engine stores: any immutable, thread-safe object of its own.
+    public final class Entry: Sendable {
+        /// The engine's prepared response.
+        public let object: any AnyObject & Sendable
+
+        public init(_ object: any AnyObject & Sendable) { self.object = object }
+    }
+
+    private let slot = AtomicLazyReference<Entry>()
+
+    /// An empty slot.
+    public init() {}
+
+    /// The stored entry, or the one `make` builds (stored for next time). When two
+    /// threads race, both build, one entry wins and both get the winner. Nil when
+    /// `make` cannot build one; the next call tries again.
+    public func entry(orMake make: () -> Entry?) -> Entry? {
+        if let entry = slot.load() { return entry }
+        guard let made = make() else { return nil }
+        return slot.storeIfNil(made)
+    }
+}
+
+extension ResponseCache: Hashable {
+    public static func == (lhs: ResponseCache, rhs: ResponseCache) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,77 @@
+import HTTPServer
+import HTTPTypes
+import Synchronization
+import TabServerCore
+
+/// An `Application` served on a socket by the HTTP engine. The embedding program owns
+/// the process: it decides when to stop (a signal, a test, a supervisor) and calls
+/// `shutdown()`; nothing here installs signal handlers.
+///
+/// ```swift
+/// let app = try buildApplication(configuration, content: Notes())
+/// let server = try AppServer(app)        // bound and serving; server.port is the real port
+/// server.run()                           // blocks until shutdown() is called elsewhere
+/// ```
+public final class AppServer: Sendable {
+    /// The application being served.
+    public let application: Application
+    /// The port the server listens on (the real one when configured with 0).
+    public var port: Int { engine.port }
+
+    private let engine: HTTPServer
+    private let stopped = Mutex<Bool>(false)
+    private let stopSignal = StopGate()
+
+    /// Binds, starts the engine threads, begins serving, and sweeps expired sessions
+    /// every `sweepInterval` seconds. The access log goes to `accessLog` (standard output
+    /// by default) when the configuration turns it on.
+    public init(_ application: Application, accessLog: LogSink? = nil, sweepInterval: Int = 600)
+        throws(StartupError)
+    {
+        self.application = application
+        let configuration = application.configuration
+        do {
+            engine = try HTTPServer(
+                configuration: configuration.http, responder: application.responder,
+                accessLog: configuration.accessLog ? (accessLog ?? .standardOutput) : nil,
+                errorLog: application.log)
+        } catch {
+            throw StartupError(error.description)
+        }
+        application.scheduleSweep(every: sweepInterval)
+    }
+
+    /// Requests being processed right now.
+    public var inFlightRequests: Int { engine.inFlightRequests }
+
+    /// Requests finished since start (answered, or abandoned by the client).
+    public var completedRequests: Int { engine.completedRequests }
+
+    /// Whether the server is draining (refusing new connections, closing kept-alive ones).
+    public var isDraining: Bool { engine.isDraining }
+
+    /// Blocks the calling thread until `shutdown()` has finished.
+    public func run() {
+        stopSignal.wait()
+    }
+
+    /// Stops accepting connections, lets in-flight requests finish for up to the
+    /// configured grace period, then stops the engine and wakes `run()`. Safe to call
+    /// more than once and from any thread; returns when the engine has stopped.
+    public func shutdown() {
+        let first = stopped.withLock { stopped -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        engine.shutdown()
+        stopSignal.signalAll()
+    }
+}
+
+extension Application {
+    /// Starts serving this application on its configured host and port.
+    public func start(accessLog: LogSink? = nil, sweepInterval: Int = 600) throws(StartupError) -> AppServer {
+        try AppServer(self, accessLog: accessLog, sweepInterval: sweepInterval)
+    }
+}

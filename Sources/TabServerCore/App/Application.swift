@@ -1,0 +1,74 @@
+import Dispatch
+import HTTPTypes
+import Mustache
+import Sessions
+import TabBar
+import Web
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A configured tab app: the responder (callable in-process, no socket needed), the
+/// shared tab model and the session store. Made by `buildApplication(_:content:hooks:)`;
+/// `AppServer` (in the `TabServer` module) serves it on a socket.
+///
+/// ```swift
+/// let app = try buildApplication(configuration, content: Notes())
+/// let response = app.responder.respond(to: HTTPRequest(method: .get, path: "/healthz"))
+/// app.reloadTabs()                      // what SIGHUP does in the demo
+/// ```
+public final class Application: Sendable {
+    /// The configuration it was built with.
+    public let configuration: AppConfiguration
+    /// The app as a responder.
+    public let responder: TabServerApp
+    /// The shared tab controller (replace the model, set hooks).
+    public let tabs: TabModelHolder
+    /// The session store.
+    public let store: any SessionStore
+    /// Where start-up, reload and error messages go.
+    public let log: LogSink
+
+    init(
+        configuration: AppConfiguration, responder: TabServerApp, tabs: TabModelHolder, store: any SessionStore,
+        log: LogSink
+    ) {
+        self.configuration = configuration
+        self.responder = responder
+        self.tabs = tabs
+        self.store = store
+        self.log = log
+    }
+
+    /// Removes expired sessions every `seconds`, off the engine's threads, for as long
+    /// as the application exists. `AppServer` calls it when it starts serving.
+    public func scheduleSweep(every seconds: Int) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
+            guard let self else { return }
+            do {
+                let removed = try self.store.sweep(now: wallClockSeconds())
+                if removed > 0 { self.log.write("tabserver: swept \(removed) expired session(s)") }
+            } catch {
+                self.log.write("tabserver: session sweep failed: \(error)")
+            }
+            self.scheduleSweep(every: seconds)
+        }
+    }
+
+    /// Re-reads the tab definition file. An invalid file keeps the current model; the
+    /// error is returned (and logged) so the caller can report it.
+    @discardableResult
+    public func reloadTabs() -> StartupError? {
+        do {
+            let model = try TabDefinition.load(
+                path: configuration.tabsFile, files: responder.files, templateNames: Set(responder.views.library.names))
+            tabs.replaceModel(model)
+            log.write("tabserver: reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
+            return nil
+        } catch {
+            log.write("tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(error)")
+            return error
+        }
+    }
+}
