@@ -37,7 +37,8 @@ func makeEngineResponse(_ body: HTTPBody) -> OpaquePointer? {
     case .shared(let shared):
         // The response keeps the bytes alive; `engineReleaseShared` balances this retain.
         return MHD_create_response_from_buffer_with_free_callback_cls(
-            shared.count, UnsafeMutableRawPointer(mutating: shared.baseAddress), engineReleaseShared, Unmanaged.passRetained(shared).toOpaque())
+            shared.count, UnsafeMutableRawPointer(mutating: shared.baseAddress), engineReleaseShared,
+            Unmanaged.passRetained(shared).toOpaque())
     }
 }
 
