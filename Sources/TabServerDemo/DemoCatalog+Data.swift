@@ -1,4 +1,5 @@
 import TabServerCore
+
 extension DemoCatalog {
     static func makeCollections() -> [String: Collection] {
         [

@@ -67,6 +67,32 @@ struct RuntimeModelTests {
         }
     }
 
+    @Test("replaceModel refuses a tab without a template or icon, with a typed error, and keeps serving")
+    func replaceModelValidates() throws {
+        let (app, _) = try app(tabs: Self.baseTabs)
+        let client = TestClient(app.responder)
+        _ = client.get("/tabs/tv")
+        // The old README example: "home" has no Templates/tabs/home.mustache.
+        let noTemplate = try TabBarModel(tabs: [
+            Tab(id: "home", title: "Home", icon: "featured.svg", isCustomizable: false),
+            Tab(id: "music", title: "Music", icon: "music.svg", badge: .count(3)),
+        ])
+        #expect(throws: TabModelError.self) { try app.tabs.replaceModel(noTemplate) }
+        do {
+            try app.tabs.replaceModel(noTemplate)
+        } catch {
+            #expect(error.tabID == "home")
+            #expect(error.reason.contains("missing template 'home'"))
+        }
+        let noIcon = try TabBarModel(tabs: [Tab(id: "music", title: "Music", icon: "nope.svg")])
+        #expect(throws: TabModelError(tabID: "music", reason: "unknown icon 'nope.svg' (no Public/icons/nope.svg)")) {
+            try app.tabs.replaceModel(noIcon)
+        }
+        let page = client.get("/tabs/tv")
+        #expect(page.status == 200)
+        #expect(page.barTabIDs == ["featured", "music", "movies", "tv"], "the refused models changed nothing")
+    }
+
     @Test("the Swift API can replace the model while sessions exist")
     func swiftAPI() throws {
         let (app, _) = try app(tabs: Self.baseTabs)
@@ -77,7 +103,7 @@ struct RuntimeModelTests {
             Tab(id: "tv", title: "TV", icon: "tv.svg", isEnabled: false),
             Tab(id: "music", title: "Music", icon: "music.svg"),
         ])
-        app.tabs.replaceModel(model)
+        try app.tabs.replaceModel(model)
         #expect(client.get("/").location == "/tabs/featured", "a disabled selection falls back")
         let page = client.get("/tabs/featured")
         #expect(page.barTabIDs == ["featured", "tv", "music"])

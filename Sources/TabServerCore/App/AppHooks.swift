@@ -3,11 +3,21 @@ import TabBar
 /// The app's say in selection and customization: UIKit's `UITabBarControllerDelegate`
 /// for the web. Selection may also ask the visitor to confirm first.
 ///
+/// Two kinds of hook, with different guarantees:
+/// - `shouldSelect` is a **veto** asked while the request runs. It must be pure (decide
+///   from its arguments, no side effects): when another request wrote the same session
+///   at the same moment, the request is run again and the veto asked again.
+/// - `didSelect`, `willBeginCustomizing` and `didEndCustomizing` are **observers**. Each
+///   fires exactly once per event, after the session write that records it succeeded,
+///   never for a change that was rolled back. They run on the engine's thread before
+///   the answer is sent: keep them short.
+///
 /// ```swift
 /// var hooks = AppHooks()
 /// hooks.shouldSelect = { tab, state, confirmed in
 ///     tab.id == "purchased" && !confirmed ? .askConfirmation("Show your purchase history?") : .allow
 /// }
+/// hooks.didSelect = { tab, _ in metrics.count("selected.\(tab.id)") }
 /// ```
 public struct AppHooks: Sendable {
     /// The answer of `shouldSelect`.
@@ -33,16 +43,15 @@ public struct AppHooks: Sendable {
 
     public init() {}
 
-    /// The hooks as the model's controller takes them, with the selection verdict
-    /// already decided for this request.
+    /// The hooks as the model's controller takes them for one request: the selection
+    /// verdict already decided, and no observers (the app records events itself and
+    /// delivers them after the commit, see `HookEvent`).
     func tabBarHooks(verdict: Decision) -> TabBarHooks {
-        TabBarHooks(
-            shouldSelect: { _, _ in
-                switch verdict {
-                case .allow: .allow
-                case .deny(let message), .askConfirmation(let message): .deny(message: message)
-                }
-            },
-            didSelect: didSelect, willBeginCustomizing: willBeginCustomizing, didEndCustomizing: didEndCustomizing)
+        TabBarHooks(shouldSelect: { _, _ in
+            switch verdict {
+            case .allow: .allow
+            case .deny(let message), .askConfirmation(let message): .deny(message: message)
+            }
+        })
     }
 }

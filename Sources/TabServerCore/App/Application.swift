@@ -60,15 +60,20 @@ public final class Application: Sendable {
     /// error is returned (and logged) so the caller can report it.
     @discardableResult
     public func reloadTabs() -> StartupError? {
+        let refusal: StartupError
         do {
-            let model = try TabDefinition.load(
-                path: configuration.tabsFile, files: responder.files, templateNames: Set(responder.views.library.names))
-            tabs.replaceModel(model)
-            log.write("tabserver: reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
-            return nil
+            let model = try TabDefinition.load(path: configuration.tabsFile, validator: tabs.validator)
+            do {
+                try tabs.replaceModel(model)
+                log.write("tabserver: reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
+                return nil
+            } catch {
+                refusal = StartupError("\(configuration.tabsFile): \(error)")
+            }
         } catch {
-            log.write("tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(error)")
-            return error
+            refusal = error
         }
+        log.write("tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(refusal)")
+        return refusal
     }
 }

@@ -1,11 +1,10 @@
 import FoundationEssentials
 import TabBar
-import Web
 
 /// Loads the shared tab definition file and checks it against what the app ships:
-/// every icon must be a file in `Public/icons/`, every tab template must exist.
+/// the same checks as any model change (see `TabModelValidator`).
 enum TabDefinition {
-    static func load(path: String, files: StaticFiles, templateNames: Set<String>) throws(StartupError) -> TabBarModel {
+    static func load(path: String, validator: TabModelValidator) throws(StartupError) -> TabBarModel {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw StartupError("\(path): cannot read the tab definition file")
         }
@@ -15,16 +14,12 @@ enum TabDefinition {
         } catch {
             throw StartupError("\(path): \(error)")
         }
-        for (index, tab) in model.tabs.enumerated() {
-            for icon in [tab.icon] + (tab.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil {
-                throw StartupError(
-                    "\(path): tab \(index + 1) '\(tab.id)': unknown icon '\(icon)' (no Public/icons/\(icon))")
-            }
-            if !templateNames.contains("tabs/\(tab.template)") {
-                throw StartupError(
-                    "\(path): tab \(index + 1) '\(tab.id)': missing template '\(tab.template)' (no Templates/tabs/\(tab.template).mustache)"
-                )
-            }
+        do {
+            try validator.validate(model)
+        } catch {
+            // Start-up messages name the tab's position in the file too.
+            let position = model.tabs.firstIndex { $0.id == error.tabID }.map { "tab \($0 + 1) " } ?? ""
+            throw StartupError("\(path): \(position)\(error)")
         }
         return model
     }

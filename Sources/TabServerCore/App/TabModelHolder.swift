@@ -6,16 +6,27 @@ import TabBar
 /// a reload never changes the model under a request halfway through.
 public final class TabModelHolder: Sendable {
     private let snapshot: Mutex<ModelSnapshot>
+    let validator: TabModelValidator
 
-    init(_ controller: TabBarController) {
+    init(_ controller: TabBarController, validator: TabModelValidator) {
         snapshot = Mutex(ModelSnapshot(controller: controller, generation: 0))
+        self.validator = validator
     }
 
     /// The controller and what is derived from it, for this request.
     public var current: ModelSnapshot { snapshot.withLock { $0 } }
 
-    /// Installs a new model, keeping the hooks. Visitors' states catch up on their next request.
-    public func replaceModel(_ model: TabBarModel) {
+    /// Installs a new model, keeping the hooks, after checking it as start-up checks the
+    /// tab file: every icon must be a static file and every tab's template must exist.
+    /// A refused model changes nothing. Visitors' states catch up on their next request.
+    ///
+    /// ```swift
+    /// try app.tabs.replaceModel(TabBarModel(tabs: [
+    ///     Tab(id: "notes", title: "Notes", icon: "notes.svg", template: "notes"),
+    /// ]))
+    /// ```
+    public func replaceModel(_ model: TabBarModel) throws(TabModelError) {
+        try validator.validate(model)
         snapshot.withLock { current in
             var controller = current.controller
             controller.model = model

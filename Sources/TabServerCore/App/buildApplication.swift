@@ -12,6 +12,13 @@ import Web
 /// opens the session store and wires the app. `main` and the tests both call it.
 /// Anything wrong stops here with a message naming the file, line and reason.
 ///
+/// - Parameters:
+///   - content: the pages of every tab.
+///   - hooks: the app's veto and observers (UIKit's tab bar controller delegate).
+///   - sessionStore: a store of your own; nil opens the one the configuration names.
+///   - log: start-up, reload and error messages.
+///   - clock: seconds since 1970 (tests inject their own).
+///
 /// ```swift
 /// var configuration = AppConfiguration()
 /// configuration.tabsFile = "notes-tabs.json"
@@ -19,7 +26,8 @@ import Web
 /// ```
 public func buildApplication(
     _ configuration: AppConfiguration, content: any TabContentProvider, hooks: AppHooks = AppHooks(),
-    log: LogSink = .standardError, clock: @escaping @Sendable () -> Int64 = wallClockSeconds
+    sessionStore: (any SessionStore)? = nil, log: LogSink = .standardError,
+    clock: @escaping @Sendable () -> Int64 = wallClockSeconds
 ) throws(StartupError) -> Application {
     let files: StaticFiles
     do {
@@ -45,10 +53,12 @@ public func buildApplication(
     for required in ["layout", "pages/more", "pages/customize", "pages/error"] where library[required] == nil {
         throw StartupError("\(configuration.templatesDirectory)/\(required).mustache is missing")
     }
-    let model = try TabDefinition.load(path: configuration.tabsFile, files: files, templateNames: Set(library.names))
-    let tabs = TabModelHolder(TabBarController(model: model))
+    let validator = TabModelValidator(files: files, templateNames: Set(library.names))
+    let model = try TabDefinition.load(path: configuration.tabsFile, validator: validator)
+    let tabs = TabModelHolder(TabBarController(model: model), validator: validator)
     let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
-    let store = try makeSessionStore(configuration)
+    let store: any SessionStore
+    if let sessionStore { store = sessionStore } else { store = try makeSessionStore(configuration) }
     let views = PageRenderer(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))

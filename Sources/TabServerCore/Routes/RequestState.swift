@@ -17,6 +17,8 @@ struct RequestState {
     var session: Session?
     /// Whether the session was created by this request (its cookie must be set).
     private(set) var isNewSession = false
+    /// Observer events of this attempt, delivered once the session write succeeds.
+    var events: [HookEvent] = []
 
     init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot) {
         self.app = app
@@ -52,6 +54,7 @@ struct RequestState {
 
     /// Forgets the handler's changes (a failed request changes nothing).
     mutating func discardChanges() {
+        events.removeAll()
         guard var original = loaded else { return }
         original.state = controller.reconciled(original.state)
         session = original

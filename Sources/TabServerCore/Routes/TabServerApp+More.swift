@@ -23,7 +23,7 @@ extension TabServerApp {
         let controller = state.controller
         if session.customizationStart == nil {
             session.customizationStart = controller.effectiveOrder(session.state)
-            appHooks.willBeginCustomizing(session.state)
+            state.events.append(.willBeginCustomizing(session.state))
         }
         state.session = session
         return html(
@@ -42,7 +42,8 @@ extension TabServerApp {
         if actionName == "done" {
             let start = session.customizationStart ?? controller.effectiveOrder(session.state)
             session.customizationStart = nil
-            appHooks.didEndCustomizing(session.state, start != controller.effectiveOrder(session.state))
+            state.events.append(
+                .didEndCustomizing(session.state, changed: start != controller.effectiveOrder(session.state)))
             state.session = session
             return redirect(to: "/more")
         }

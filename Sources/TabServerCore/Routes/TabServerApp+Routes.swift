@@ -98,11 +98,13 @@ extension TabServerApp {
             session.state = selected
             session.notice = nil
             state.session = session
+            state.events.append(.didSelect(tab, selected))
             return redirect(to: Self.tabPath(id, location))
         case .poppedToRoot(let id):
             session.state = selected
             session.notice = nil
             state.session = session
+            state.events.append(.didSelect(tab, selected))
             return redirect(to: Self.tabPath(id, ""))
         case .vetoed(let message):
             let confirm: String? = if case .askConfirmation = verdict { tab.id } else { nil }

@@ -17,6 +17,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let proxyTrust: ProxyTrust
     let appHooks: AppHooks
     let router: Router<RequestState>
+    let sessionLocks = SessionLocks()
     let clock: @Sendable () -> Int64
 
     init(
@@ -57,6 +58,18 @@ public final class TabServerApp: HTTPResponder, Sendable {
         {
             return file
         }
+        // A visitor's requests run one at a time in this process (see `SessionLocks`);
+        // a request without a session cookie creates a new session and races no one.
+        guard let cookie = request.cookie(configuration.cookieName) else {
+            return run(request, resolution: resolution)
+        }
+        return sessionLocks.withLock(for: cookie) { run(request, resolution: resolution) }
+    }
+
+    /// Runs the handler and commits the session. Only a conflicting write from another
+    /// instance sharing the store re-runs it, on the fresh session; observer hooks fire
+    /// once, after the successful commit.
+    private func run(_ request: HTTPRequest, resolution: Router<RequestState>.Resolution) -> HTTPResponse {
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current)
             var response: HTTPResponse
@@ -76,6 +89,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             switch commit(&state) {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
+                appHooks.deliver(state.events)
                 return response
             case .conflict:
                 continue

@@ -64,8 +64,13 @@ struct PageRenderer: Sendable {
     func render(_ template: String, _ context: MustacheValue) -> [UInt8] {
         var buffer = [UInt8]()
         buffer.reserveCapacity(Self.initialCapacity)
-        let found = library.render(template, context, into: &buffer)
-        precondition(found, "template '\(template)' was checked at start-up")
+        if !library.render(template, context, into: &buffer) {
+            // Every model change is validated against the templates (`TabModelValidator`),
+            // so this means the library and the model disagree: say so rather than crash.
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(
+                contentsOf: "<!doctype html><title>Missing template</title><p>A page template is missing.</p>\n".utf8)
+        }
         return buffer
     }
 

@@ -1,0 +1,23 @@
+import TabBar
+import Web
+
+/// Checks a tab model against what the app ships, the same way at start-up, on a
+/// reload and through the Swift API: every icon is a file under `icons/`, every tab's
+/// template exists. (Ids, titles and badges are checked when the model is built.)
+struct TabModelValidator: Sendable {
+    let files: StaticFiles
+    let templateNames: Set<String>
+
+    func validate(_ model: TabBarModel) throws(TabModelError) {
+        for tab in model.tabs {
+            for icon in [tab.icon] + (tab.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil {
+                throw TabModelError(tabID: tab.id, reason: "unknown icon '\(icon)' (no Public/icons/\(icon))")
+            }
+            if !templateNames.contains("tabs/\(tab.template)") {
+                throw TabModelError(
+                    tabID: tab.id,
+                    reason: "missing template '\(tab.template)' (no Templates/tabs/\(tab.template).mustache)")
+            }
+        }
+    }
+}

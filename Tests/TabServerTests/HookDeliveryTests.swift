@@ -1,0 +1,99 @@
+import Dispatch
+import Sessions
+import Synchronization
+import TabBar
+import TabServerCore
+import TabServerDemo
+import TestSupport
+import Testing
+
+@Suite("Hooks fire once, after the state they describe is committed")
+struct HookDeliveryTests {
+    /// Counts each observer call, by event.
+    final class Counter: Sendable {
+        let calls = Mutex<[String]>([])
+        func record(_ event: String) { calls.withLock { $0.append(event) } }
+        var events: [String] { calls.withLock { $0 } }
+    }
+
+    func app(interferences: Int, counter: Counter) throws -> (Application, InterferingSessionStore) {
+        var hooks = demoHooks()
+        hooks.didSelect = { tab, state in counter.record("didSelect \(tab.id) selected=\(state.selectedTabID ?? "-")") }
+        hooks.willBeginCustomizing = { _ in counter.record("willBegin") }
+        hooks.didEndCustomizing = { _, changed in counter.record("didEnd changed=\(changed)") }
+        let store = InterferingSessionStore(
+            MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: interferences)
+        let app = try buildApplication(
+            TestFixtures.configuration(), content: DemoCatalog(), hooks: hooks, sessionStore: store, log: quietLog)
+        return (app, store)
+    }
+
+    @Test("didSelect fires once although the write conflicted three times")
+    func didSelectOnce() throws {
+        let counter = Counter()
+        let (app, store) = try app(interferences: 0, counter: counter)
+        let client = TestClient(app.responder)
+        let token = try #require(client.get("/tabs/featured").csrfToken)
+        store.arm(3)
+        let response = client.post("/select", form: [("csrf", token), ("tab", "music")])
+        #expect(response.status == 303)
+        #expect(store.conflicts.load(ordering: .relaxed) == 3, "the request really was re-run")
+        #expect(counter.events == ["didSelect music selected=music"])
+        #expect(client.follow(response).currentTabID == "music")
+    }
+
+    @Test("customizing hooks fire once each under conflicts, with the committed result")
+    func customizingOnce() throws {
+        let counter = Counter()
+        let (app, store) = try app(interferences: 0, counter: counter)
+        let client = TestClient(app.responder)
+        _ = client.get("/tabs/featured")
+        store.arm(2)
+        let edit = client.get("/more/edit")
+        #expect(edit.status == 200)
+        let token = try #require(edit.csrfToken)
+        let version = try #require(edit.attribute(named: "value", inTagContaining: "name=\"version\""))
+        store.arm(2)
+        #expect(
+            client.post(
+                "/more/edit", form: [("csrf", token), ("version", version), ("action", "down"), ("tab", "music")]
+            )
+            .status == 303)
+        store.arm(2)
+        #expect(client.post("/more/edit", form: [("csrf", token), ("action", "done")]).status == 303)
+        #expect(counter.events == ["willBegin", "didEnd changed=true"])
+        #expect(store.conflicts.load(ordering: .relaxed) == 6)
+    }
+
+    @Test("a request that fails to commit tells no observer")
+    func noEventWithoutCommit() throws {
+        let counter = Counter()
+        let (app, store) = try app(interferences: 0, counter: counter)
+        let client = TestClient(app.responder)
+        let token = try #require(client.get("/tabs/featured").csrfToken)
+        store.arm(1000)  // every attempt loses: the app gives up with 409
+        let response = client.post("/select", form: [("csrf", token), ("tab", "music")])
+        #expect(response.status == 409)
+        #expect(counter.events.isEmpty)
+    }
+
+    @Test("64 concurrent selects on one session all answer 303, each observed once")
+    func concurrentSelects() throws {
+        let counter = Counter()
+        let (app, _) = try app(interferences: 0, counter: counter)
+        let client = TestClient(app.responder)
+        let token = try #require(client.get("/tabs/featured").csrfToken)
+        let cookie = try #require(client.cookies["tabserver_session"])
+        let statuses = Mutex<[Int]>([])
+        let responder = app.responder
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            let visitor = TestClient(responder)
+            visitor.cookies["tabserver_session"] = cookie
+            let tab = ["music", "movies", "tv", "featured"][index % 4]
+            let status = visitor.post("/select", form: [("csrf", token), ("tab", tab)]).status
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 }.allSatisfy { $0 == 303 })
+        #expect(counter.events.count == 64)
+    }
+}
