@@ -19,7 +19,7 @@ if [[ ! -x "$venv/bin/hadolint" ]]; then
 fi
 
 echo "== swift format lint"
-swift format lint --strict -r Sources Tests Package.swift
+swift format lint --strict -r Sources Tests Package.swift Examples/Notes/Sources Examples/Notes/Package.swift
 
 echo "== hadolint Dockerfile"
 "$venv/bin/hadolint" Dockerfile
@@ -35,6 +35,9 @@ if [[ ! -d ../shared/mustache-spec ]]; then
   echo "note: ../shared/mustache-spec is absent: the Mustache spec tests will be skipped"
 fi
 swift test
+
+echo "== example app on the library (Examples/Notes: build, serve, check)"
+Examples/Notes/smoke-test.sh
 
 echo "== browser tests (headless Chromium, Selenium, axe-core)"
 scripts/browser-tests.sh

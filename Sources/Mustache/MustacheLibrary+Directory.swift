@@ -11,7 +11,20 @@ extension MustacheLibrary {
     /// - Throws: ``MustacheError`` whose `file` is the file's path: for a syntax error
     ///   with its line, column and reason; for an unreadable file or directory at 1:1.
     public init(directory: String, fileExtension: String = "mustache") throws(MustacheError) {
+        try self.init(directories: [directory], fileExtension: fileExtension)
+    }
+
+    /// Loads several folders as one library: a template in a later folder replaces the
+    /// one of the same name from an earlier folder (an app's own `Templates/` over
+    /// TabServer's layout and pages).
+    public init(directories: [String], fileExtension: String = "mustache") throws(MustacheError) {
         self.init()
+        for directory in directories {
+            try load(directory, fileExtension: fileExtension)
+        }
+    }
+
+    private mutating func load(_ directory: String, fileExtension: String) throws(MustacheError) {
         let files = FileManager.default
         var isDirectory = false
         guard files.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory,

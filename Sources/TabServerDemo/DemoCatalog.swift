@@ -41,8 +41,9 @@ public struct DemoCatalog: TabContentProvider {
         collections = DemoCatalog.makeCollections()
     }
 
-    public func page(tab: Tab, location: [Substring], basePath: String) -> TabPage? {
-        pages.value(for: PageKey(tabID: tab.id, title: tab.title, location: location, basePath: basePath)) {
+    public func page(for request: TabPageRequest) -> TabPage? {
+        let (tab, location, basePath) = (request.tab, request.location, request.basePath)
+        return pages.value(for: PageKey(tabID: tab.id, title: tab.title, location: location, basePath: basePath)) {
             guard var page = makePage(tab: tab, location: location, basePath: basePath) else { return nil }
             // The catalog is the same for everyone: let the app reuse rendered pages.
             page.cacheKey = ([tab.id] + location.map(String.init)).joined(separator: "/")

@@ -31,7 +31,24 @@ public struct StaticFiles: Sendable {
 
     /// Loads every regular file below `directory` (dot-files excluded).
     public init(directory: String, cacheControl: String = "public, max-age=300") throws(LoadError) {
+        try self.init(directories: [directory], cacheControl: cacheControl)
+    }
+
+    /// Loads the files of several folders as one: a file in a later folder replaces the
+    /// one at the same path in an earlier folder (an app's own `Public/` over TabServer's).
+    public init(directories: [String], cacheControl: String = "public, max-age=300") throws(LoadError) {
         self.cacheControl = cacheControl
+        var loaded: [String: StaticFile] = [:]
+        for directory in directories {
+            try Self.load(directory, into: &loaded)
+        }
+        files = loaded
+        prepared = loaded.mapValues {
+            Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
+        }
+    }
+
+    private static func load(_ directory: String, into loaded: inout [String: StaticFile]) throws(LoadError) {
         let manager = FileManager.default
         var isDirectory = false
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
@@ -43,7 +60,6 @@ public struct StaticFiles: Sendable {
         } catch {
             throw LoadError(description: "cannot list '\(directory)': \(error)")
         }
-        var loaded: [String: StaticFile] = [:]
         for path in paths where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
             let full = directory + "/" + path
             var isDir = false
@@ -52,10 +68,6 @@ public struct StaticFiles: Sendable {
                 throw LoadError(description: "cannot read '\(full)'")
             }
             loaded[path] = try Self.prepare(path: path, bytes: [UInt8](data))
-        }
-        files = loaded
-        prepared = loaded.mapValues {
-            Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
         }
     }
 

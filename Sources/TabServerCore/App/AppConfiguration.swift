@@ -10,7 +10,7 @@ import HTTPTypes
 /// ```swift
 /// var configuration = AppConfiguration()
 /// configuration.http.port = 0
-/// let app = try buildApplication(configuration)
+/// let app = try buildApplication(configuration, content: Notes())
 /// ```
 public struct AppConfiguration: Sendable {
     /// Engine settings: address, threads, limits.
@@ -19,6 +19,12 @@ public struct AppConfiguration: Sendable {
     public var publicDirectory = "Public"
     /// Folder of Mustache templates, compiled at start.
     public var templatesDirectory = "Templates"
+    /// An app's own folders of static files, laid over `publicDirectory` in order: a file
+    /// here replaces the one at the same path there (icons, a stylesheet of its own).
+    public var publicOverlays: [String] = []
+    /// An app's own folders of templates, laid over `templatesDirectory` in order: its
+    /// `tabs/*.mustache`, or its own `layout` replacing TabServer's.
+    public var templateOverlays: [String] = []
     /// Folder of UI languages, one JSON file each (en.json is required).
     public var localesDirectory = "Locales"
     /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.

@@ -31,7 +31,7 @@ public func buildApplication(
 ) throws(StartupError) -> Application {
     let files: StaticFiles
     do {
-        files = try StaticFiles(directory: configuration.publicDirectory)
+        files = try StaticFiles(directories: [configuration.publicDirectory] + configuration.publicOverlays)
     } catch {
         throw StartupError(error.description)
     }
@@ -41,7 +41,8 @@ public func buildApplication(
     }
     let library: MustacheLibrary
     do {
-        library = try MustacheLibrary(directory: configuration.templatesDirectory)
+        library = try MustacheLibrary(
+            directories: [configuration.templatesDirectory] + configuration.templateOverlays)
     } catch {
         throw StartupError("\(error)")
     }

@@ -2,16 +2,17 @@ import TabBar
 
 /// Supplies each tab's pages. The app asks for the page at a location below a tab's
 /// root (`[]` is the root, `["albums", "12"]` is `/tabs/music/albums/12`); nil is a 404
-/// that still shows the tab bar.
+/// that still shows the tab bar. Called on the engine's threads: keep it quick and
+/// thread-safe.
 ///
 /// ```swift
 /// struct Shop: TabContentProvider {
-///     func page(tab: Tab, location: [Substring]) -> TabPage? {
-///         location.isEmpty ? TabPage(title: tab.title, context: ["items": []]) : nil
+///     func page(for request: TabPageRequest) -> TabPage? {
+///         request.location.isEmpty ? TabPage(title: request.tab.title, context: ["items": []]) : nil
 ///     }
 /// }
 /// ```
 public protocol TabContentProvider: Sendable {
-    /// The page at `location` in `tab`, or nil when there is none.
-    func page(tab: Tab, location: [Substring], basePath: String) -> TabPage?
+    /// The page `request` asks for, or nil when there is none.
+    func page(for request: TabPageRequest) -> TabPage?
 }

@@ -57,7 +57,9 @@ extension TabServerApp {
         localized.title = localizer.title(of: tab, in: language)
         guard location.isEmpty || TabBarController.isValidLocation(location),
             let page = content.page(
-                tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath)
+                for: TabPageRequest(
+                    tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
+                    query: state.request.query, language: language.code))
         else {
             throw HTTPError.notFound("There is no such page in \(tab.title).")
         }
