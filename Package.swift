@@ -53,7 +53,9 @@ let package = Package(
         .target(
             name: "TabServerCore",
             dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto"]),
-        .target(name: "TabServer", dependencies: ["TabServerCore", "HTTPServer", "Sessions", "Mustache", "TabBar", "HTTPTypes"]),
+        .target(
+            name: "TabServer",
+            dependencies: ["TabServerCore", "HTTPServer", "Sessions", "Mustache", "TabBar", "HTTPTypes"]),
         .target(name: "ProcessLifecycle", dependencies: ["TabServer"]),
 
         // The demo store: one app built on the library, as any other package would.
