@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis"]),
         .target(
             name: "TabServerCore",
-            dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto"]),
+            dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto", "Redis"]),
         .target(name: "TabServer", dependencies: ["TabServerCore", "HTTPServer"]),
         .target(name: "ProcessLifecycle", dependencies: ["TabServer"]),
 
@@ -74,7 +74,7 @@ let package = Package(
             name: "TabServerTests",
             dependencies: [
                 "TabServer", "TabServerCore", "TabServerDemo", "TestSupport", "HTTPTypes", "Web", "TabBar", "Gzip",
-                "Sessions", "SQLite",
+                "Sessions", "SQLite", "Redis",
             ]),
     ],
     swiftLanguageModes: [.v6]

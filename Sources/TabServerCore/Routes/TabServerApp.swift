@@ -14,7 +14,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let content: any TabContentProvider
     let files: StaticFiles
     let localizer: Localizer
-    let proxyTrust: ProxyTrust
     let appHooks: AppHooks
     let router: Router<RequestState>
     let clock: @Sendable () -> Int64
@@ -25,8 +24,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
         clock: @escaping @Sendable () -> Int64
     ) {
         self.localizer = localizer
-        // Validated when the configuration was parsed; a hand-built one with a bad list trusts no one.
-        self.proxyTrust = (try? ProxyTrust(configuration.trustedProxies)) ?? (try! ProxyTrust(""))
         self.configuration = configuration
         self.tabs = tabs
         self.store = store
@@ -42,7 +39,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     static let maxWriteAttempts = 16
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let origin = proxyTrust.origin(of: request)
+        let origin = configuration.trustedProxies.origin(of: request)
         var response = respond(to: request, origin: origin)
         if origin.client != request.remoteAddress { response.accessLogNote = "client=\(origin.client)" }
         return response
@@ -119,7 +116,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
         Cookie(
             name: configuration.cookieName, value: session.id.text,
             path: configuration.basePath.isEmpty ? "/" : configuration.basePath,
-            maxAge: Int(configuration.sessionAbsoluteTimeout), httpOnly: true, secure: isHTTPS(request),
+            maxAge: Int(configuration.sessionAbsoluteTimeout.components.seconds), httpOnly: true,
+            secure: isHTTPS(request),
             sameSite: .lax
         ).headerValue
     }
@@ -127,8 +125,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// Whether the visitor reached us over HTTPS: the configured public origin says so,
     /// or a trusted proxy does (a direct connection here is plain HTTP).
     func isHTTPS(_ request: HTTPRequest) -> Bool {
-        if let publicOrigin = configuration.publicOrigin { return publicOrigin.hasPrefix("https://") }
-        return proxyTrust.origin(of: request).isHTTPS
+        if let publicOrigin = configuration.publicOrigin { return publicOrigin.isHTTPS }
+        return configuration.trustedProxies.origin(of: request).isHTTPS
     }
 
     /// The path below the base path, or nil when the request is outside it. A trusted
