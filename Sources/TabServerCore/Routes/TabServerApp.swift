@@ -47,7 +47,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
 
     private func respond(to request: HTTPRequest, origin: RequestOrigin) -> HTTPResponse {
         let path = stripBasePath(request.path, origin: origin)
-        guard let path else { return plainNotFound() }
+        guard let path else { return .text("404 Not Found\n", status: .notFound) }
         let resolution = router.resolve(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
             let file = files.response(for: request, path: path)
@@ -57,7 +57,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current)
             var response: HTTPResponse
-            do {
+            do throws(HTTPError) {
                 switch resolution {
                 case .found(let handler, let parameters):
                     response = try handler(request, parameters, &state)
@@ -140,12 +140,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
             return path
         }
         return nil
-    }
-
-    private func plainNotFound() -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        return HTTPResponse(status: .notFound, headers: headers, body: .bytes(Array("404 Not Found\n".utf8)))
     }
 
     /// Seconds since 1970, from the injectable clock.
