@@ -52,10 +52,12 @@ let package = Package(
         .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis"]),
         .target(
             name: "TabServerCore",
-            dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto"]),
+            dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto", "Redis"]),
         .target(
             name: "TabServer",
-            dependencies: ["TabServerCore", "HTTPServer", "Sessions", "Mustache", "TabBar", "HTTPTypes"]),
+            dependencies: [
+                "TabServerCore", "HTTPServer", "Sessions", "Mustache", "TabBar", "HTTPTypes", "Web", "Redis",
+            ]),
         .target(name: "ProcessLifecycle", dependencies: ["TabServer"]),
 
         // The demo store: one app built on the library, as any other package would.
@@ -76,7 +78,7 @@ let package = Package(
             name: "TabServerTests",
             dependencies: [
                 "TabServer", "TabServerCore", "TabServerDemo", "TestSupport", "HTTPTypes", "Web", "TabBar", "Gzip",
-                "Sessions", "SQLite",
+                "Sessions", "SQLite", "Redis",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -40,7 +40,10 @@ token=$(grep -o 'name="csrf" value="[^"]*"' <<<"$notes" | head -1 | sed 's/.*val
 select_status=$(curl -s -o /dev/null -w '%{http_code}' -c "$jar" -b "$jar" -d "csrf=$token&tab=search" "$base/select")
 check "selecting a tab answers 303" test "$select_status" = 303
 check "the didSelect hook counted the tap once" grep -q "Times Search was opened</dt><dd>1<" <<<"$(get /tabs/settings)"
-check "the server logged its start" grep -q "notes: listening" "$work/server.log"
+kill -TERM "$pid"
+wait "$pid"
+check "SIGTERM stops it with status 0" test $? = 0
+check "the server logged its start and stop" grep -q "notes: listening" "$work/server.log"
 
 echo "notes example: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,10 +1,9 @@
 import CCrypto
 
-/// Hashes, keyed hashes and constant-time comparison from OpenSSL libcrypto.
+/// Hashes from OpenSSL libcrypto, and the hex form they are usually shown in.
 ///
 /// ```swift
-/// let tag = Digest.hmacSHA256(key: secret, message: Array("session-id".utf8))
-/// Digest.constantTimeEquals(tag, presented)
+/// let etag = Digest.hex(Digest.sha256(bytes).prefix(8))
 /// ```
 public enum Digest {
     /// SHA-256 of `bytes` (32 bytes).
@@ -41,32 +40,5 @@ public enum Digest {
             }
         }
         return output
-    }
-
-    /// HMAC-SHA-256 of `message` under `key` (32 bytes).
-    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0  // stays 0 if HMAC fails, so the check below traps instead of returning zeros
-        key.withUnsafeBufferPointer { keyBuffer in
-            message.withUnsafeBufferPointer { messageBuffer in
-                output.withUnsafeMutableBufferPointer { out in
-                    _ = HMAC(
-                        EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
-                        messageBuffer.baseAddress, messageBuffer.count, out.baseAddress, &length)
-                }
-            }
-        }
-        precondition(length == 32, "HMAC-SHA-256 produced \(length) bytes")
-        return output
-    }
-
-    /// Compares without an early exit, so the time taken says nothing about where two
-    /// secrets differ. Different lengths are unequal (lengths are not secret here).
-    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        if lhs.isEmpty { return true }
-        return lhs.withUnsafeBytes { a in
-            rhs.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
-        }
     }
 }

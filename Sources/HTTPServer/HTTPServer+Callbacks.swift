@@ -189,10 +189,7 @@ private func queue(
 
 /// The plain-text answer the engine gives for requests rejected before routing.
 func errorResponse(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
-    var headers = HTTPHeaders()
-    headers.add("Content-Type", "text/plain; charset=utf-8")
-    headers.add("Cache-Control", "no-store")
-    return HTTPResponse(status: status, headers: headers, body: .bytes(Array("\(status): \(message)\n".utf8)))
+    .text("\(status): \(message)\n", status: status)
 }
 
 /// Called by MHD when a request is done (answered, or the connection died): access log,

@@ -55,7 +55,7 @@ public final class HTTPServer: @unchecked Sendable {
             Self.option(.THREAD_POOL_SIZE, configuration.threads),
             Self.option(.CONNECTION_LIMIT, configuration.connectionLimit),
             Self.option(.PER_IP_CONNECTION_LIMIT, configuration.perAddressConnectionLimit),
-            Self.option(.CONNECTION_TIMEOUT, configuration.connectionTimeout),
+            Self.option(.CONNECTION_TIMEOUT, Self.wholeSecondsRoundingUp(configuration.connectionTimeout)),
             Self.option(.CONNECTION_MEMORY_LIMIT, configuration.memoryPerConnection),
             // 1: a request without Host on HTTP/1.1, or with malformed header lines, is a 400.
             Self.option(.STRICT_FOR_CLIENT, 1),
@@ -107,7 +107,9 @@ public final class HTTPServer: @unchecked Sendable {
         // down (Linux) refuses them now, so a proxy retries another instance at once; the
         // descriptor itself stays open until MHD has stopped, as MHD requires.
         Glibc.shutdown(listenSocket.descriptor, Int32(SHUT_RDWR))
-        let deadline = monotonicNanos() + UInt64(configuration.shutdownGracePeriod * 1e9)
+        let grace = configuration.shutdownGracePeriod.components
+        let deadline =
+            monotonicNanos() + UInt64(grace.seconds) * 1_000_000_000 + UInt64(grace.attoseconds / 1_000_000_000)
         while engine.inFlight.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
             usleep(5_000)
         }
@@ -124,6 +126,13 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_OptionItem(option: option, value: value, ptr_value: pointer)
     }
 
+    /// MHD counts the idle timeout in whole seconds; a fraction rounds up so that a short
+    /// timeout never becomes 0, which MHD reads as "no timeout".
+    private static func wholeSecondsRoundingUp(_ duration: Duration) -> Int {
+        let components = duration.components
+        return Int(components.seconds) + (components.attoseconds > 0 ? 1 : 0)
+    }
+
     private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
         func require(_ condition: Bool, _ message: String) throws(HTTPServerError) {
             if !condition { throw HTTPServerError(message) }
@@ -131,10 +140,10 @@ public final class HTTPServer: @unchecked Sendable {
         try require((1...64).contains(configuration.threads), "threads must be 1–64, got \(configuration.threads)")
         try require(configuration.connectionLimit >= 1, "connection limit must be at least 1")
         try require(configuration.perAddressConnectionLimit >= 0, "per-address connection limit must be 0 or more")
-        try require(configuration.connectionTimeout >= 1, "connection timeout must be at least 1 second")
+        try require(configuration.connectionTimeout >= .seconds(1), "connection timeout must be at least 1 second")
         try require(configuration.memoryPerConnection >= 4096, "memory per connection must be at least 4096 bytes")
         try require(configuration.maxBodySize >= 0, "maximum body size must be 0 or more")
-        try require(configuration.shutdownGracePeriod >= 0, "shutdown grace period must be 0 or more")
+        try require(configuration.shutdownGracePeriod >= .zero, "shutdown grace period must be 0 or more")
     }
 }
 

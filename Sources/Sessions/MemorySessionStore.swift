@@ -44,7 +44,7 @@ public final class MemorySessionStore: SessionStore {
 
     public func insert(_ session: Session) {
         storage.withLock { storage in
-            if storage.sessions.count >= capacity { Self.evict(&storage, keeping: capacity) }
+            storage.sessions.evictLeastRecentlyUsed(toFit: capacity) { $0.lastSeen }
             storage.sessions[session.id] = session
         }
     }
@@ -73,13 +73,4 @@ public final class MemorySessionStore: SessionStore {
     }
 
     public func checkReady() -> Bool { true }
-
-    /// Drops the least recently used 1/16 (at least one) in one pass, so a full store
-    /// pays the sort once per many inserts rather than on each.
-    private static func evict(_ storage: inout Storage, keeping capacity: Int) {
-        let excess = storage.sessions.count - capacity + 1
-        let batch = max(excess, capacity / 16, 1)
-        let oldest = storage.sessions.values.map { ($0.lastSeen, $0.id) }.sorted { $0.0 < $1.0 }.prefix(batch)
-        for (_, id) in oldest { storage.sessions[id] = nil }
-    }
 }

@@ -198,13 +198,8 @@ public final class SQLiteSessionStore: SessionStore {
 
     private func remember(_ session: Session, storedLastSeen: Int64) {
         cache.withLock { cache in
-            if cache.count >= cacheCapacity && cache[session.id] == nil {
-                // Drop the least recently seen sixteenth in one pass.
-                let drop = max(1, cacheCapacity / 16)
-                for (id, _) in cache.sorted(by: { $0.value.session.lastSeen < $1.value.session.lastSeen }).prefix(drop)
-                {
-                    cache[id] = nil
-                }
+            if cache[session.id] == nil {
+                cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen }
             }
             cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen)
         }

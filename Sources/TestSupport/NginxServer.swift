@@ -41,10 +41,9 @@ public final class NginxServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            if RawHTTPConnection(port: port, timeoutSeconds: 1) != nil { return }
-            usleep(20_000)
+        if waitUntil(.seconds(5), every: .milliseconds(20), { RawHTTPConnection(port: port, timeoutSeconds: 1) != nil })
+        {
+            return
         }
         stop()
         let log = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? ""
@@ -66,8 +65,7 @@ public final class NginxServer {
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGQUIT)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        waitUntil(.seconds(5), every: .milliseconds(10)) { !process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

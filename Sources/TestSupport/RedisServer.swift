@@ -92,11 +92,7 @@ public final class RedisServer {
         if Self.reap(pid) { return }
         kill(pid, SIGTERM)
         kill(pid, SIGCONT)  // a test may have paused it
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if Self.reap(pid) { return }
-            usleep(5_000)
-        }
+        if waitUntil(.seconds(5), { Self.reap(pid) }) { return }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -117,16 +113,15 @@ public final class RedisServer {
         ]
         let pid = try spawn(arguments)
 
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
+        let started = try waitUntil(.seconds(10)) {
             if reap(pid) {
                 let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? ""
                 throw StartError(description: "redis-server on port \(port) exited at start:\n\(log.suffix(2_000))")
             }
             // Our server, not another one that took the port first (then ours exits).
-            if serverProcessID(port: port) == pid { return pid }
-            usleep(5_000)
+            return serverProcessID(port: port) == pid
         }
+        if started { return pid }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)

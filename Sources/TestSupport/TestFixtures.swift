@@ -23,7 +23,7 @@ public enum TestFixtures {
         configuration.http.host = "127.0.0.1"
         configuration.http.threads = 2
         configuration.accessLog = false
-        configuration.sessions = "memory"
+        configuration.sessions = .memory()
         return configuration
     }
 

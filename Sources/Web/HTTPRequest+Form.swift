@@ -24,28 +24,13 @@ extension HTTPRequest {
     public var acceptsGzip: Bool {
         var gzipWeight: Double? = nil
         var wildcardWeight: Double? = nil
-        for header in headers.values("accept-encoding") {
-            for item in header.split(separator: ",") {
-                let parts = item.split(separator: ";").map { $0.trimmingASCIISpaces() }
-                guard let coding = parts.first?.lowercased(), coding == "gzip" || coding == "*" else { continue }
-                let q =
-                    parts.dropFirst().first { $0.hasPrefix("q=") || $0.hasPrefix("Q=") }.flatMap {
-                        Double($0.dropFirst(2))
-                    }
-                    ?? 1
-                if coding == "gzip" { gzipWeight = gzipWeight ?? q } else { wildcardWeight = wildcardWeight ?? q }
+        for item in QualityValue.list(headers.values("accept-encoding")) {
+            switch item.value.lowercased() {
+            case "gzip": gzipWeight = gzipWeight ?? item.weight
+            case "*": wildcardWeight = wildcardWeight ?? item.weight
+            default: continue
             }
         }
         return (gzipWeight ?? wildcardWeight ?? 0) > 0
-    }
-}
-
-extension Substring {
-    /// The substring without leading and trailing spaces and tabs.
-    func trimmingASCIISpaces() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }

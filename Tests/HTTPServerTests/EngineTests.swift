@@ -36,8 +36,9 @@ func withEngine(
     maxBody: Int = 1024, delayMicroseconds: UInt32 = 0, _ body: (HTTPServer) throws -> Void
 ) throws {
     let configuration = HTTPServerConfiguration(
-        host: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, connectionTimeout: 5, memoryPerConnection: 8192,
-        maxBodySize: maxBody, shutdownGracePeriod: 3)
+        host: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, connectionTimeout: .seconds(5),
+        memoryPerConnection: 8192,
+        maxBodySize: maxBody, shutdownGracePeriod: .seconds(3))
     let server = try HTTPServer(
         configuration: configuration, responder: EchoResponder(delayMicroseconds: delayMicroseconds), accessLog: nil)
     defer { server.shutdown() }

@@ -61,7 +61,7 @@ struct RedisSessionStoreFaultTests {
 
         try redis.start()
         let restarted = ContinuousClock.now
-        while !store.checkReady() && ContinuousClock.now - restarted < .seconds(10) { usleep(20_000) }
+        waitUntil(.seconds(10), every: .milliseconds(20)) { store.checkReady() }
         let recovery = ContinuousClock.now - restarted
         #expect(store.checkReady(), "no recovery within 10 s")
         #expect(recovery < .seconds(3), "recovery took \(recovery)")
@@ -104,8 +104,7 @@ struct RedisSessionStoreFaultTests {
         print("Redis hung: load failed after \(load)")
 
         kill(pid, SIGCONT)
-        let resumed = ContinuousClock.now
-        while !store.checkReady() && ContinuousClock.now - resumed < .seconds(10) { usleep(20_000) }
+        waitUntil(.seconds(10), every: .milliseconds(20)) { store.checkReady() }
         #expect(store.checkReady())
         #expect(try store.load(session.id, now: 2) != nil, "the data survived the pause")
     }

@@ -17,14 +17,14 @@ struct DurabilityTests {
         let path = TestFixtures.temporaryDirectory("durable") + "/sessions.sqlite"
         let cookie: String
         do {
-            let app = try makeApp { $0.sessions = "sqlite:\(path)" }
+            let app = try makeApp { $0.sessions = .sqlite(path: path) }
             let client = TestClient(app.responder)
             let page = client.get("/tabs/featured")
             _ = client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "tv")])
             #expect(client.get("/tabs/music/albums/2").status == 200)
             cookie = try #require(client.cookies["tabserver_session"])
         }
-        let app = try makeApp { $0.sessions = "sqlite:\(path)" }
+        let app = try makeApp { $0.sessions = .sqlite(path: path) }
         let client = TestClient(app.responder)
         client.cookies["tabserver_session"] = cookie
         #expect(client.get("/").location == "/tabs/music/albums/2")

@@ -11,7 +11,7 @@ struct LostUpdateTests {
         arguments: ["memory", "sqlite"])
     func concurrentPosts(store: String) throws {
         let path = TestFixtures.temporaryDirectory("lost") + "/sessions.sqlite"
-        let app = try makeApp { $0.sessions = store == "memory" ? "memory" : "sqlite:\(path)" }
+        let app = try makeApp { $0.sessions = store == "memory" ? .memory() : .sqlite(path: path) }
         try Self.run(app)
     }
 

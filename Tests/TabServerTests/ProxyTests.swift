@@ -40,7 +40,7 @@ struct ForwardedHeaderTests {
 
     @Test("a public origin decides the cookie's Secure flag whatever the headers say")
     func publicOrigin() throws {
-        let client = TestClient(try makeApp { $0.publicOrigin = "https://shop.example" }.responder)
+        let client = TestClient(try makeApp { $0.publicOrigin = try PublicOrigin("https://shop.example") }.responder)
         client.remoteAddress = "203.0.113.9"
         #expect(client.get("/").headers["set-cookie"]?.contains("; Secure") == true)
     }

@@ -193,7 +193,7 @@ struct ConfigurationTests {
         #expect(defaults.http.port == 8080)
         #expect(defaults.http.maxBodySize == 65536)
         #expect(defaults.http.perAddressConnectionLimit == 0)
-        #expect(defaults.sessions == "sqlite:data/sessions.sqlite")
+        #expect(defaults.sessions == .sqlite(path: "data/sessions.sqlite"))
         let configured = try parse(
             ["--port", "9001", "--threads=3", "--base-path", "/app/"],
             ["TABSERVER_PORT": "7000", "TABSERVER_MAX_BODY": "1024", "TABSERVER_HOST": "0.0.0.0"])

@@ -13,8 +13,8 @@ struct ScaleOutTests {
     func sharedState() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
-        let a = try makeApp { $0.sessions = redis.url }
-        let b = try makeApp { $0.sessions = redis.url }
+        let a = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
+        let b = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
         let onA = TestClient(a.responder)
         let token = try #require(onA.get("/tabs/featured").csrfToken)
         #expect(onA.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
@@ -35,7 +35,7 @@ struct ScaleOutTests {
     func redisOutage() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
-        let app = try makeApp { $0.sessions = redis.url }
+        let app = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
         let client = TestClient(app.responder)
         #expect(client.get("/tabs/music").status == 200)
         redis.stop()
@@ -61,8 +61,8 @@ struct ScaleOutTests {
         try #require(NginxServer.isInstalled)
         let redis = try RedisServer()
         defer { redis.stop() }
-        let first = try makeApp { $0.sessions = redis.url }
-        let second = try makeApp { $0.sessions = redis.url }
+        let first = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
+        let second = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
         let serverA = try first.start()
         let serverB = try second.start()
         defer {

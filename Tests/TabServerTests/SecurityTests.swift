@@ -56,7 +56,7 @@ struct SecurityTests {
     func expired() throws {
         let clock = ManualClock(1_000_000)
         var configuration = TestFixtures.configuration()
-        configuration.sessionIdleTimeout = 60
+        configuration.sessionIdleTimeout = .seconds(60)
         let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })
         let client = TestClient(app.responder)
         _ = client.get("/tabs/movies")

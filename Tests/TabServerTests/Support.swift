@@ -7,11 +7,11 @@ import TestSupport
 import Testing
 
 /// A fresh app on the shipped files with memory sessions and the given hooks.
-func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) -> Void = { _ in }) throws
+func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) throws -> Void = { _ in }) throws
     -> Application
 {
     var configuration = TestFixtures.configuration()
-    configure(&configuration)
+    try configure(&configuration)
     return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
 }
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Web
 
 #if canImport(Glibc)
     import Glibc
@@ -29,22 +30,19 @@ public struct AppConfiguration: Sendable {
     public var localesDirectory = "Locales"
     /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.
     public var tabsFile = "tabs.json"
-    /// Where sessions live: `memory`, `sqlite:PATH` (the default) or `redis://HOST:PORT/DB`.
-    public var sessions = "sqlite:data/sessions.sqlite"
-    /// Key prefix of sessions in Redis.
-    public var redisPrefix = "tabserver:session:"
-    /// Most sessions the memory store keeps.
-    public var memorySessionCapacity = 100_000
-    /// Session lifetimes.
-    public var sessionIdleTimeout: Int64 = 30 * 86_400
-    public var sessionAbsoluteTimeout: Int64 = 180 * 86_400
+    /// Where sessions live (SQLite in `data/sessions.sqlite` unless told otherwise).
+    public var sessions = SessionStoreConfiguration.standard
+    /// A session unused this long expires (30 days).
+    public var sessionIdleTimeout: Duration = .seconds(30 * 86_400)
+    /// A session expires this long after it was created, used or not (180 days).
+    public var sessionAbsoluteTimeout: Duration = .seconds(180 * 86_400)
     /// The session cookie's name.
     public var cookieName = "tabserver_session"
-    /// Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (addresses, CIDRs).
-    public var trustedProxies = "127.0.0.0/8, ::1"
-    /// The public origin ("https://shop.example.com"), when known: its scheme decides
-    /// `Secure` cookies whatever the headers say.
-    public var publicOrigin: String?
+    /// Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (default: loopback).
+    public var trustedProxies = ProxyTrust.loopback
+    /// The public origin, when known: its scheme decides `Secure` cookies whatever the
+    /// headers say.
+    public var publicOrigin: PublicOrigin?
     /// The path the app is mounted at behind a proxy ("" or e.g. "/app").
     public var basePath = ""
     /// The app's name in titles and the manifest.
@@ -58,14 +56,4 @@ public struct AppConfiguration: Sendable {
     /// Engine threads by default: one per core. More threads only added latency in the
     /// benchmarks (bench/), since each runs its own event loop.
     static var coreCount: Int { max(1, min(64, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
-
-    /// One setting: flag name, environment name, description (the `--help` text and the
-    /// README's table come from the same list).
-    public struct Setting: Sendable {
-        public let flag: String
-        public let environment: String
-        public let defaultValue: String
-        public let help: String
-        let apply: @Sendable (inout AppConfiguration, String) throws -> Void
-    }
 }

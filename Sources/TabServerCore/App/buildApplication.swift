@@ -1,5 +1,6 @@
 import HTTPTypes
 import Mustache
+import Redis
 import Sessions
 import TabBar
 import Web
@@ -69,26 +70,27 @@ public func buildApplication(
     return Application(configuration: configuration, responder: app, tabs: tabs, store: store, log: log)
 }
 
+/// Opens the configured store. The stores count lifetimes in whole seconds; values a
+/// hand-built configuration could get wrong are refused here rather than trapping inside.
 func makeSessionStore(_ configuration: AppConfiguration) throws(StartupError) -> any SessionStore {
-    let lifetime = SessionLifetime(
-        idle: configuration.sessionIdleTimeout, absolute: configuration.sessionAbsoluteTimeout)
+    let idle = configuration.sessionIdleTimeout.components.seconds
+    let absolute = configuration.sessionAbsoluteTimeout.components.seconds
+    guard idle >= 1, absolute >= 1 else {
+        throw StartupError("session lifetimes must be at least one second (idle \(idle) s, absolute \(absolute) s)")
+    }
+    let lifetime = SessionLifetime(idle: idle, absolute: absolute)
     switch configuration.sessions {
-    case "memory":
-        return MemorySessionStore(capacity: configuration.memorySessionCapacity, lifetime: lifetime)
-    case let spec where spec.hasPrefix("sqlite:"):
+    case .memory(let capacity):
+        guard capacity >= 1 else { throw StartupError("the memory session store needs a capacity of at least 1") }
+        return MemorySessionStore(capacity: capacity, lifetime: lifetime)
+    case .sqlite(let path):
         do {
-            return try SQLiteSessionStore(path: String(spec.dropFirst("sqlite:".count)), lifetime: lifetime)
+            return try SQLiteSessionStore(path: path, lifetime: lifetime)
         } catch {
-            throw StartupError("session store \(spec): \(error)")
+            throw StartupError("session store \(configuration.sessions): \(error)")
         }
-    case let spec where spec.hasPrefix("redis://"):
-        do {
-            return try RedisSessionStore(url: spec, lifetime: lifetime, keyPrefix: configuration.redisPrefix)
-        } catch {
-            throw StartupError("session store \(spec): \(error)")
-        }
-    default:
-        throw StartupError("unknown session store '\(configuration.sessions)'")
+    case .redis(let redis, let keyPrefix):
+        return RedisSessionStore(client: RedisClient(configuration: redis), lifetime: lifetime, keyPrefix: keyPrefix)
     }
 }
 

@@ -1,5 +1,4 @@
 import HTTPTypes
-import Sessions
 import TabBar
 import Web
 
@@ -13,18 +12,11 @@ extension HTTPError {
             self = .conflict(
                 "The tab arrangement changed since this page was shown (perhaps in another window). Nothing was changed; here is the current arrangement."
             )
-        case .unknownTab:
-            self = .badRequest("\(Self.sentence(error.description))", field: "tab")
-        case .notCustomizable, .cannotMove:
+        case .unknownTab, .notCustomizable, .cannotMove:
             self = .badRequest("\(Self.sentence(error.description))", field: "tab")
         case .duplicateInOrder, .invalidOrder:
             self = .badRequest("\(Self.sentence(error.description))", field: "order")
         }
-    }
-
-    /// Store failures are the server's problem, for now: 503, retry later.
-    init(_ error: SessionStoreError) {
-        self = .unavailable("Your settings cannot be reached right now. Please try again in a moment.")
     }
 
     private static func sentence(_ text: String) -> String {

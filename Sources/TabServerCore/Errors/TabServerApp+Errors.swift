@@ -7,14 +7,9 @@ extension TabServerApp {
     /// Renders any failure as a page with its status. Pages for the visitor keep the tab
     /// bar (a 404 is still inside the app); when the session itself is the problem
     /// (`withSession: false`), the page has no bar and no cookie is touched.
-    func errorPage(_ error: any Error, state: inout RequestState, withSession: Bool = true) -> HTTPResponse {
-        let failure: HTTPError
-        switch error {
-        case let error as HTTPError: failure = error
-        case let error as CustomizationError: failure = HTTPError(error)
-        case let error as SessionStoreError: failure = HTTPError(error)
-        default: failure = .internalError()
-        }
+    /// Handlers throw only `HTTPError`: model and store errors are mapped where they
+    /// happen (`HTTPError+Domain`), so there is nothing else to translate here.
+    func errorPage(_ failure: HTTPError, state: inout RequestState, withSession: Bool = true) -> HTTPResponse {
         var session: Session? = nil
         if withSession && failure.status != .serviceUnavailable {
             session = try? visitor(&state)

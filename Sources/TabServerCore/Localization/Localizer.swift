@@ -83,21 +83,8 @@ public struct Localizer: Sendable {
     public func negotiate(acceptLanguage: String?, chosen: String?) -> Language {
         if let chosen, let language = languages[chosen] { return language }
         guard let header = acceptLanguage else { return fallback }
-        var ranges: [(tag: Substring, weight: Double, order: Int)] = []
-        for (order, item) in header.split(separator: ",").enumerated() {
-            let parts = item.split(separator: ";")
-            guard let rawTag = parts.first else { continue }
-            let tag = rawTag.trimmedSpaces
-            var weight = 1.0
-            for parameter in parts.dropFirst() {
-                let trimmed = parameter.trimmedSpaces
-                if trimmed.hasPrefix("q=") || trimmed.hasPrefix("Q=") { weight = Double(trimmed.dropFirst(2)) ?? 0 }
-            }
-            if weight > 0 && !tag.isEmpty { ranges.append((tag, weight, order)) }
-        }
-        ranges.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.order < $1.order }
-        for range in ranges {
-            let tag = range.tag.lowercased()
+        for range in QualityValue.preferred([header]) {
+            let tag = range.value.lowercased()
             if tag == "*" { return fallback }
             if let exact = languages[tag] { return exact }
             if let primary = tag.split(separator: "-").first, let language = languages[String(primary)] {
@@ -110,14 +97,5 @@ public struct Localizer: Sendable {
     /// A tab's title in `language`.
     public func title(of tab: Tab, in language: Language) -> String {
         language.tabTitles[tab.id] ?? tab.title
-    }
-}
-
-extension Substring {
-    fileprivate var trimmedSpaces: Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }

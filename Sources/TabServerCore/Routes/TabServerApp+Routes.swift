@@ -7,11 +7,11 @@ extension TabServerApp {
     /// Every route of the app. Paths are below the base path.
     static func makeRouter() -> Router<RequestState> {
         var router = Router<RequestState>()
-        router.get("/healthz") { _, _, _ in plainText("ok\n") }
+        router.get("/healthz") { _, _, _ in HTTPResponse.text("ok\n") }
         router.get("/readyz") { _, _, state in
             state.app.store.checkReady()
-                ? plainText("ready\n")
-                : plainText("session store unavailable\n", status: .serviceUnavailable)
+                ? HTTPResponse.text("ready\n")
+                : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)
         }
         router.get("/") { _, _, state throws(HTTPError) in try state.app.home(&state) }
         router.get("/tabs/{tab}") { _, parameters, state throws(HTTPError) in
@@ -149,12 +149,4 @@ extension TabServerApp {
         )
         return HTTPResponse(status: status, headers: headers, body: .bytes(body))
     }
-}
-
-/// A small text response (health checks).
-func plainText(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
-    var headers = HTTPHeaders()
-    headers.add("Content-Type", "text/plain; charset=utf-8")
-    headers.add("Cache-Control", "no-store")
-    return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
 }

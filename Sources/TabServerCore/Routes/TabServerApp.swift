@@ -14,7 +14,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let content: any TabContentProvider
     let files: StaticFiles
     let localizer: Localizer
-    let proxyTrust: ProxyTrust
     let appHooks: AppHooks
     let router: Router<RequestState>
     let sessionLocks = SessionLocks()
@@ -26,8 +25,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
         clock: @escaping @Sendable () -> Int64
     ) {
         self.localizer = localizer
-        // Validated when the configuration was parsed; a hand-built one with a bad list trusts no one.
-        self.proxyTrust = (try? ProxyTrust(configuration.trustedProxies)) ?? (try! ProxyTrust(""))
         self.configuration = configuration
         self.tabs = tabs
         self.store = store
@@ -43,7 +40,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     static let maxWriteAttempts = 16
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let origin = proxyTrust.origin(of: request)
+        let origin = configuration.trustedProxies.origin(of: request)
         var response = respond(to: request, origin: origin)
         if origin.client != request.remoteAddress { response.accessLogNote = "client=\(origin.client)" }
         return response
@@ -51,7 +48,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
 
     private func respond(to request: HTTPRequest, origin: RequestOrigin) -> HTTPResponse {
         let path = stripBasePath(request.path, origin: origin)
-        guard let path else { return plainNotFound() }
+        guard let path else { return .text("404 Not Found\n", status: .notFound) }
         let resolution = router.resolve(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
             let file = files.response(for: request, path: path)
@@ -73,7 +70,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current)
             var response: HTTPResponse
-            do {
+            do throws(HTTPError) {
                 switch resolution {
                 case .found(let handler, let parameters):
                     response = try handler(request, parameters, &state)
@@ -133,7 +130,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
         Cookie(
             name: configuration.cookieName, value: session.id.text,
             path: configuration.basePath.isEmpty ? "/" : configuration.basePath,
-            maxAge: Int(configuration.sessionAbsoluteTimeout), httpOnly: true, secure: isHTTPS(request),
+            maxAge: Int(configuration.sessionAbsoluteTimeout.components.seconds), httpOnly: true,
+            secure: isHTTPS(request),
             sameSite: .lax
         ).headerValue
     }
@@ -141,8 +139,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// Whether the visitor reached us over HTTPS: the configured public origin says so,
     /// or a trusted proxy does (a direct connection here is plain HTTP).
     func isHTTPS(_ request: HTTPRequest) -> Bool {
-        if let publicOrigin = configuration.publicOrigin { return publicOrigin.hasPrefix("https://") }
-        return proxyTrust.origin(of: request).isHTTPS
+        if let publicOrigin = configuration.publicOrigin { return publicOrigin.isHTTPS }
+        return configuration.trustedProxies.origin(of: request).isHTTPS
     }
 
     /// The path below the base path, or nil when the request is outside it. A trusted
@@ -156,12 +154,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
             return path
         }
         return nil
-    }
-
-    private func plainNotFound() -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        return HTTPResponse(status: .notFound, headers: headers, body: .bytes(Array("404 Not Found\n".utf8)))
     }
 
     /// Seconds since 1970, from the injectable clock.

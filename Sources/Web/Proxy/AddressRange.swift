@@ -25,6 +25,18 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
         description = text
     }
 
+    /// `127.0.0.0/8`, every IPv4 loopback address.
+    public static let loopbackIPv4 = AddressRange(network: [127, 0, 0, 0], prefixLength: 8, description: "127.0.0.0/8")
+    /// `::1`, the IPv6 loopback address.
+    public static let loopbackIPv6 = AddressRange(
+        network: Array(repeating: 0, count: 15) + [1], prefixLength: 128, description: "::1")
+
+    private init(network: [UInt8], prefixLength: Int, description: String) {
+        self.network = network
+        self.prefixLength = prefixLength
+        self.description = description
+    }
+
     /// Whether `address` (textual, as the engine reports peers) lies in the range.
     public func contains(_ address: String) -> Bool {
         guard var bytes = Self.parse(address) else { return false }

@@ -8,8 +8,20 @@ import HTTPTypes
 /// let trust = try ProxyTrust("127.0.0.0/8, ::1")
 /// let origin = trust.origin(of: request)   // scheme, host, client as the proxy saw them
 /// ```
-public struct ProxyTrust: Sendable {
+public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
+    /// The trusted peers.
     public let ranges: [AddressRange]
+
+    /// Trusts exactly `ranges` (none: headers from every peer are ignored).
+    public init(ranges: [AddressRange]) {
+        self.ranges = ranges
+    }
+
+    /// The default: proxies on this machine (`127.0.0.0/8, ::1`).
+    public static let loopback = ProxyTrust(ranges: [.loopbackIPv4, .loopbackIPv6])
+
+    /// The list as it is written in configuration: "127.0.0.0/8, ::1".
+    public var description: String { ranges.map(\.description).joined(separator: ", ") }
 
     /// Parses a comma-separated list of addresses and CIDR ranges ("" trusts no one).
     public init(_ list: String) throws(HTTPError) {

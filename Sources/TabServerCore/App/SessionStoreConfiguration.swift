@@ -1,0 +1,56 @@
+import Redis
+
+/// Where sessions live, parsed once from `--sessions` (with `--memory-sessions` and
+/// `--redis-prefix`); `buildApplication` opens the store it names.
+///
+/// ```swift
+/// configuration.sessions = .memory(capacity: 10_000)
+/// configuration.sessions = .sqlite(path: "data/sessions.sqlite")
+/// configuration.sessions = .redis(RedisConfiguration(host: "10.0.0.5"), keyPrefix: "shop:session:")
+/// configuration.sessions = try SessionStoreConfiguration("redis://10.0.0.5:6379/0")
+/// ```
+public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertible {
+    /// In this process, least recently used first out beyond `capacity`: for tests and
+    /// benchmarks.
+    case memory(capacity: Int = SessionStoreConfiguration.defaultMemoryCapacity)
+    /// A SQLite file (created with its folders on first run): durable, one instance.
+    case sqlite(path: String)
+    /// Shared by several instances through Redis; keys are `keyPrefix` + the session id.
+    case redis(RedisConfiguration, keyPrefix: String = SessionStoreConfiguration.defaultRedisKeyPrefix)
+
+    /// The default store: SQLite in `data/sessions.sqlite`.
+    public static let standard = SessionStoreConfiguration.sqlite(path: "data/sessions.sqlite")
+    /// Most sessions the memory store keeps unless told otherwise.
+    public static let defaultMemoryCapacity = 100_000
+    /// The Redis key prefix unless told otherwise.
+    public static let defaultRedisKeyPrefix = "tabserver:session:"
+
+    /// Parses `memory`, `sqlite:PATH` or `redis://HOST[:PORT][/DB]` (default capacity and
+    /// key prefix); anything else is refused, saying what is wrong.
+    public init(_ text: String) throws(ConfigurationError) {
+        if text == "memory" {
+            self = .memory()
+        } else if text.hasPrefix("sqlite:") {
+            let path = String(text.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw ConfigurationError("'\(text)' has no path (use sqlite:PATH)") }
+            self = .sqlite(path: path)
+        } else if text.lowercased().hasPrefix("redis") {
+            do {
+                self = .redis(try RedisConfiguration(url: text))
+            } catch {
+                throw ConfigurationError(error.reason)
+            }
+        } else {
+            throw ConfigurationError("unknown store '\(text)' (use memory, sqlite:PATH or redis://HOST:PORT/DB)")
+        }
+    }
+
+    /// The store as `--sessions` writes it: `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB`.
+    public var description: String {
+        switch self {
+        case .memory: "memory"
+        case .sqlite(let path): "sqlite:\(path)"
+        case .redis(let redis, _): "redis://\(redis.endpoint)/\(redis.database)"
+        }
+    }
+}
