@@ -7,7 +7,7 @@ import PackageDescription
 //
 // Layers, bottom up (each imports only what is below it):
 //   HTTPTypes      request/response values, the `HTTPResponder` seam, settings, log sink
-//   HTTPServer     the libmicrohttpd engine behind `HTTPResponder` (the only CMicroHTTPD importer)
+//   HTTPServer     the epoll HTTP/1.1 engine behind `HTTPResponder` (picohttpparser for heads)
 //   Web            router, cookies, forms, static files, proxies — on HTTPTypes, not the engine
 //   TabServerCore  the tab app: configuration, routes, views, sessions wiring — no engine
 //   TabServer      the library product: TabServerCore plus `AppServer`, which runs it on the engine
@@ -22,8 +22,10 @@ let package = Package(
     targets: [
         // C libraries from Debian, each imported only by its own wrapper target.
         .systemLibrary(
-            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]),
+            name: "CPicoHTTPParser", pkgConfig: "libh2o-evloop",
+            providers: [.apt(["libh2o-evloop-dev"])]),
+        // epoll, accept4 and pipe2 for the engine (part of the C library; no package).
+        .systemLibrary(name: "CLinuxIO"),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -38,7 +40,7 @@ let package = Package(
             providers: [.apt(["libhiredis-dev"])]),
 
         // Wrappers: the only places that import the C modules.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPTypes"]),
+        .target(name: "HTTPServer", dependencies: ["CLinuxIO", "CPicoHTTPParser", "HTTPTypes"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "Crypto", dependencies: ["CCrypto"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),

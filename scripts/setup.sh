@@ -5,7 +5,7 @@
 #   scripts/setup.sh --test     also what the test suite needs
 set -euo pipefail
 
-want=(pkg-config libmicrohttpd-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev)
+want=(pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev)
 if [[ "${1:-}" == "--test" ]]; then
   # Real components the tests start themselves: Redis, nginx, headless Chromium.
   want+=(python3-venv python3-pip curl redis-server nginx-light chromium chromium-driver fonts-noto-core fonts-noto-cjk)

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import HTTPTypes
 import Synchronization
 
@@ -6,8 +5,10 @@ import Synchronization
     import Glibc
 #endif
 
-/// The HTTP/1.1 engine: libmicrohttpd with an epoll thread pool, explicit limits,
-/// strict framing, form bodies decoded as they arrive, and a graceful shutdown.
+/// The HTTP/1.1 engine: epoll event loops written for TabServer, one per thread,
+/// behind `HTTPResponder`. It parses heads with picohttpparser (strict RFC 9112), bounds
+/// every phase of a connection in time and memory, answers past its connection budget
+/// with a fast 503, and drains gracefully.
 ///
 /// ```swift
 /// let server = try HTTPServer(configuration: .init(port: 0), responder: app)
@@ -15,16 +16,16 @@ import Synchronization
 /// server.shutdown()             // drain, then stop
 /// ```
 ///
-/// `@unchecked Sendable` is safe: the daemon pointer and listen socket are set once in
-/// `init` and only used again in `shutdown`, which a `Mutex`-guarded state makes run once.
+/// `@unchecked Sendable` is safe: the loops and listen socket are set once in `init`
+/// and used again only in `shutdown`, which a `Mutex`-guarded state makes run once.
 public final class HTTPServer: @unchecked Sendable {
     /// The port the server listens on (the real one when configured with 0).
     public let port: Int
     /// The configuration it was started with.
     public let configuration: HTTPServerConfiguration
 
-    private let engine: EngineContext
-    private let daemon: OpaquePointer
+    private let engine: Engine
+    private let loops: [EventLoop]
     private let listenSocket: ListenSocket
     private let state = Mutex<State>(.running)
 
@@ -37,61 +38,57 @@ public final class HTTPServer: @unchecked Sendable {
     ) throws(HTTPServerError) {
         self.configuration = configuration
         try Self.validate(configuration)
+        try Self.ensureDescriptors(for: configuration, log: errorLog)
         let socket = try ListenSocket(host: configuration.host, port: configuration.port)
-        let engine = EngineContext(
-            responder: responder, maxBodySize: configuration.maxBodySize, accessLog: accessLog, errorLog: errorLog)
-        // MHD holds the engine context unretained; `self.engine` keeps it alive until
-        // `shutdown` (called by deinit at the latest) has stopped the daemon.
-        let context = Unmanaged.passUnretained(engine).toOpaque()
-
-        // Function-pointer options travel in the item's integer `value`; they must be C
-        // function pointers (thin), not Swift closures (thick, twice the size).
-        let completed: MHD_RequestCompletedCallback = engineRequestCompleted
-        let logger: MHD_LogCallback = engineLog
-        var options: [MHD_OptionItem] = [
-            // First, so that MHD reports even option errors through it.
-            Self.option(.EXTERNAL_LOGGER, Int(bitPattern: unsafeBitCast(logger, to: UnsafeRawPointer.self)), context),
-            Self.option(.LISTEN_SOCKET, Int(socket.descriptor)),
-            Self.option(.THREAD_POOL_SIZE, configuration.threads),
-            Self.option(.CONNECTION_LIMIT, configuration.connectionLimit),
-            Self.option(.PER_IP_CONNECTION_LIMIT, configuration.perAddressConnectionLimit),
-            Self.option(.CONNECTION_TIMEOUT, Self.wholeSecondsRoundingUp(configuration.connectionTimeout)),
-            Self.option(.CONNECTION_MEMORY_LIMIT, configuration.memoryPerConnection),
-            // 1: a request without Host on HTTP/1.1, or with malformed header lines, is a 400.
-            Self.option(.STRICT_FOR_CLIENT, 1),
-            Self.option(
-                .NOTIFY_COMPLETED, Int(bitPattern: unsafeBitCast(completed, to: UnsafeRawPointer.self)), context),
-            Self.option(.END, 0),
-        ]
-        let flags =
-            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_ITC.rawValue
-        let started = options.withUnsafeMutableBufferPointer { buffer in
-            tabserver_mhd_start(flags, 0, engineAccessHandler, context, buffer.baseAddress)
-        }
-        guard let started else {
+        let engine = Engine(
+            responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
+            listenDescriptor: socket.descriptor)
+        var loops: [EventLoop] = []
+        do {
+            for _ in 0..<configuration.threads {
+                let loop = try EventLoop(engine: engine)
+                try loop.start()
+                loops.append(loop)
+            }
+        } catch {
+            engine.stopping.store(true, ordering: .relaxed)
+            for loop in loops {
+                loop.wake()
+                loop.join()
+            }
             close(socket.descriptor)
-            throw HTTPServerError("libmicrohttpd could not start on \(configuration.host):\(socket.port)")
+            throw error
         }
         self.engine = engine
-        self.daemon = started
+        self.loops = loops
         self.listenSocket = socket
         self.port = socket.port
     }
 
     deinit { shutdown() }
 
-    /// Requests being processed right now.
+    /// Requests being processed right now (head received, answer not yet sent).
     public var inFlightRequests: Int { engine.inFlight.load(ordering: .relaxed) }
 
     /// Requests finished since start (answered, or abandoned by the client).
     public var completedRequests: Int { engine.completed.load(ordering: .relaxed) }
 
+    /// Connections open right now (within the budget).
+    public var openConnections: Int { engine.openConnections.load(ordering: .relaxed) }
+
+    /// Connections refused with 503 since start (over the budget or the per-address limit).
+    public var refusedConnections: Int { engine.refusedConnections.load(ordering: .relaxed) }
+
+    /// Requests cut by a deadline (head, body) since start.
+    public var timedOutRequests: Int { engine.timedOut.load(ordering: .relaxed) }
+
     /// Whether the server is draining (answers carry `Connection: close`).
     public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
 
-    /// Stops accepting connections, lets in-flight requests finish (answering them with
-    /// `Connection: close`) for up to the grace period, then stops the engine. Safe to
-    /// call more than once and from any thread; returns when the engine has stopped.
+    /// Stops accepting connections (new ones are refused at once), closes idle ones,
+    /// lets requests in progress finish (answered with `Connection: close`) for up to the
+    /// grace period, then stops the loops. Safe to call more than once and from any
+    /// thread; returns when the engine has stopped.
     public func shutdown() {
         let proceed = state.withLock { state -> Bool in
             guard case .running = state else { return false }
@@ -100,37 +97,23 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard proceed else { return }
         engine.draining.store(true, ordering: .relaxed)
-        // Quiescing removes the listen socket from the event loops: no new connections.
-        _ = MHD_quiesce_daemon(daemon)
-        // The kernel would still complete handshakes into the backlog until the socket is
-        // closed, and those clients would be reset later. Shutting the listening socket
-        // down (Linux) refuses them now, so a proxy retries another instance at once; the
-        // descriptor itself stays open until MHD has stopped, as MHD requires.
+        // Shutting the listening socket down refuses new connections now (a proxy retries
+        // another instance at once) and makes every loop's accept fail, so it stops listening.
         Glibc.shutdown(listenSocket.descriptor, Int32(SHUT_RDWR))
-        let grace = configuration.shutdownGracePeriod.components
-        let deadline =
-            monotonicNanos() + UInt64(grace.seconds) * 1_000_000_000 + UInt64(grace.attoseconds / 1_000_000_000)
-        while engine.inFlight.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
+        for loop in loops { loop.wake() }
+        let (seconds, attoseconds) = configuration.shutdownGracePeriod.components
+        let grace = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        let deadline = monotonicNanos() + grace
+        while engine.openConnections.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
             usleep(5_000)
         }
-        MHD_stop_daemon(daemon)
+        engine.stopping.store(true, ordering: .relaxed)
+        for loop in loops { loop.wake() }
+        for loop in loops { loop.join() }
         close(listenSocket.descriptor)
         engine.accessLog?.flush()
         engine.errorLog.flush()
         state.withLock { $0 = .stopped }
-    }
-
-    private static func option(_ option: MHD_OPTION, _ value: Int, _ pointer: UnsafeMutableRawPointer? = nil)
-        -> MHD_OptionItem
-    {
-        MHD_OptionItem(option: option, value: value, ptr_value: pointer)
-    }
-
-    /// MHD counts the idle timeout in whole seconds; a fraction rounds up so that a short
-    /// timeout never becomes 0, which MHD reads as "no timeout".
-    private static func wholeSecondsRoundingUp(_ duration: Duration) -> Int {
-        let components = duration.components
-        return Int(components.seconds) + (components.attoseconds > 0 ? 1 : 0)
     }
 
     private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
@@ -140,16 +123,30 @@ public final class HTTPServer: @unchecked Sendable {
         try require((1...64).contains(configuration.threads), "threads must be 1–64, got \(configuration.threads)")
         try require(configuration.connectionLimit >= 1, "connection limit must be at least 1")
         try require(configuration.perAddressConnectionLimit >= 0, "per-address connection limit must be 0 or more")
-        try require(configuration.connectionTimeout >= .seconds(1), "connection timeout must be at least 1 second")
-        try require(configuration.memoryPerConnection >= 4096, "memory per connection must be at least 4096 bytes")
+        try require(configuration.connectionTimeout >= .milliseconds(100), "connection timeout must be at least 0.1 s")
+        try require(configuration.headerTimeout >= .milliseconds(100), "header timeout must be at least 0.1 s")
+        try require(configuration.bodyTimeout >= .milliseconds(100), "body timeout must be at least 0.1 s")
+        try require(configuration.sendTimeout >= .milliseconds(100), "send timeout must be at least 0.1 s")
+        try require(configuration.bodyMinimumRate >= 1, "minimum body rate must be at least 1 byte per second")
+        try require(configuration.memoryPerConnection >= 1024, "the request head limit must be at least 1024 bytes")
         try require(configuration.maxBodySize >= 0, "maximum body size must be 0 or more")
         try require(configuration.shutdownGracePeriod >= .zero, "shutdown grace period must be 0 or more")
     }
-}
 
-/// Nanoseconds on the monotonic clock.
-func monotonicNanos() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    /// Raises the soft limit on open files to what the connection budget needs (each
+    /// connection is a descriptor), or refuses to start when even the hard limit is short.
+    private static func ensureDescriptors(for configuration: HTTPServerConfiguration, log: LogSink)
+        throws(HTTPServerError)
+    {
+        let needed = rlim_t(configuration.connectionLimit + 256)
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0, limits.rlim_cur < needed else { return }
+        if limits.rlim_max < needed {
+            throw HTTPServerError(
+                "the connection limit \(configuration.connectionLimit) needs \(needed) open files, but the hard limit is \(limits.rlim_max): lower --connection-limit or raise ulimit -n"
+            )
+        }
+        limits.rlim_cur = needed
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)
+    }
 }

@@ -2,8 +2,8 @@
     import Glibc
 #endif
 
-/// A bound, listening TCP socket, created here rather than by libmicrohttpd so the
-/// server controls the address family, `SO_REUSEADDR`, and reads the bound port back.
+/// A bound, listening, non-blocking TCP socket that every event loop accepts from; the
+/// server controls the address family and `SO_REUSEADDR`, and reads the bound port back.
 struct ListenSocket {
     let descriptor: Int32
     let port: Int
@@ -30,6 +30,8 @@ struct ListenSocket {
             close(fd)
             throw HTTPServerError("cannot bind \(host):\(port): \(message)")
         }
+        // Non-blocking: every event loop accepts until EAGAIN, and must never wait in accept.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         guard listen(fd, backlog) == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)

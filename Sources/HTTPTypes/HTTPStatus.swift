@@ -2,7 +2,7 @@
 public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     /// The three-digit code.
     public let code: Int
-    /// The reason phrase (informational; libmicrohttpd writes its own on the wire).
+    /// The reason phrase, written on the status line.
     public let reason: String
 
     /// A status with a custom reason.
@@ -22,8 +22,12 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
     public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    public static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
     public static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
+    public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
+    public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
     public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
 }

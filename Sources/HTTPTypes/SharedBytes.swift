@@ -1,4 +1,4 @@
-/// Immutable bytes at a stable address, so libmicrohttpd can send them without a copy.
+/// Immutable bytes at a stable address, so the engine can send them without a copy.
 ///
 /// `@unchecked Sendable` is safe: the memory is written once in `init` and never again,
 /// and it is freed only in `deinit`, after the last reference (including the one each

@@ -205,13 +205,18 @@ struct EngineTests {
         }
     }
 
-    @Test("a NUL inside a query value does not truncate it")
-    func nulInQuery() throws {
+    @Test("a NUL or control byte in the target, raw or percent-encoded, is a 400 (never truncated)")
+    func nulInTarget() throws {
         try withEngine { server in
-            let connection = try #require(RawHTTPConnection(port: server.port))
-            connection.send("GET /q?a=x%00y HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try #require(connection.readResponse())
-            #expect(response.body.contains("query a=x\\u{0}y"))
+            for target in [
+                "/q?a=x%00y", "/css/app.css%00.txt", "/healthz%0a10.6.6.6%20POST%20/admin", "/a%7fb", "/a%zz",
+            ] {
+                let connection = try #require(RawHTTPConnection(port: server.port))
+                connection.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
+                let response = try #require(connection.readResponse(), "\(target)")
+                #expect(response.status == 400, "\(target)")
+                #expect(!response.body.contains("path="), "\(target) never reached the responder")
+            }
         }
     }
 

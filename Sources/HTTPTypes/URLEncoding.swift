@@ -1,5 +1,5 @@
 /// Percent-encoding for URLs this server writes, and decoding of urlencoded forms and
-/// queries for the in-process test client (the engine decodes real requests itself).
+/// queries and form bodies (the engine and the in-process test client both use it).
 public enum URLEncoding {
     /// Percent-encodes everything but unreserved characters (RFC 3986 §2.3).
     public static func encodeComponent(_ text: String) -> String {

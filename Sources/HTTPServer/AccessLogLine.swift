@@ -1,0 +1,49 @@
+/// One access-log line, built as bytes (it is written once per request). Everything that
+/// came from the client is escaped: control bytes, `"`, `\` and bytes outside ASCII
+/// become `\xHH`, so no request can forge or split a line.
+struct AccessLogLine {
+    private(set) var bytes: [UInt8] = []
+
+    init(
+        address: String, method: String, target: String, status: Int, bytesSent: Int, durationNanos: UInt64,
+        aborted: Bool, note: String?
+    ) {
+        bytes.reserveCapacity(96 + target.utf8.count)
+        bytes.append(contentsOf: address.utf8)
+        bytes.append(32)
+        appendEscaped(method)
+        bytes.append(32)
+        appendEscaped(target)
+        bytes.append(32)
+        if status == 0 { bytes.append(UInt8(ascii: "-")) } else { appendDecimal(status, to: &bytes) }
+        bytes.append(32)
+        appendDecimal(bytesSent, to: &bytes)
+        bytes.append(contentsOf: "B ".utf8)
+        let micros = Int(durationNanos / 1000)
+        appendDecimal(micros / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = micros % 1000
+        if fraction < 100 { bytes.append(UInt8(ascii: "0")) }
+        if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
+        appendDecimal(fraction, to: &bytes)
+        bytes.append(contentsOf: "ms".utf8)
+        if aborted { bytes.append(contentsOf: " aborted".utf8) }
+        if let note {
+            bytes.append(32)
+            appendEscaped(note)
+        }
+    }
+
+    private mutating func appendEscaped(_ text: String) {
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in text.utf8 {
+            if byte < 0x20 || byte >= 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 15)],
+                ])
+            } else {
+                bytes.append(byte)
+            }
+        }
+    }
+}

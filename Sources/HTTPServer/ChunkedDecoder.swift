@@ -1,0 +1,99 @@
+import HTTPTypes
+
+/// Decodes a `Transfer-Encoding: chunked` body as it arrives (RFC 9112 §7.1), strictly:
+/// hexadecimal sizes of at most 16 digits, CRLF line ends, bounded extensions and
+/// trailer fields (read and ignored). Written here because picohttpparser's decoder
+/// is not exported with a stable layout by Debian's library.
+struct ChunkedDecoder {
+    private enum State {
+        case size, sizeExtension, sizeLineFeed, data, dataCarriageReturn, dataLineFeed
+        case trailerLineStart, trailerLine, trailerLineFeed, finalLineFeed, done
+    }
+
+    private var state = State.size
+    private var digits = 0
+    private var remaining: UInt64 = 0
+    private var lineBytes = 0
+
+    /// Whether the last chunk and trailer section have been read.
+    var isDone: Bool { state == .done }
+
+    /// Consumes bytes of `input`, appending chunk data to `body`; returns how many bytes
+    /// were consumed (fewer than given only once the body is complete).
+    mutating func decode(_ input: UnsafeRawBufferPointer, into body: inout [UInt8]) throws(EngineRejection) -> Int {
+        var index = 0
+        while index < input.count && state != .done {
+            let byte = input[index]
+            switch state {
+            case .size:
+                if let value = Self.hexValue(byte) {
+                    digits += 1
+                    guard digits <= 16 else { throw Self.malformed }
+                    remaining = remaining << 4 | UInt64(value)
+                } else if digits > 0 && (byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ") || byte == 9) {
+                    state = .sizeExtension
+                } else if digits > 0 && byte == 13 {
+                    state = .sizeLineFeed
+                } else {
+                    throw Self.malformed
+                }
+            case .sizeExtension:
+                lineBytes += 1
+                guard lineBytes <= 1024, byte >= 0x20 || byte == 9 || byte == 13, byte != 0x7f else {
+                    throw Self.malformed
+                }
+                if byte == 13 { state = .sizeLineFeed }
+            case .sizeLineFeed:
+                guard byte == 10 else { throw Self.malformed }
+                digits = 0
+                lineBytes = 0
+                state = remaining == 0 ? .trailerLineStart : .data
+            case .data:
+                let take = Int(min(UInt64(input.count - index), remaining))
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<(index + take)]))
+                remaining -= UInt64(take)
+                index += take
+                if remaining == 0 { state = .dataCarriageReturn }
+                continue
+            case .dataCarriageReturn:
+                guard byte == 13 else { throw Self.malformed }
+                state = .dataLineFeed
+            case .dataLineFeed:
+                guard byte == 10 else { throw Self.malformed }
+                state = .size
+            case .trailerLineStart:
+                if byte == 13 {
+                    state = .finalLineFeed
+                } else {
+                    state = .trailerLine
+                    lineBytes = 1
+                }
+            case .trailerLine:
+                lineBytes += 1
+                guard lineBytes <= 8192, byte != 0, byte != 10 else { throw Self.malformed }
+                if byte == 13 { state = .trailerLineFeed }
+            case .trailerLineFeed:
+                guard byte == 10 else { throw Self.malformed }
+                state = .trailerLineStart
+            case .finalLineFeed:
+                guard byte == 10 else { throw Self.malformed }
+                state = .done
+            case .done:
+                break
+            }
+            index += 1
+        }
+        return index
+    }
+
+    private static let malformed = EngineRejection(status: .badRequest, message: "The chunked body is malformed.")
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

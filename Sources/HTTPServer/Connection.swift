@@ -1,0 +1,65 @@
+import HTTPTypes
+
+/// One client connection, owned by the event loop that accepted it and touched only on
+/// that loop's thread. It moves through phases: waiting for a request (idle), reading a
+/// head, reading a body, writing a response, and lingering before the close.
+final class Connection {
+    enum Phase {
+        /// Between requests; the idle timeout runs from `since`.
+        case idle(since: UInt64)
+        /// Reading a request head whose first byte arrived at `since`.
+        case head(since: UInt64)
+        /// Reading the body of `head`, begun at `since`.
+        case body(since: UInt64)
+        /// Writing a response; nothing is read meanwhile.
+        case responding(since: UInt64)
+        /// Answer sent and write side shut down; unread input is discarded until the
+        /// client closes or `until` passes, so the answer is not lost to a reset.
+        case lingering(until: UInt64)
+    }
+
+    let descriptor: Int32
+    let address: String
+    /// Whether it counts against the connection budget (refused ones do not).
+    let counted: Bool
+    var phase: Phase
+
+    /// Received bytes not yet consumed.
+    var input: [UInt8] = []
+    /// How much of `input` picohttpparser has already scanned for the current head.
+    var scanned = 0
+
+    // The request being served.
+    var head: RequestHead?
+    var body: [UInt8] = []
+    var chunked: ChunkedDecoder?
+    var requestStart: UInt64 = 0
+    var inFlight = false
+
+    // The response being written: `output`, then `sharedBody` (a static file, unsent bytes
+    // referenced, not copied).
+    var output: [UInt8] = []
+    var outputSent = 0
+    var sharedBody: SharedBytes?
+    var sharedSent = 0
+    var writeDeadline: UInt64 = 0
+    var closeAfterWrite = false
+    var wantsWrite = false
+
+    // For the access log.
+    var logStatus = 0
+    var logBytes = 0
+    var logNote: String?
+
+    init(descriptor: Int32, address: String, counted: Bool, now: UInt64) {
+        self.descriptor = descriptor
+        self.address = address
+        self.counted = counted
+        phase = .idle(since: now)
+    }
+
+    /// Whether a response is still (partly) unsent.
+    var hasPendingOutput: Bool {
+        outputSent < output.count || (sharedBody.map { sharedSent < $0.count } ?? false)
+    }
+}
