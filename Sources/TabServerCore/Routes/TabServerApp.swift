@@ -49,7 +49,9 @@ public final class TabServerApp: HTTPResponder, Sendable {
     }
 
     private func respond(to request: HTTPRequest, origin: RequestOrigin) -> HTTPResponse {
-        let path = stripBasePath(request.path, origin: origin)
+        // Health checks answer at the root too, whatever the base path: a proxy or
+        // orchestrator probes the instance itself, not the app's public prefix.
+        let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
         guard let path else { return plainNotFound() }
         let resolution = router.resolve(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
@@ -142,6 +144,11 @@ public final class TabServerApp: HTTPResponder, Sendable {
             return path
         }
         return nil
+    }
+
+    /// Paths answered at the root even when the app lives under a base path.
+    static func rootOnlyPath(_ path: String) -> String? {
+        path == "/healthz" || path == "/readyz" ? path : nil
     }
 
     private func plainNotFound() -> HTTPResponse {
