@@ -11,6 +11,7 @@ final class EngineContext: Sendable {
     let inFlight = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     let completed = Atomic<Int>(0)
+    let openConnections = Atomic<Int>(0)
 
     init(responder: any HTTPResponder, maxBodySize: Int, accessLog: LogSink?, errorLog: LogSink) {
         self.responder = responder

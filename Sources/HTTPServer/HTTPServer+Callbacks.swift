@@ -248,6 +248,23 @@ private func appendDecimal(_ value: UInt64, to line: inout [UInt8]) {
     line.append(UInt8(ascii: "0") + UInt8(value % 10))
 }
 
+/// Called by MHD when a connection is accepted and when it is closed: the open
+/// connection count for metrics. 0 is MHD_CONNECTION_NOTIFY_STARTED, 1 CLOSED (an open
+/// C enum, imported without case names).
+func engineConnectionNotified(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ code: MHD_ConnectionNotificationCode
+) {
+    guard let cls else { return }
+    let engine = Unmanaged<EngineContext>.fromOpaque(cls).takeUnretainedValue()
+    switch code.rawValue {
+    case 0: engine.openConnections.add(1, ordering: .relaxed)
+    case 1: engine.openConnections.subtract(1, ordering: .relaxed)
+    default: break
+    }
+}
+
 /// Releases the `SharedBytes` a response held (MHD's free callback).
 func engineReleaseShared(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }

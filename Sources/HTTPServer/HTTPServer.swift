@@ -23,7 +23,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// The configuration it was started with.
     public let configuration: HTTPServerConfiguration
 
-    private let engine: EngineContext
+    let engine: EngineContext
     private let daemon: OpaquePointer
     private let listenSocket: ListenSocket
     private let state = Mutex<State>(.running)
@@ -48,6 +48,7 @@ public final class HTTPServer: @unchecked Sendable {
         // function pointers (thin), not Swift closures (thick, twice the size).
         let completed: MHD_RequestCompletedCallback = engineRequestCompleted
         let logger: MHD_LogCallback = engineLog
+        let connections: MHD_NotifyConnectionCallback = engineConnectionNotified
         var options: [MHD_OptionItem] = [
             // First, so that MHD reports even option errors through it.
             Self.option(.EXTERNAL_LOGGER, Int(bitPattern: unsafeBitCast(logger, to: UnsafeRawPointer.self)), context),
@@ -61,6 +62,8 @@ public final class HTTPServer: @unchecked Sendable {
             Self.option(.STRICT_FOR_CLIENT, 1),
             Self.option(
                 .NOTIFY_COMPLETED, Int(bitPattern: unsafeBitCast(completed, to: UnsafeRawPointer.self)), context),
+            Self.option(
+                .NOTIFY_CONNECTION, Int(bitPattern: unsafeBitCast(connections, to: UnsafeRawPointer.self)), context),
             Self.option(.END, 0),
         ]
         let flags =

@@ -38,6 +38,7 @@ public final class AppServer: Sendable {
         } catch {
             throw StartupError(error.description)
         }
+        application.metrics?.attach(engine: engine)
         application.scheduleSweep(every: sweepInterval)
     }
 

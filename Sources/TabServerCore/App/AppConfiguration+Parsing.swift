@@ -161,6 +161,12 @@ extension AppConfiguration {
         ) {
             $0.accessLog = try boolean($1, "access-log")
         },
+        Setting(
+            flag: "metrics", environment: "TABSERVER_METRICS", defaultValue: "off",
+            help: "GET /metrics (Prometheus) at the root, for direct peers on loopback or --trusted-proxies: on or off"
+        ) {
+            $0.metrics = try boolean($1, "metrics")
+        },
     ]
 
     /// What `parse` found: a configuration to run, or a request for help.

@@ -45,6 +45,9 @@ public struct AppConfiguration: Sendable {
     public var appName = "TabServer Store"
     /// One line per request on standard output.
     public var accessLog = true
+    /// `GET /metrics` (Prometheus text format, at the root) for direct peers on loopback
+    /// or in `trustedProxies`; off by default (404).
+    public var metrics = false
 
     /// The embedded defaults.
     public init() {}

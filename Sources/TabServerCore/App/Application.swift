@@ -29,11 +29,14 @@ public final class Application: Sendable {
     public let store: any SessionStore
     /// Where start-up, reload and error messages go.
     public let log: LogSink
+    /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
+    public let metrics: AppMetrics?
 
     init(
         configuration: AppConfiguration, responder: TabServerApp, tabs: TabModelHolder, store: any SessionStore,
-        log: LogSink
+        metrics: AppMetrics? = nil, log: LogSink
     ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.responder = responder
         self.tabs = tabs

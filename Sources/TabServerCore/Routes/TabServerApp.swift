@@ -18,12 +18,15 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let appHooks: AppHooks
     let router: Router<RequestState>
     let clock: @Sendable () -> Int64
+    /// Nil when metrics are off: then nothing is measured at all.
+    let metrics: AppMetrics?
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
-        clock: @escaping @Sendable () -> Int64
+        metrics: AppMetrics? = nil, clock: @escaping @Sendable () -> Int64
     ) {
+        self.metrics = metrics
         self.localizer = localizer
         // Validated when the configuration was parsed; a hand-built one with a bad list trusts no one.
         self.proxyTrust = (try? ProxyTrust(configuration.trustedProxies)) ?? (try! ProxyTrust(""))
@@ -42,23 +45,43 @@ public final class TabServerApp: HTTPResponder, Sendable {
     static let maxWriteAttempts = 16
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var route = metrics?.unmatchedRoute ?? 0
+        guard let metrics else { return respondCounted(to: request, route: &route) }
+        let started = AppMetrics.monotonicNanos()
+        let response = respondCounted(to: request, route: &route)
+        metrics.record(
+            route: route, method: request.method, status: response.status.code,
+            nanos: AppMetrics.monotonicNanos() &- started)
+        return response
+    }
+
+    /// Answers, noting in `route` (when metrics are on) which route label it counts under.
+    private func respondCounted(to request: HTTPRequest, route: inout Int) -> HTTPResponse {
+        if request.path == "/metrics", let metrics {
+            route = metrics.metricsRoute
+            return metricsResponse(request, metrics: metrics)
+        }
         let origin = proxyTrust.origin(of: request)
-        var response = respond(to: request, origin: origin)
+        var response = respond(to: request, origin: origin, route: &route)
         if origin.client != request.remoteAddress { response.accessLogNote = "client=\(origin.client)" }
         return response
     }
 
-    private func respond(to request: HTTPRequest, origin: RequestOrigin) -> HTTPResponse {
+    private func respond(to request: HTTPRequest, origin: RequestOrigin, route: inout Int)
+        -> HTTPResponse
+    {
         // Health checks answer at the root too, whatever the base path: a proxy or
         // orchestrator probes the instance itself, not the app's public prefix.
         let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
         guard let path else { return plainNotFound() }
-        let resolution = router.resolve(request.method, path)
+        let (resolution, pattern) = router.resolveWithPattern(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
             let file = files.response(for: request, path: path)
         {
+            if let metrics { route = metrics.staticRoute }
             return file
         }
+        if let pattern { route = pattern }
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current)
             var response: HTTPResponse
