@@ -173,7 +173,7 @@ private func queue(
     guard let mhdResponse else { return false }
     defer { MHD_destroy_response(mhdResponse) }
     for field in response.headers where MHD_add_response_header(mhdResponse, field.name, field.value) == .NO {
-        engine.errorLog.write("tabserver: dropped invalid response header \(field.name)")
+        engine.errorLog.write("tabserver: dropped invalid response header \(field.name)", level: .warn)
     }
     if forceClose || engine.draining.load(ordering: .relaxed) {
         MHD_add_response_header(mhdResponse, "Connection", "close")
@@ -213,6 +213,10 @@ func engineRequestCompleted(
     engine.inFlight.subtract(1, ordering: .relaxed)
     engine.completed.add(1, ordering: .relaxed)
     guard let log = engine.accessLog else { return }
+    if log.format == .json {
+        log.write(bytes: jsonAccessLine(context, aborted: termination.rawValue != 0))
+        return
+    }
     // Built as bytes, not by string interpolation: this runs once per request.
     var line = [UInt8]()
     line.reserveCapacity(96)
@@ -241,6 +245,21 @@ func engineRequestCompleted(
         line.append(contentsOf: note.utf8)
     }
     log.write(bytes: line)
+}
+
+/// The access-log line as one JSON object: time, level, remote, method, path, status
+/// (0 when no answer was sent), bytes, duration_ms, and note when there is one.
+private func jsonAccessLine(_ context: RequestContext, aborted: Bool) -> [UInt8] {
+    var line = JSONLogLine(level: .info)
+    line.add("remote", context.remoteAddress)
+    line.add("method", context.method.description)
+    line.add("path", context.path)
+    line.add("status", context.status)
+    line.add("bytes", context.bytesSent)
+    line.add("duration_ms", thousandths: (monotonicNanos() &- context.startNanos) / 1000)
+    if aborted { line.add("aborted", true) }
+    if let note = context.logNote { line.add("note", note) }
+    return line.finished
 }
 
 private func appendDecimal(_ value: UInt64, to line: inout [UInt8]) {
@@ -319,7 +338,7 @@ func engineLog(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?,
     _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
     var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     while message.last == "\n" { message.removeLast() }
-    engine.errorLog.write("libmicrohttpd: \(message)")
+    engine.errorLog.write("libmicrohttpd: \(message)", level: .warn)
 }
 
 /// The peer's address as text ("-" if unknown).

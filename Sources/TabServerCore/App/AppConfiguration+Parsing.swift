@@ -167,6 +167,15 @@ extension AppConfiguration {
         ) {
             $0.metrics = try boolean($1, "metrics")
         },
+        Setting(
+            flag: "log-format", environment: "TABSERVER_LOG_FORMAT", defaultValue: "text",
+            help: "access log and server messages: text, or json (one object per line)"
+        ) {
+            guard let format = LogFormat(rawValue: $1.lowercased()) else {
+                throw ConfigurationError("--log-format: '\($1)' is not text or json")
+            }
+            $0.logFormat = format
+        },
     ]
 
     /// What `parse` found: a configuration to run, or a request for help.

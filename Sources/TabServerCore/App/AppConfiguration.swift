@@ -48,6 +48,8 @@ public struct AppConfiguration: Sendable {
     /// `GET /metrics` (Prometheus text format, at the root) for direct peers on loopback
     /// or in `trustedProxies`; off by default (404).
     public var metrics = false
+    /// Access log and server messages as text lines or JSON objects, one per line.
+    public var logFormat = LogFormat.text
 
     /// The embedded defaults.
     public init() {}

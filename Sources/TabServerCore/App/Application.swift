@@ -53,7 +53,7 @@ public final class Application: Sendable {
                 let removed = try self.store.sweep(now: wallClockSeconds())
                 if removed > 0 { self.log.write("tabserver: swept \(removed) expired session(s)") }
             } catch {
-                self.log.write("tabserver: session sweep failed: \(error)")
+                self.log.write("tabserver: session sweep failed: \(error)", level: .error)
             }
             self.scheduleSweep(every: seconds)
         }
@@ -70,7 +70,9 @@ public final class Application: Sendable {
             log.write("tabserver: reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
             return nil
         } catch {
-            log.write("tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(error)")
+            log.write(
+                "tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(error)",
+                level: .error)
             return error
         }
     }
