@@ -45,7 +45,9 @@ struct DeploymentTests {
                 $0.accessLog = true
             }.start(accessLog: log.sink)
         }
-        defer { servers.forEach { $0.shutdown() } }
+        defer {
+            for server in servers { server.shutdown() }
+        }
 
         let block = try Self.readmeBlock("caddy")
         #expect(block.contains("shop.example.com {"))
