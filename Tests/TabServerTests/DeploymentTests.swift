@@ -155,4 +155,13 @@ struct DeploymentTests {
         }
         #expect(Self.get(server.port, "/app/tabs/featured")?.status == 200)
     }
+
+    @Test("the README's configuration table has a row for every setting, flag and environment variable")
+    func configurationTable() throws {
+        let readme = try Self.file("README.md")
+        for setting in AppConfiguration.settings {
+            #expect(
+                readme.contains("| `--\(setting.flag)` | `\(setting.environment)`"), "README lacks --\(setting.flag)")
+        }
+    }
 }

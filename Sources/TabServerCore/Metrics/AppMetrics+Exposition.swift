@@ -24,10 +24,10 @@ extension AppMetrics {
         }
         out += "# HELP tabserver_http_request_duration_seconds Time to produce a response, by route pattern.\n"
         out += "# TYPE tabserver_http_request_duration_seconds histogram\n"
-        for route in routes.indices where !duration(route: route).isEmpty {
+        for route in routes.indices where !durations.isEmpty(route) {
             histogram(
                 &out, "tabserver_http_request_duration_seconds", label: "route=\"\(Self.escape(routes[route]))\"",
-                duration(route: route))
+                durations, route)
         }
         if let engine = engineStatistics {
             out += "# HELP tabserver_open_connections Client connections open now.\n"
@@ -41,14 +41,14 @@ extension AppMetrics {
         out += "# TYPE tabserver_session_store_errors_total counter\n"
         for operation in StoreOperation.allCases {
             out += "tabserver_session_store_errors_total{operation=\"\(operation.label)\"} "
-            out += "\(storeErrors[operation.rawValue].value)\n"
+            out += "\(storeErrors.value(operation.rawValue))\n"
         }
         out += "# HELP tabserver_session_store_duration_seconds Session store call latency, by operation.\n"
         out += "# TYPE tabserver_session_store_duration_seconds histogram\n"
-        for operation in StoreOperation.allCases where !storeLatency[operation.rawValue].isEmpty {
+        for operation in StoreOperation.allCases where !storeLatency.isEmpty(operation.rawValue) {
             histogram(
                 &out, "tabserver_session_store_duration_seconds", label: "operation=\"\(operation.label)\"",
-                storeLatency[operation.rawValue])
+                storeLatency, operation.rawValue)
         }
         let store = (store as? InstrumentedSessionStore)?.base ?? store
         out += "# HELP tabserver_session_store_up Whether the session store answers (1) or not (0).\n"
@@ -62,9 +62,11 @@ extension AppMetrics {
         return out
     }
 
-    private func histogram(_ out: inout String, _ name: String, label: String, _ histogram: LatencyHistogram) {
-        let (cumulative, sum) = histogram.snapshot
-        for (index, bound) in LatencyHistogram.boundLabels.enumerated() {
+    private func histogram(
+        _ out: inout String, _ name: String, label: String, _ histograms: LatencyHistograms, _ series: Int
+    ) {
+        let (cumulative, sum) = histograms.snapshot(series)
+        for (index, bound) in LatencyHistograms.boundLabels.enumerated() {
             out += "\(name)_bucket{\(label),le=\"\(bound)\"} \(cumulative[index])\n"
         }
         out += "\(name)_bucket{\(label),le=\"+Inf\"} \(cumulative[cumulative.count - 1])\n"

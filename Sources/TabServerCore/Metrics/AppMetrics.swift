@@ -34,11 +34,12 @@ public final class AppMetrics: Sendable {
     static let statusLabels = statuses.map(String.init) + ["1xx", "2xx", "3xx", "4xx", "5xx"]
 
     /// routes × methods × status labels, flattened.
-    private let requests: [MetricCounter]
-    private let durations: [LatencyHistogram]
+    private let requests: CounterBlock
+    /// One histogram per route.
+    let durations: LatencyHistograms
     /// Session store calls by operation (`StoreOperation`): errors and latency.
-    let storeErrors: [MetricCounter]
-    let storeLatency: [LatencyHistogram]
+    let storeErrors: CounterBlock
+    let storeLatency: LatencyHistograms
     private let engine = Mutex<(any EngineStatistics)?>(nil)
 
     /// Metrics for an app whose router has these patterns.
@@ -47,10 +48,10 @@ public final class AppMetrics: Sendable {
         metricsRoute = routePatterns.count
         staticRoute = routePatterns.count + 1
         unmatchedRoute = routePatterns.count + 2
-        requests = (0..<(routes.count * Self.methods.count * Self.statusLabels.count)).map { _ in MetricCounter() }
-        durations = routes.map { _ in LatencyHistogram() }
-        storeErrors = StoreOperation.allCases.map { _ in MetricCounter() }
-        storeLatency = StoreOperation.allCases.map { _ in LatencyHistogram() }
+        requests = CounterBlock(count: routes.count * Self.methods.count * Self.statusLabels.count)
+        durations = LatencyHistograms(count: routes.count)
+        storeErrors = CounterBlock(count: StoreOperation.allCases.count)
+        storeLatency = LatencyHistograms(count: StoreOperation.allCases.count)
     }
 
     /// Connects the engine whose connections and in-flight requests are reported.
@@ -71,16 +72,14 @@ public final class AppMetrics: Sendable {
         default: methodIndex = 3
         }
         let index = (route * Self.methods.count + methodIndex) * Self.statusLabels.count + Self.statusIndex(status)
-        requests[index].increment()
-        durations[route].record(nanos: nanos)
+        requests.increment(index)
+        durations.record(route, nanos: nanos)
     }
 
     /// The count for one label combination (tests and the exposition).
     func requestCount(route: Int, method: Int, status: Int) -> UInt64 {
-        requests[(route * Self.methods.count + method) * Self.statusLabels.count + status].value
+        requests.value((route * Self.methods.count + method) * Self.statusLabels.count + status)
     }
-
-    func duration(route: Int) -> LatencyHistogram { durations[route] }
 
     @inline(__always)
     static func statusIndex(_ code: Int) -> Int {

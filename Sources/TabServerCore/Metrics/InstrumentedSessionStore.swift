@@ -16,11 +16,11 @@ final class InstrumentedSessionStore: SessionStore {
         throws(SessionStoreError) -> T
     {
         let started = AppMetrics.monotonicNanos()
-        defer { metrics.storeLatency[operation.rawValue].record(nanos: AppMetrics.monotonicNanos() &- started) }
+        defer { metrics.storeLatency.record(operation.rawValue, nanos: AppMetrics.monotonicNanos() &- started) }
         do {
             return try body()
         } catch {
-            metrics.storeErrors[operation.rawValue].increment()
+            metrics.storeErrors.increment(operation.rawValue)
             throw error
         }
     }
