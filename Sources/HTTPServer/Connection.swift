@@ -47,6 +47,8 @@ final class Connection {
     var wantsWrite = false
 
     // For the access log.
+    var logMethod: String?
+    var logTarget: String?
     var logStatus = 0
     var logBytes = 0
     var logNote: String?

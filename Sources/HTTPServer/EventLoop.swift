@@ -257,6 +257,8 @@ final class EventLoop: @unchecked Sendable {
             return false
         case .rejected(let rejection):
             beginRequest(connection, head: nil, now: now)
+            connection.logMethod = rejection.method
+            connection.logTarget = rejection.target
             reject(connection, rejection)
             return false
         case .complete(let head, let length):
@@ -351,6 +353,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func beginRequest(_ connection: Connection, head: RequestHead?, now: UInt64) {
         connection.head = head
+        connection.logMethod = head?.method.description
+        connection.logTarget = head?.target
         connection.body.removeAll(keepingCapacity: true)
         connection.chunked = nil
         connection.requestStart = now
@@ -476,11 +480,24 @@ final class EventLoop: @unchecked Sendable {
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
-        let head = connection.head
+        let duration = monotonicNanos() &- connection.requestStart
+        if log.format == .json {
+            var line = JSONLogLine(level: .info)
+            line.add("remote", connection.address)
+            line.add("method", connection.logMethod ?? "-")
+            line.add("path", connection.logTarget ?? "-")
+            line.add("status", connection.logStatus)
+            line.add("bytes", connection.logBytes)
+            line.add("duration_ms", thousandths: duration / 1000)
+            if aborted { line.add("aborted", true) }
+            if let note = connection.logNote { line.add("note", note) }
+            log.write(bytes: line.finished)
+            return
+        }
         let line = AccessLogLine(
-            address: connection.address, method: head?.method.description ?? "-", target: head?.target ?? "-",
+            address: connection.address, method: connection.logMethod ?? "-", target: connection.logTarget ?? "-",
             status: connection.logStatus, bytesSent: connection.logBytes,
-            durationNanos: monotonicNanos() &- connection.requestStart, aborted: aborted, note: connection.logNote)
+            durationNanos: duration, aborted: aborted, note: connection.logNote)
         log.write(bytes: line.bytes)
     }
 

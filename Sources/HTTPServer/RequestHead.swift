@@ -14,7 +14,9 @@ enum BodyFraming: Equatable {
 struct EngineRejection: Error {
     let status: HTTPStatus
     let message: String
-    var closes = true
+    /// The request line's method and target, when they could be read (for the log).
+    var method: String?
+    var target: String?
 }
 
 /// A request head as received and checked against RFC 9112, strictly: picohttpparser
@@ -104,7 +106,9 @@ struct RequestHead {
                 target: UnsafeRawBufferPointer(start: path, count: pathLength),
                 minorVersion: Int(minorVersion), headers: headers)
             return .complete(head, length: Int(length))
-        } catch let rejection as EngineRejection {
+        } catch var rejection as EngineRejection {
+            rejection.method = text(method, methodLength)
+            rejection.target = String(decoding: UnsafeRawBufferPointer(start: path, count: pathLength), as: UTF8.self)
             return .rejected(rejection)
         } catch {
             return .rejected(EngineRejection(status: .badRequest, message: "The request head is malformed."))

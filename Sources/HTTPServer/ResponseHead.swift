@@ -26,7 +26,7 @@ enum ResponseHead {
         out.append(contentsOf: "\r\n".utf8)
         for field in response.headers {
             guard isToken(field.name), field.value.utf8.allSatisfy({ $0 != 13 && $0 != 10 && $0 != 0 }) else {
-                log?.write("tabserver: dropped invalid response header \(field.name.debugDescription)")
+                log?.write("tabserver: dropped invalid response header \(field.name.debugDescription)", level: .warn)
                 continue
             }
             if engineFields.contains(where: { HTTPHeaders.namesEqual($0, field.name) }) { continue }

@@ -9,7 +9,15 @@ import Synchronization
 /// diagnostics). One `write(2)` per request would cost more than rendering the page, so
 /// lines collect in memory and are flushed when 16 KiB accumulate, every 200 ms, and at
 /// shutdown. Lines are never interleaved mid-line.
+///
+/// ```swift
+/// let log = LogSink(descriptor: 2, format: .json)
+/// log.write("tabserver: reload refused", level: .error)   // {"time":…,"level":"error","msg":…}
+/// ```
 public final class LogSink: Sendable {
+    /// Text or JSON lines: `write(_:level:)` formats messages by it, and the engine
+    /// writes the access log in it.
+    public let format: LogFormat
     private let descriptor: Int32
     private let buffer = Mutex<[UInt8]>([])
     private let flushThreshold = 16 * 1024
@@ -20,8 +28,9 @@ public final class LogSink: Sendable {
     public static let standardError = LogSink(descriptor: 2)
 
     /// A sink writing to `descriptor`, which the caller keeps open.
-    public init(descriptor: Int32) {
+    public init(descriptor: Int32, format: LogFormat = .text) {
         self.descriptor = descriptor
+        self.format = format
         scheduleFlush()
     }
 
@@ -34,12 +43,20 @@ public final class LogSink: Sendable {
         }
     }
 
-    /// Appends one line (a newline is added).
-    public func write(_ line: String) {
-        write(bytes: Array(line.utf8))
+    /// Appends one message: the line as it is in text format, or a JSON object with
+    /// `time`, `level` and `msg` in JSON format (a newline is added).
+    public func write(_ message: String, level: LogLevel = .info) {
+        switch format {
+        case .text:
+            write(bytes: Array(message.utf8))
+        case .json:
+            var line = JSONLogLine(level: level, capacity: message.utf8.count + 64)
+            line.add("msg", message)
+            write(bytes: line.finished)
+        }
     }
 
-    /// Appends one line given as UTF-8 bytes (a newline is added).
+    /// Appends one line given as UTF-8 bytes, already formatted (a newline is added).
     public func write(bytes line: [UInt8]) {
         var full: [UInt8]? = nil
         buffer.withLock { bytes in

@@ -33,12 +33,18 @@ public final class AppServer: Sendable {
         do {
             engine = try HTTPServer(
                 configuration: configuration.http, responder: application.responder,
-                accessLog: configuration.accessLog ? (accessLog ?? .standardOutput) : nil,
+                accessLog: configuration.accessLog ? (accessLog ?? Self.standardOutput(configuration.logFormat)) : nil,
                 errorLog: application.log)
         } catch {
             throw StartupError(error.description)
         }
+        application.metrics?.attach(engine: engine)
         application.scheduleSweep(every: sweepInterval)
+    }
+
+    /// Standard output in the configured format (the shared text sink when text).
+    private static func standardOutput(_ format: LogFormat) -> LogSink {
+        format == .text ? .standardOutput : LogSink(descriptor: 1, format: format)
     }
 
     /// Requests being processed right now.

@@ -14,7 +14,7 @@ struct TabServerMain {
         // Before any thread exists, so every engine thread inherits the mask and only
         // `ProcessSignals.serve` sees SIGTERM, SIGINT and SIGHUP.
         ProcessSignals.block()
-        let log = LogSink.standardError
+        var log = LogSink.standardError
         let configuration: AppConfiguration
         do {
             switch try AppConfiguration.parse(
@@ -27,10 +27,11 @@ struct TabServerMain {
                 configuration = parsed
             }
         } catch {
-            log.write("tabserver: \(error)")
+            log.write("tabserver: \(error)", level: .error)
             log.flush()
             exit(2)
         }
+        if configuration.logFormat != .text { log = LogSink(descriptor: 2, format: configuration.logFormat) }
         do {
             let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: log)
             let server = try AppServer(app)
@@ -40,7 +41,7 @@ struct TabServerMain {
             log.flush()
             exit(ProcessSignals.serve(server, onReload: { app.reloadTabs() }))
         } catch {
-            log.write("tabserver: cannot start: \(error)")
+            log.write("tabserver: cannot start: \(error)", level: .error)
             log.flush()
             exit(1)
         }

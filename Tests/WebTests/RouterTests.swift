@@ -212,4 +212,17 @@ struct RouterTests {
         #expect(error?.status == .badRequest)
         #expect(error?.field == "tab")
     }
+
+    @Test("the matched pattern is reported, one label per distinct pattern")
+    func matchedPattern() {
+        var router = Router<Int>()
+        router.get("/tabs/{tab}") { _, _, _ in HTTPResponse(status: .ok) }
+        router.get("/more/edit") { _, _, _ in HTTPResponse(status: .ok) }
+        router.post("/more/edit") { _, _, _ in HTTPResponse(status: .seeOther) }
+        #expect(router.patterns == ["/tabs/{tab}", "/more/edit"])
+        #expect(router.resolveWithPattern(.get, "/tabs/music").pattern == 0)
+        #expect(router.resolveWithPattern(.post, "/more/edit").pattern == 1)
+        #expect(router.resolveWithPattern(.post, "/tabs/music").pattern == 0)
+        #expect(router.resolveWithPattern(.get, "/nowhere").pattern == nil)
+    }
 }

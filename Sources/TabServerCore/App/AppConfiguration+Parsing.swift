@@ -158,6 +158,21 @@ extension AppConfiguration {
         ) { configuration, value throws(ConfigurationError) in
             configuration.accessLog = try boolean(value)
         },
+        Setting(
+            flag: "metrics", environment: "TABSERVER_METRICS", defaultValue: "off",
+            help: "GET /metrics (Prometheus) at the root, for direct peers on loopback or --trusted-proxies: on or off"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.metrics = try boolean(value)
+        },
+        Setting(
+            flag: "log-format", environment: "TABSERVER_LOG_FORMAT", defaultValue: "text",
+            help: "access log and server messages: text, or json (one object per line)"
+        ) { configuration, value throws(ConfigurationError) in
+            guard let format = LogFormat(rawValue: value.lowercased()) else {
+                throw ConfigurationError("'\(value)' is not text or json")
+            }
+            configuration.logFormat = format
+        },
     ]
 
     /// What `parse` found: a configuration to run, or a request for help.

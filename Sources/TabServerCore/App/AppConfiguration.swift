@@ -49,6 +49,11 @@ public struct AppConfiguration: Sendable {
     public var appName = "TabServer Store"
     /// One line per request on standard output.
     public var accessLog = true
+    /// `GET /metrics` (Prometheus text format, at the root) for direct peers on loopback
+    /// or in `trustedProxies`; off by default (404).
+    public var metrics = false
+    /// Access log and server messages as text lines or JSON objects, one per line.
+    public var logFormat = LogFormat.text
 
     /// The embedded defaults.
     public init() {}

@@ -29,11 +29,14 @@ public final class Application: Sendable {
     public let store: any SessionStore
     /// Where start-up, reload and error messages go.
     public let log: LogSink
+    /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
+    public let metrics: AppMetrics?
 
     init(
         configuration: AppConfiguration, responder: TabServerApp, tabs: TabModelHolder, store: any SessionStore,
-        log: LogSink
+        metrics: AppMetrics? = nil, log: LogSink
     ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.responder = responder
         self.tabs = tabs
@@ -50,7 +53,7 @@ public final class Application: Sendable {
                 let removed = try self.store.sweep(now: wallClockSeconds())
                 if removed > 0 { self.log.write("tabserver: swept \(removed) expired session(s)") }
             } catch {
-                self.log.write("tabserver: session sweep failed: \(error)")
+                self.log.write("tabserver: session sweep failed: \(error)", level: .error)
             }
             self.scheduleSweep(every: seconds)
         }
@@ -73,7 +76,9 @@ public final class Application: Sendable {
         } catch {
             refusal = error
         }
-        log.write("tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(refusal)")
+        log.write(
+            "tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(refusal)",
+            level: .error)
         return refusal
     }
 }

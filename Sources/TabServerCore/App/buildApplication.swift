@@ -59,15 +59,18 @@ public func buildApplication(
     let model = try TabDefinition.load(path: configuration.tabsFile, validator: validator)
     let tabs = TabModelHolder(TabBarController(model: model), validator: validator)
     let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
-    let store: any SessionStore
-    if let sessionStore { store = sessionStore } else { store = try makeSessionStore(configuration) }
+    let baseStore: any SessionStore
+    if let sessionStore { baseStore = sessionStore } else { baseStore = try makeSessionStore(configuration) }
+    let metrics = configuration.metrics ? AppMetrics(routePatterns: TabServerApp.makeRouter().patterns) : nil
+    let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
     let views = PageRenderer(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
-        files: files, localizer: localizer, hooks: hooks, clock: clock)
-    return Application(configuration: configuration, responder: app, tabs: tabs, store: store, log: log)
+        files: files, localizer: localizer, hooks: hooks, metrics: metrics, clock: clock)
+    return Application(
+        configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }
 
 /// Opens the configured store. The stores count lifetimes in whole seconds; values a

@@ -18,12 +18,15 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let router: Router<RequestState>
     let sessionLocks = SessionLocks()
     let clock: @Sendable () -> Int64
+    /// Nil when metrics are off: then nothing is measured at all.
+    let metrics: AppMetrics?
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
-        clock: @escaping @Sendable () -> Int64
+        metrics: AppMetrics? = nil, clock: @escaping @Sendable () -> Int64
     ) {
+        self.metrics = metrics
         self.localizer = localizer
         self.configuration = configuration
         self.tabs = tabs
@@ -40,21 +43,43 @@ public final class TabServerApp: HTTPResponder, Sendable {
     static let maxWriteAttempts = 16
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var route = metrics?.unmatchedRoute ?? 0
+        guard let metrics else { return respondCounted(to: request, route: &route) }
+        let started = AppMetrics.monotonicNanos()
+        let response = respondCounted(to: request, route: &route)
+        metrics.record(
+            route: route, method: request.method, status: response.status.code,
+            nanos: AppMetrics.monotonicNanos() &- started)
+        return response
+    }
+
+    /// Answers, noting in `route` (when metrics are on) which route label it counts under.
+    private func respondCounted(to request: HTTPRequest, route: inout Int) -> HTTPResponse {
+        if request.path == "/metrics", let metrics {
+            route = metrics.metricsRoute
+            return metricsResponse(request, metrics: metrics)
+        }
         let origin = configuration.trustedProxies.origin(of: request)
-        var response = respond(to: request, origin: origin)
+        var response = respond(to: request, origin: origin, route: &route)
         if origin.client != request.remoteAddress { response.accessLogNote = "client=\(origin.client)" }
         return response
     }
 
-    private func respond(to request: HTTPRequest, origin: RequestOrigin) -> HTTPResponse {
-        let path = stripBasePath(request.path, origin: origin)
+    private func respond(to request: HTTPRequest, origin: RequestOrigin, route: inout Int)
+        -> HTTPResponse
+    {
+        // Health checks answer at the root too, whatever the base path: a proxy or
+        // orchestrator probes the instance itself, not the app's public prefix.
+        let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
         guard let path else { return .text("404 Not Found\n", status: .notFound) }
-        let resolution = router.resolve(request.method, path)
+        let (resolution, pattern) = router.resolveWithPattern(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
             let file = files.response(for: request, path: path)
         {
+            if let metrics { route = metrics.staticRoute }
             return file
         }
+        if let pattern { route = pattern }
         // A visitor's requests run one at a time in this process (see `SessionLocks`);
         // a request without a session cookie creates a new session and races no one.
         guard let cookie = request.cookie(configuration.cookieName) else {
@@ -154,6 +179,11 @@ public final class TabServerApp: HTTPResponder, Sendable {
             return path
         }
         return nil
+    }
+
+    /// Paths answered at the root even when the app lives under a base path.
+    static func rootOnlyPath(_ path: String) -> String? {
+        path == "/healthz" || path == "/readyz" ? path : nil
     }
 
     /// Seconds since 1970, from the injectable clock.

@@ -1,0 +1,4 @@
+import HTTPTypes
+
+/// The engine's load, as the app's metrics read it (`openConnections`, `inFlightRequests`).
+extension HTTPServer: EngineStatistics {}

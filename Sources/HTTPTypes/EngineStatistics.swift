@@ -1,0 +1,12 @@
+/// What an engine can tell about its own load, read when metrics are collected (not per
+/// request). The app sees the engine only through this, so it never links the engine.
+///
+/// ```swift
+/// app.metrics?.attach(engine: server)    // AppServer does this when it starts serving
+/// ```
+public protocol EngineStatistics: Sendable {
+    /// Client connections open right now (idle keep-alive ones included).
+    var openConnections: Int { get }
+    /// Requests being processed right now.
+    var inFlightRequests: Int { get }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One JSON object built directly as UTF-8 bytes, for a log line: no `JSONEncoder`, no
+/// intermediate strings, so the access log can use it once per request.
+///
+/// ```swift
+/// var line = JSONLogLine(level: .info)      // {"time":"…","level":"info"
+/// line.add("msg", "listening on 127.0.0.1:8080")
+/// sink.write(bytes: line.finished)          // …,"msg":"listening on 127.0.0.1:8080"}
+/// ```
+public struct JSONLogLine: Sendable {
+    /// The bytes so far (an unterminated object).
+    public private(set) var bytes: [UInt8]
+
+    /// An object starting with the current UTC time (RFC 3339, milliseconds) and `level`.
+    public init(level: LogLevel, capacity: Int = 160) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(contentsOf: #"{"time":""#.utf8)
+        Self.appendTimestamp(to: &bytes)
+        bytes.append(contentsOf: #"","level":""#.utf8)
+        bytes.append(contentsOf: level.rawValue.utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Adds a string field, escaped.
+    public mutating func add(_ name: StaticString, _ value: some StringProtocol) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        Self.appendEscaped(value.utf8, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Adds an integer field.
+    public mutating func add(_ name: StaticString, _ value: Int) {
+        key(name)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        Self.appendDecimal(value.magnitude, to: &bytes)
+    }
+
+    /// Adds a decimal with three fraction digits from a count of thousandths (milliseconds
+    /// from microseconds), without floating point.
+    public mutating func add(_ name: StaticString, thousandths value: UInt64) {
+        key(name)
+        Self.appendDecimal(UInt(value / 1000), to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = value % 1000
+        if fraction < 100 { bytes.append(UInt8(ascii: "0")) }
+        if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
+        Self.appendDecimal(UInt(fraction), to: &bytes)
+    }
+
+    /// Adds a boolean field.
+    public mutating func add(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// The complete object (the sink adds the newline).
+    public var finished: [UInt8] {
+        var done = bytes
+        done.append(UInt8(ascii: "}"))
+        return done
+    }
+
+    private mutating func key(_ name: StaticString) {
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// JSON string escaping (RFC 8259): quote, backslash and every control character
+    /// (DEL too, so a terminal never sees it); other bytes, UTF-8 included, pass as they are.
+    public static func appendEscaped(_ utf8: some Sequence<UInt8>, to out: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0x00..<0x20, 0x7F:
+                out.append(contentsOf: "\\u00".utf8)
+                hex.withUTF8Buffer { digits in
+                    out.append(digits[Int(byte >> 4)])
+                    out.append(digits[Int(byte & 0x0F)])
+                }
+            default: out.append(byte)
+            }
+        }
+    }
+
+    private static func appendDecimal(_ value: UInt, to out: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &out) }
+        out.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    private static func appendPadded(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8((rest / divisor) % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// `2026-11-30T12:34:56.789Z` from the system clock.
+    private static func appendTimestamp(to out: inout [UInt8]) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        appendPadded(Int(parts.tm_year) + 1900, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(Int(parts.tm_mon) + 1, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(Int(parts.tm_mday), width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(Int(parts.tm_hour), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(Int(parts.tm_min), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(Int(parts.tm_sec), width: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendPadded(Int(now.tv_nsec / 1_000_000), width: 3, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+}

@@ -1,0 +1,4 @@
+/// The severity of a server message (the `level` field of JSON log lines).
+public enum LogLevel: String, Sendable, Hashable {
+    case debug, info, warn, error
+}

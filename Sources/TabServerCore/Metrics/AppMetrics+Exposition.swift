@@ -1,0 +1,97 @@
+import Sessions
+
+extension AppMetrics {
+    /// The media type of Prometheus' text exposition format.
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    /// Everything, in the text exposition format. `store` is asked for readiness and,
+    /// where counting is cheap (memory, SQLite), for the number of sessions.
+    func exposition(store: any SessionStore) -> String {
+        var out = ""
+        out.reserveCapacity(8 * 1024)
+        out +=
+            "# HELP tabserver_http_requests_total Requests answered by the app, by route pattern, method and status.\n"
+        out += "# TYPE tabserver_http_requests_total counter\n"
+        for route in routes.indices {
+            for method in Self.methods.indices {
+                for status in Self.statusLabels.indices {
+                    let count = requestCount(route: route, method: method, status: status)
+                    guard count > 0 else { continue }
+                    out += "tabserver_http_requests_total{route=\"\(Self.escape(routes[route]))\",method=\""
+                    out += "\(Self.methods[method])\",status=\"\(Self.statusLabels[status])\"} \(count)\n"
+                }
+            }
+        }
+        out += "# HELP tabserver_http_request_duration_seconds Time to produce a response, by route pattern.\n"
+        out += "# TYPE tabserver_http_request_duration_seconds histogram\n"
+        for route in routes.indices where !durations.isEmpty(route) {
+            histogram(
+                &out, "tabserver_http_request_duration_seconds", label: "route=\"\(Self.escape(routes[route]))\"",
+                durations, route)
+        }
+        if let engine = engineStatistics {
+            out += "# HELP tabserver_open_connections Client connections open now.\n"
+            out += "# TYPE tabserver_open_connections gauge\n"
+            out += "tabserver_open_connections \(engine.openConnections)\n"
+            out += "# HELP tabserver_in_flight_requests Requests being processed now.\n"
+            out += "# TYPE tabserver_in_flight_requests gauge\n"
+            out += "tabserver_in_flight_requests \(engine.inFlightRequests)\n"
+        }
+        out += "# HELP tabserver_session_store_errors_total Session store calls that failed, by operation.\n"
+        out += "# TYPE tabserver_session_store_errors_total counter\n"
+        for operation in StoreOperation.allCases {
+            out += "tabserver_session_store_errors_total{operation=\"\(operation.label)\"} "
+            out += "\(storeErrors.value(operation.rawValue))\n"
+        }
+        out += "# HELP tabserver_session_store_duration_seconds Session store call latency, by operation.\n"
+        out += "# TYPE tabserver_session_store_duration_seconds histogram\n"
+        for operation in StoreOperation.allCases where !storeLatency.isEmpty(operation.rawValue) {
+            histogram(
+                &out, "tabserver_session_store_duration_seconds", label: "operation=\"\(operation.label)\"",
+                storeLatency, operation.rawValue)
+        }
+        let store = (store as? InstrumentedSessionStore)?.base ?? store
+        out += "# HELP tabserver_session_store_up Whether the session store answers (1) or not (0).\n"
+        out += "# TYPE tabserver_session_store_up gauge\n"
+        out += "tabserver_session_store_up \(store.checkReady() ? 1 : 0)\n"
+        if let count = Self.sessionCount(store) {
+            out += "# HELP tabserver_sessions Sessions held by the store.\n"
+            out += "# TYPE tabserver_sessions gauge\n"
+            out += "tabserver_sessions \(count)\n"
+        }
+        return out
+    }
+
+    private func histogram(
+        _ out: inout String, _ name: String, label: String, _ histograms: LatencyHistograms, _ series: Int
+    ) {
+        let (cumulative, sum) = histograms.snapshot(series)
+        for (index, bound) in LatencyHistograms.boundLabels.enumerated() {
+            out += "\(name)_bucket{\(label),le=\"\(bound)\"} \(cumulative[index])\n"
+        }
+        out += "\(name)_bucket{\(label),le=\"+Inf\"} \(cumulative[cumulative.count - 1])\n"
+        out += "\(name)_sum{\(label)} \(sum)\n"
+        out += "\(name)_count{\(label)} \(cumulative[cumulative.count - 1])\n"
+    }
+
+    /// Sessions in stores that can count cheaply; Redis would need a key scan, so it is left out.
+    private static func sessionCount(_ store: any SessionStore) -> Int? {
+        if let memory = store as? MemorySessionStore { return memory.count }
+        if let sqlite = store as? SQLiteSessionStore { return try? sqlite.count() }
+        return nil
+    }
+
+    /// A label value with backslash, double quote and newline escaped, as the format requires.
+    static func escape(_ value: String) -> String {
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

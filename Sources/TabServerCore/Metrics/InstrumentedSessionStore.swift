@@ -1,0 +1,50 @@
+import Sessions
+
+/// A session store that times each call and counts failures into `AppMetrics`, then
+/// passes it on unchanged. Used only when metrics are on.
+final class InstrumentedSessionStore: SessionStore {
+    let base: any SessionStore
+    private let metrics: AppMetrics
+
+    init(_ base: any SessionStore, metrics: AppMetrics) {
+        self.base = base
+        self.metrics = metrics
+    }
+
+    @inline(__always)
+    private func measure<T>(_ operation: AppMetrics.StoreOperation, _ body: () throws(SessionStoreError) -> T)
+        throws(SessionStoreError) -> T
+    {
+        let started = AppMetrics.monotonicNanos()
+        defer { metrics.storeLatency.record(operation.rawValue, nanos: AppMetrics.monotonicNanos() &- started) }
+        do {
+            return try body()
+        } catch {
+            metrics.storeErrors.increment(operation.rawValue)
+            throw error
+        }
+    }
+
+    func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        try measure(.load) { () throws(SessionStoreError) in try base.load(id, now: now) }
+    }
+
+    func insert(_ session: Session) throws(SessionStoreError) {
+        try measure(.insert) { () throws(SessionStoreError) in try base.insert(session) }
+    }
+
+    func update(_ session: Session) throws(SessionStoreError) -> Session? {
+        try measure(.update) { () throws(SessionStoreError) in try base.update(session) }
+    }
+
+    func delete(_ id: SessionID) throws(SessionStoreError) {
+        try measure(.delete) { () throws(SessionStoreError) in try base.delete(id) }
+    }
+
+    @discardableResult
+    func sweep(now: Int64) throws(SessionStoreError) -> Int {
+        try measure(.sweep) { () throws(SessionStoreError) in try base.sweep(now: now) }
+    }
+
+    func checkReady() -> Bool { base.checkReady() }
+}
