@@ -110,6 +110,29 @@ public final class RedisSessionStore: SessionStore {
         return try loadAndTouch(id, now: now)
     }
 
+    /// The cached copy without a round trip when its recorded use is recent, else a
+    /// full load. The app confirms a copy it does not write with `isCurrent`, and a
+    /// stale copy it writes loses the compare-and-set, so no answer rests on it.
+    public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        if let cached = cache.withLock({ $0[id] }), now - cached.recordedSeen < touchInterval,
+            now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
+        {
+            var session = cached.session
+            session.lastSeen = now
+            return session
+        }
+        return try loadAndTouch(id, now: now)
+    }
+
+    /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
+    /// cached copy is dropped.
+    public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {
+        let reply = try command([Array("HGET".utf8), Array(key(for: session.id).utf8), Array("rev".utf8)])
+        if reply.integer == session.revision { return true }
+        forget(session.id)
+        return false
+    }
+
     /// The full load: one script checks expiry, records the use, renews the TTL.
     private func loadAndTouch(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         let reply = try run(

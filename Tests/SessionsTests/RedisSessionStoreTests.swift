@@ -135,6 +135,18 @@ struct RedisSessionStoreTests {
         stale.language = "stale"
         #expect(try store.update(stale) == nil)
         #expect(try store.load(session.id, now: 3)?.language == "fresh")
+        // An optimistic load may hand out the stale copy, but isCurrent catches it
+        // and drops it, and the next load is fresh.
+        let current = try #require(try other.load(session.id, now: 3))
+        var newer = current
+        newer.language = "newer"
+        _ = try #require(try other.update(newer))
+        let optimistic = try #require(try store.loadOptimistically(session.id, now: 3))
+        #expect(optimistic.language == "fresh")
+        #expect(try store.isCurrent(optimistic) == false)
+        let reloaded = try #require(try store.loadOptimistically(session.id, now: 3))
+        #expect(reloaded.language == "newer")
+        #expect(try store.isCurrent(reloaded))
         // Deleted by the other instance: gone here too.
         try other.delete(session.id)
         #expect(try store.load(session.id, now: 3) == nil)
