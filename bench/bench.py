@@ -2,6 +2,7 @@
 """Runs wrk against TabServer and nginx (same page, same machine, same run), alternating,
 and writes a report to bench/results/. Everything binds 127.0.0.1 and stops by pid."""
 import os
+import http.client
 import re
 import signal
 import socket
@@ -17,6 +18,7 @@ BINARY = os.path.join(ROOT, ".build/release/tabserver")
 DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 ROUNDS = 3
 CONNECTIONS = 64
+VISITORS = 2000
 
 
 def free_port():
@@ -65,18 +67,25 @@ def first_response_ms(extra_args):
         proc.wait(timeout=10)
 
 
-def wrk(url, headers=()):
+def wrk(url, headers=(), script=None, script_args=()):
     args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
     for h in headers:
         args += ["-H", h]
-    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+    if script:
+        args += ["-s", script]
+    args.append(url)
+    if script_args:
+        args += ["--"] + list(script_args)
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     def latency(p):
         m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out)
         value, unit = float(m.group(1)), m.group(2)
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": rps, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0}
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    return {"rps": rps, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0,
+            "socket": sum(int(g) for g in socket_errors.groups()) if socket_errors else 0}
 
 
 def start_server(args, log):
@@ -93,33 +102,109 @@ def session_cookie(port):
     return cookie
 
 
+def make_visitors(port, count, path):
+    """Creates `count` sessions the way a browser does (a GET of a tab page without a
+    cookie), scrapes each one's cookie and CSRF token, and writes "cookie csrf" lines."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    with open(path, "w") as f:
+        for _ in range(count):
+            connection.request("GET", "/tabs/featured")
+            response = connection.getresponse()
+            body = response.read()
+            cookie = response.getheader("Set-Cookie").split(";")[0]
+            csrf = re.search(rb'name="csrf" value="([^"]+)"', body).group(1).decode()
+            f.write(f"{cookie} {csrf}\n")
+    connection.close()
+
+
+STORES = ("memory", "sqlite", "redis")
+# Workload name -> (what it is, target ratio to memory per store, p99 limit in ms or None).
+WORKLOADS = {
+    "page": ("GET tab page, one visitor", {"sqlite": 0.70, "redis": 0.50}, None),
+    "visitors": (f"{VISITORS:,} visitors, 80% GET pages / 20% POST select", {"sqlite": 0.90, "redis": 0.50}, 10.0),
+    "select": ("one visitor, 64 concurrent POST select", {"sqlite": 0.50, "redis": 0.30}, 10.0),
+}
+
+
 def compare_stores(work):
-    """The same page, the same visitor, three stores: memory, SQLite (file in work), Redis."""
+    """Every workload against the three stores (memory, SQLite file in work, Redis), in
+    alternating order, ROUNDS rounds; medians per store and workload."""
     redis_port = free_port()
     redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
                               "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     log = open(os.path.join(work, "stores.log"), "w")
     servers = {}
+    sqlite_path = os.path.join(work, "sessions.sqlite")
     try:
         time.sleep(0.3)
         servers["memory"] = start_server(["--sessions", "memory"], log)
-        servers["sqlite"] = start_server(["--sessions", f"sqlite:{work}/sessions.sqlite"], log)
+        servers["sqlite"] = start_server(["--sessions", f"sqlite:{sqlite_path}"], log)
         servers["redis"] = start_server(["--sessions", f"redis://127.0.0.1:{redis_port}/0"], log)
         cookies = {name: session_cookie(port) for name, (_, port) in servers.items()}
-        results = {name: [] for name in servers}
+        visitor_files, tapper_files = {}, {}
+        for name, (_, port) in servers.items():
+            visitor_files[name] = os.path.join(work, f"visitors-{name}.txt")
+            make_visitors(port, VISITORS, visitor_files[name])
+            tapper_files[name] = os.path.join(work, f"tapper-{name}.txt")
+            make_visitors(port, 1, tapper_files[name])
+        results = {(w, name): [] for w in WORKLOADS for name in servers}
         for round_index in range(ROUNDS):
-            for name, (_, port) in servers.items():
-                r = wrk(f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookies[name]}"])
-                results[name].append(r)
-                print(f"round {round_index + 1} store {name:7s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
-                      + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else ""), flush=True)
-        return {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99")} for name, rs in results.items()}
+            for workload in WORKLOADS:
+                for name, (_, port) in servers.items():
+                    url = f"http://127.0.0.1:{port}"
+                    if workload == "page":
+                        r = wrk(f"{url}/tabs/music", [f"Cookie: {cookies[name]}"])
+                    elif workload == "visitors":
+                        r = wrk(url, script=os.path.join(ROOT, "bench/visitors.lua"), script_args=[visitor_files[name]])
+                    else:
+                        r = wrk(url, script=os.path.join(ROOT, "bench/select.lua"), script_args=[tapper_files[name]])
+                    results[(workload, name)].append(r)
+                    print(f"round {round_index + 1} {workload:8s} {name:7s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
+                          + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else "")
+                          + (f"  SOCKET ERRORS {r['socket']}" if r["socket"] else ""), flush=True)
+        summary = {}
+        for key, rs in results.items():
+            summary[key] = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99")}
+            summary[key]["non2xx"] = sum(r["non2xx"] + r["socket"] for r in rs)
+        footprint = {name: rss_kib(proc.pid) for name, (proc, _) in servers.items()}
+        files = {suffix: os.path.getsize(sqlite_path + suffix) if os.path.exists(sqlite_path + suffix) else 0
+                 for suffix in ("", "-wal")}
+        return summary, footprint, files
     finally:
         for proc, _ in servers.values():
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=15)
         redis.send_signal(signal.SIGTERM)
         redis.wait(timeout=10)
+
+
+def store_table(summary):
+    """One row per workload and store: req/s, p99, errors, ratio to memory, the targets
+    that apply and the verdict."""
+    lines = [
+        "| workload | store | req/s | p99 ms | non-2xx/3xx | ratio to memory | target | verdict |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    verdicts = []
+    for workload, (title, ratios, p99_limit) in WORKLOADS.items():
+        memory = summary[(workload, "memory")]["rps"]
+        for name in STORES:
+            m = summary[(workload, name)]
+            ratio = m["rps"] / memory
+            targets, passed = [], True
+            if name in ratios:
+                targets.append(f">= {ratios[name]:.0%}")
+                passed &= ratio >= ratios[name]
+            if p99_limit is not None:
+                targets.append(f"p99 <= {p99_limit:g} ms")
+                passed &= m["p99"] <= p99_limit
+                targets.append("0 errors")
+                passed &= m["non2xx"] == 0
+            verdict = ("pass" if passed else "FAIL") if targets else "-"
+            verdicts.append(verdict)
+            lines.append(f"| {title} | {name} | {m['rps']:.0f} | {m['p99']:.2f} | {m['non2xx']} | {ratio:.0%} | "
+                         f"{', '.join(targets) or '-'} | {verdict} |")
+    return lines, verdicts
 
 
 def memory_per_session():
@@ -143,7 +228,19 @@ def memory_per_session():
         proc.wait(timeout=15)
 
 
+def stores_only():
+    """BENCH_STORES_ONLY=1: just the session store table (quicker, while working on a store)."""
+    work = tempfile.mkdtemp(prefix="tabserver-bench-")
+    stores, footprint, sqlite_files = compare_stores(work)
+    table, verdicts = store_table(stores)
+    print("\n".join(table))
+    print("RSS: " + ", ".join(f"{n} {footprint[n] / 1024:.1f} MiB" for n in STORES)
+          + f"; SQLite {sqlite_files[''] / 1024:.0f} KiB + WAL {sqlite_files['-wal'] / 1024:.0f} KiB")
+
+
 def main():
+    if os.environ.get("BENCH_STORES_ONLY") == "1":
+        return stores_only()
     work = tempfile.mkdtemp(prefix="tabserver-bench-")
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
     port = free_port()
@@ -215,7 +312,7 @@ http {{
             nginx.wait(timeout=10)
 
     starts = sorted(first_response_ms(["--sessions", "memory"]) for _ in range(5))
-    stores = compare_stores(work)
+    stores, footprint, sqlite_files = compare_stores(work)
     per_session = memory_per_session()
     med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99")} for name, rs in results.items()}
     page_ratio = med["tabserver page"]["rps"] / med["nginx page"]["rps"]
@@ -240,21 +337,22 @@ http {{
         f"- idle RSS: {idle_rss / 1024:.1f} MiB (target <= 24 MiB); after load: {loaded_rss / 1024:.1f} MiB",
         f"- first response after exec: median {statistics.median(starts):.1f} ms of 5 (min {starts[0]:.1f}, max {starts[-1]:.1f}; target <= 50 ms)",
     ]
+    table, verdicts = store_table(stores)
     lines += [
         "",
-        "Session stores, GET tab page with an existing session (same run, medians of 3 alternating rounds):",
+        f"Session stores (same run, {ROUNDS} alternating rounds, medians; errors summed over the rounds). Every workload",
+        "runs against three servers with default settings but the store: memory, SQLite (a file), Redis (a local",
+        f"redis-server). Many visitors: {VISITORS:,} sessions made beforehand by GETting a page and scraping the cookie and",
+        "CSRF token; bench/visitors.lua cycles through them. One visitor: bench/select.lua posts select from all",
+        f"{CONNECTIONS} connections with one cookie, cycling through four tabs so every request writes.",
         "",
-        "| store | req/s | p99 ms | ratio to memory |",
-        "|---|---|---|---|",
-    ]
-    for name in ("memory", "sqlite", "redis"):
-        m = stores[name]
-        lines.append(f"| {name} | {m['rps']:.0f} | {m['p99']:.2f} | {m['rps'] / stores['memory']['rps']:.0%} |")
-    lines += [
+    ] + table + [
         "",
-        f"- SQLite: {stores['sqlite']['rps'] / stores['memory']['rps']:.0%} of memory (target >= 70%); "
-        f"Redis: {stores['redis']['rps'] / stores['memory']['rps']:.0%} (target >= 50%)",
-        f"- memory store: {per_session:.0f} bytes per session at 100,000 sessions (target <= 512)",
+        f"- memory store: {per_session:.0f} bytes per session at 100,000 sessions (target <= 512): "
+        + ("pass" if per_session <= 512 else "FAIL"),
+        "- RSS after the store workloads: " + ", ".join(f"{n} {footprint[n] / 1024:.1f} MiB" for n in STORES),
+        f"- SQLite file after the store workloads: {sqlite_files[''] / 1024:.0f} KiB, WAL {sqlite_files['-wal'] / 1024:.0f} KiB",
+        f"- verdicts: {verdicts.count('pass')} pass, {verdicts.count('FAIL')} fail",
     ]
     report = "\n".join(lines) + "\n"
     os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)

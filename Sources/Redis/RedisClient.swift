@@ -159,7 +159,7 @@ public final class RedisClient: Sendable {
                 return .open(probe: true)
             }
             while let candidate = state.idle.popLast() {
-                if candidate.connection.isReusable { return .reuse(candidate) }
+                if candidate.connection.isReusable(now: now) { return .reuse(candidate) }
                 dead.append(candidate)
             }
             return .open(probe: false)
@@ -169,6 +169,7 @@ public final class RedisClient: Sendable {
 
     private func checkin(_ connection: RedisConnection) {
         let limit = configuration.maxIdleConnections
+        connection.lastUsed = .now
         let pooled = Pooled(connection)
         let surplus: Pooled? = state.withLock { state in
             // A working connection proves the server is reachable.

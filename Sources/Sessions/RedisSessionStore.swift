@@ -1,4 +1,5 @@
 import Redis
+import Synchronization
 
 /// Sessions in Redis, shared by every server instance that points at the same server.
 ///
@@ -15,6 +16,15 @@ import Redis
 /// The TTL is the idle timeout, cut short at the absolute end of the session, so Redis
 /// itself removes abandoned sessions: `sweep` has nothing to do.
 ///
+/// Each instance keeps a bounded cache of decoded sessions keyed by revision. Every
+/// write moves `rev` on, and a revision's bytes never change, so a load asks Redis
+/// only for `rev` (`HGET`, a few bytes, no script): when it matches the cached copy,
+/// that copy is the stored session, whichever instance wrote it. A different or
+/// missing `rev` takes the full load script. So every load still sees the latest
+/// write of every instance (read-your-writes across instances holds), at the price of
+/// one small round trip. The last use is recorded (script, `seen`, TTL) only when the
+/// recorded one is older than `touchInterval`, so reads do not write Redis each second.
+///
 /// Failures to reach Redis (refused, timeout, backing off) throw `SessionStoreError`,
 /// which the app answers with 503 and `/readyz` reports; the `RedisClient` beneath
 /// recovers by itself when Redis is back.
@@ -30,15 +40,34 @@ public final class RedisSessionStore: SessionStore {
     public let lifetime: SessionLifetime
     /// Prepended to the session id to make the key, so several apps can share a database.
     public let keyPrefix: String
+    /// How old the recorded last use may get before a load records it again: a
+    /// minute, or a tenth of the idle timeout when that is shorter. A key's TTL and
+    /// `seen` are renewed that often at most, so a session may expire up to this much
+    /// earlier than the idle timeout after its true last use.
+    public let touchInterval: Int64
+
+    private struct Cached {
+        var session: Session
+        /// `seen` as recorded in Redis by this instance's last load or write.
+        var recordedSeen: Int64
+    }
+
+    private let cache = Mutex<[SessionID: Cached]>([:])
+    private let cacheCapacity: Int
 
     /// A store on `client`.
+    /// `cacheCapacity` bounds the decoded sessions kept in this process (least recently
+    /// used go first).
     public init(
-        client: RedisClient, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:"
+        client: RedisClient, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:",
+        cacheCapacity: Int = 50_000
     ) {
         precondition(lifetime.idle >= 1 && lifetime.absolute >= 1, "session lifetimes must be positive")
         self.client = client
         self.lifetime = lifetime
         self.keyPrefix = keyPrefix
+        self.touchInterval = min(60, lifetime.idle / 10)
+        self.cacheCapacity = max(1, cacheCapacity)
     }
 
     /// A store on a new client for `url` (`redis://host[:port][/database]`) with the
@@ -60,23 +89,74 @@ public final class RedisSessionStore: SessionStore {
     public func key(for id: SessionID) -> String { keyPrefix + id.text }
 
     /// The session, or nil if unknown, expired at `now` (idle or absolute; the entry is
-    /// then deleted) or unreadable. Records `now` as its last use and renews its TTL, in
-    /// the same round trip.
+    /// then deleted) or unreadable. When the recorded last use is older than
+    /// `touchInterval`, records `now` and renews the TTL in the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        if let cached = cache.withLock({ $0[id] }), now - cached.recordedSeen < touchInterval,
+            now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
+        {
+            let reply = try command([Array("HGET".utf8), Array(key(for: id).utf8), Array("rev".utf8)])
+            if reply.integer == cached.session.revision {
+                var session = cached.session
+                session.lastSeen = now
+                return session
+            }
+            if reply.isNull || reply.errorMessage != nil {
+                // Gone (expired, deleted) or no longer a hash: the script would say nil too.
+                forget(id)
+                return nil
+            }
+        }
+        return try loadAndTouch(id, now: now)
+    }
+
+    /// The cached copy without a round trip when its recorded use is recent, else a
+    /// full load. The app confirms a copy it does not write with `isCurrent`, and a
+    /// stale copy it writes loses the compare-and-set, so no answer rests on it.
+    public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        if let cached = cache.withLock({ $0[id] }), now - cached.recordedSeen < touchInterval,
+            now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
+        {
+            var session = cached.session
+            session.lastSeen = now
+            return session
+        }
+        return try loadAndTouch(id, now: now)
+    }
+
+    /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
+    /// cached copy is dropped.
+    public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {
+        let reply = try command([Array("HGET".utf8), Array(key(for: session.id).utf8), Array("rev".utf8)])
+        if reply.integer == session.revision { return true }
+        forget(session.id)
+        return false
+    }
+
+    /// The full load: one script checks expiry, records the use, renews the TTL.
+    private func loadAndTouch(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         let reply = try run(
             Self.loadScript, key: id,
             [String(now), String(lifetime.idle), String(lifetime.absolute)].map { Array($0.utf8) })
         // Null: unknown, expired, or not a hash this version wrote.
         guard let fields = reply.array, fields.count == 2, let revision = fields[0].integer,
             let data = fields[1].bytes
-        else { return nil }
+        else {
+            forget(id)
+            return nil
+        }
         // Bytes this version cannot read count as absent, and stay in place: they may
         // belong to a newer version of the server during a rolling deployment.
-        guard var session = try? SessionCodec.decode(data, id: id, revision: revision) else { return nil }
-        // The script checked the absolute lifetime against the `created` field; check the
-        // session's own creation time too, in case the two ever disagree.
-        guard now - session.created <= lifetime.absolute else { return nil }
+        guard var session = try? SessionCodec.decode(data, id: id, revision: revision),
+            // The script checked the absolute lifetime against the `created` field; check
+            // the session's own creation time too, in case the two ever disagree.
+            now - session.created <= lifetime.absolute
+        else {
+            forget(id)
+            return nil
+        }
         session.lastSeen = now
+        remember(session, recordedSeen: now)
         return session
     }
 
@@ -93,6 +173,7 @@ public final class RedisSessionStore: SessionStore {
             // is right: overwriting would hand one visitor another's session.
             throw SessionStoreError("redis \(client.configuration.endpoint): session \(session.id) already exists")
         }
+        remember(session, recordedSeen: session.lastSeen)
     }
 
     /// Compare-and-set: writes `session` only if the stored revision is still
@@ -106,20 +187,20 @@ public final class RedisSessionStore: SessionStore {
         ]
         let reply = try run(Self.updateScript, key: session.id, arguments)
         // Null: the revision moved on, or the session is gone. Either way nothing was written.
-        guard let revision = reply.integer else { return nil }
+        guard let revision = reply.integer else {
+            forget(session.id)
+            return nil
+        }
         var stored = session
         stored.revision = revision
+        remember(stored, recordedSeen: stored.lastSeen)
         return stored
     }
 
     /// Removes a session (unknown ids are ignored).
     public func delete(_ id: SessionID) throws(SessionStoreError) {
-        let reply: RedisReply
-        do {
-            reply = try client.command([Array("DEL".utf8), Array(key(for: id).utf8)])
-        } catch {
-            throw SessionStoreError(error.reason)
-        }
+        forget(id)
+        let reply = try command([Array("DEL".utf8), Array(key(for: id).utf8)])
         if let message = reply.errorMessage { throw serverError(message) }
     }
 
@@ -144,6 +225,32 @@ public final class RedisSessionStore: SessionStore {
     func timeToLive(for session: Session) -> Int64 {
         let remaining = lifetime.absolute - (session.lastSeen - session.created)
         return max(1, min(lifetime.idle, remaining))
+    }
+
+    /// Keeps the decoded `session` for later loads, unless a newer revision is cached.
+    private func remember(_ session: Session, recordedSeen: Int64) {
+        cache.withLock { cache in
+            if let current = cache[session.id] {
+                guard current.session.revision <= session.revision else { return }
+            } else {
+                cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen }
+            }
+            cache[session.id] = Cached(session: session, recordedSeen: recordedSeen)
+        }
+    }
+
+    private func forget(_ id: SessionID) {
+        _ = cache.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Runs one plain command, mapping failures to `SessionStoreError` (an error reply
+    /// is returned).
+    private func command(_ arguments: [[UInt8]]) throws(SessionStoreError) -> RedisReply {
+        do {
+            return try client.command(arguments)
+        } catch {
+            throw SessionStoreError(error.reason)
+        }
     }
 
     /// Runs `script` on this session's key, mapping failures to `SessionStoreError`.

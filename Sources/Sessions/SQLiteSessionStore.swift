@@ -134,14 +134,27 @@ public final class SQLiteSessionStore: SessionStore {
     public func update(_ session: Session) throws(SessionStoreError) -> Session? {
         var stored = session
         stored.revision = session.revision + 1
+        // `last_seen` (and its index page) is written only when the file's copy is stale,
+        // like a read's touch: most writes then change a single row and page.
+        let storedLastSeen = cache.withLock { $0[session.id]?.storedLastSeen }
+        let touches = storedLastSeen.map { stored.lastSeen - $0 >= Self.touchInterval } ?? true
         let changed: Int = try database.withLock { db throws(SessionStoreError) -> Int in
             do {
-                try db.query(
-                    "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
-                    [
-                        .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)), .integer(stored.lastSeen),
-                        .blob(session.id.bytes), .integer(Int64(session.revision)),
-                    ])
+                if touches {
+                    try db.query(
+                        "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
+                        [
+                            .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
+                            .integer(stored.lastSeen), .blob(session.id.bytes), .integer(Int64(session.revision)),
+                        ])
+                } else {
+                    try db.query(
+                        "UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?",
+                        [
+                            .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
+                            .blob(session.id.bytes), .integer(Int64(session.revision)),
+                        ])
+                }
                 return db.changes
             } catch {
                 throw SessionStoreError("\(error)")
@@ -152,7 +165,7 @@ public final class SQLiteSessionStore: SessionStore {
             _ = cache.withLock { $0.removeValue(forKey: session.id) }
             return nil
         }
-        remember(stored, storedLastSeen: stored.lastSeen)
+        remember(stored, storedLastSeen: touches ? stored.lastSeen : storedLastSeen ?? stored.lastSeen)
         return stored
     }
 
@@ -193,7 +206,11 @@ public final class SQLiteSessionStore: SessionStore {
 
     private func touch(_ id: SessionID, now: Int64) throws(SessionStoreError) {
         try run("UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(now), .blob(id.bytes)])
-        cache.withLock { cache in cache[id]?.storedLastSeen = now }
+        cache.withLock { cache in
+            cache[id]?.storedLastSeen = now
+            // The copy's own last use moves on too, so its idle expiry counts from here.
+            if let lastSeen = cache[id]?.session.lastSeen, lastSeen < now { cache[id]?.session.lastSeen = now }
+        }
     }
 
     private func remember(_ session: Session, storedLastSeen: Int64) {

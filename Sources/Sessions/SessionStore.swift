@@ -17,6 +17,24 @@ public protocol SessionStore: Sendable {
     func sweep(now: Int64) throws(SessionStoreError) -> Int
     /// Whether the store can serve requests now (`/readyz`).
     func checkReady() -> Bool
+    /// Like `load`, but may answer from a copy kept in this process without asking the
+    /// store whether it is still the stored revision (saving a round trip to a shared
+    /// store). The caller must then either write with `update`, whose compare-and-set
+    /// refuses a stale copy, or confirm the copy with `isCurrent` before answering.
+    func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session?
+    /// Whether `session.revision` is still the stored revision; a stale copy kept in
+    /// this process is dropped, so the next load reads the store.
+    func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool
+}
+
+extension SessionStore {
+    /// Stores whose loads are always current (one process owns them) just load.
+    public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        try load(id, now: now)
+    }
+
+    /// Stores whose loads are always current (one process owns them) need no check.
+    public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { true }
 }
 
 /// Idle and absolute lifetimes, in seconds.

@@ -37,4 +37,8 @@ public final class InterferingSessionStore: SessionStore {
     public func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
     public func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
     public func checkReady() -> Bool { base.checkReady() }
+    public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        try base.loadOptimistically(id, now: now)
+    }
+    public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { try base.isCurrent(session) }
 }

@@ -81,27 +81,75 @@ struct RedisSessionStoreTests {
         #expect(try #require(try store.load(session.id, now: 151)).created == 100)
     }
 
-    @Test("the key's TTL is the idle timeout, and a load renews it")
+    @Test("the key's TTL is the idle timeout; a load renews it once the recorded use is a touch interval old")
     func timeToLive() throws {
         let store = RedisSessionStore(client: store.client, lifetime: SessionLifetime(idle: 600, absolute: 86_400))
+        #expect(store.touchInterval == 60)
         let session = Session.new(now: 1_000)
         try store.insert(session)
         let afterInsert = try RedisTestHelpers.timeToLive(store, session.id)
         #expect((599...600).contains(afterInsert))
 
-        // Shorten it by hand, as if time had passed; a load sets it back to the idle time.
+        // Shorten it by hand, as if time had passed. A load within the touch interval
+        // writes nothing; the first one after it sets the TTL back to the idle time.
         _ = try store.client.command(["EXPIRE", store.key(for: session.id), "5"])
         #expect(try RedisTestHelpers.timeToLive(store, session.id) <= 5)
-        #expect(try store.load(session.id, now: 1_010) != nil)
+        #expect(try store.load(session.id, now: 1_059) != nil)
+        #expect(try RedisTestHelpers.timeToLive(store, session.id) <= 5)
+        #expect(try store.client.command(["HGET", store.key(for: session.id), "seen"]).integer == 1_000)
+        #expect(try store.load(session.id, now: 1_060) != nil)
         #expect((599...600).contains(try RedisTestHelpers.timeToLive(store, session.id)))
+        #expect(try store.client.command(["HGET", store.key(for: session.id), "seen"]).integer == 1_060)
 
         // An update renews it as well.
         _ = try store.client.command(["EXPIRE", store.key(for: session.id), "5"])
-        var copy = try #require(try store.load(session.id, now: 1_020))
+        var copy = try #require(try store.load(session.id, now: 1_070))
         _ = try store.client.command(["EXPIRE", store.key(for: session.id), "5"])
         copy.language = "it"
         #expect(try store.update(copy) != nil)
         #expect((599...600).contains(try RedisTestHelpers.timeToLive(store, session.id)))
+    }
+
+    @Test("two instances: each load sees the other's latest write, whatever either has cached")
+    func cacheAcrossInstances() throws {
+        let other = try RedisSessionStore(url: redis.url)
+        let session = Session.new(now: 0)
+        try store.insert(session)
+        var mine = try #require(try store.load(session.id, now: 1))
+        _ = try #require(try other.load(session.id, now: 1))
+        for round in 0..<5 {
+            var theirs = try #require(try other.load(session.id, now: 2))
+            theirs.state.selectedTabID = "tab\(round)"
+            _ = try #require(try other.update(theirs))
+            mine = try #require(try store.load(session.id, now: 2))
+            #expect(mine.state.selectedTabID == "tab\(round)")
+            mine.language = "l\(round)"
+            _ = try #require(try store.update(mine))
+            #expect(try other.load(session.id, now: 2)?.language == "l\(round)")
+        }
+        // A stale cached copy cannot win a write: compare-and-set refuses it.
+        var stale = try #require(try store.load(session.id, now: 3))
+        var fresh = try #require(try other.load(session.id, now: 3))
+        fresh.language = "fresh"
+        _ = try #require(try other.update(fresh))
+        stale.language = "stale"
+        #expect(try store.update(stale) == nil)
+        #expect(try store.load(session.id, now: 3)?.language == "fresh")
+        // An optimistic load may hand out the stale copy, but isCurrent catches it
+        // and drops it, and the next load is fresh.
+        let current = try #require(try other.load(session.id, now: 3))
+        var newer = current
+        newer.language = "newer"
+        _ = try #require(try other.update(newer))
+        let optimistic = try #require(try store.loadOptimistically(session.id, now: 3))
+        #expect(optimistic.language == "fresh")
+        #expect(try store.isCurrent(optimistic) == false)
+        let reloaded = try #require(try store.loadOptimistically(session.id, now: 3))
+        #expect(reloaded.language == "newer")
+        #expect(try store.isCurrent(reloaded))
+        // Deleted by the other instance: gone here too.
+        try other.delete(session.id)
+        #expect(try store.load(session.id, now: 3) == nil)
     }
 
     @Test("the TTL never reaches past the absolute end of the session")

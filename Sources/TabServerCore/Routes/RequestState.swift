@@ -33,7 +33,9 @@ struct RequestState {
         var found: Session? = nil
         if let value = request.cookie(cookieName), let id = SessionID(cookieValue: value) {
             do {
-                found = try store.load(id, now: now)
+                // Possibly a cached copy: `TabServerApp.commit` confirms it or writes it
+                // with compare-and-set, and runs the request again if it was stale.
+                found = try store.loadOptimistically(id, now: now)
             } catch {
                 throw HTTPError.unavailable("Your settings cannot be loaded right now. Please try again in a moment.")
             }

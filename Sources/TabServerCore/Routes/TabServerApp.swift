@@ -135,7 +135,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
 
     /// Writes the session back if this request changed it: a new session is inserted and
     /// its cookie set; a changed one is written only if nobody wrote it meanwhile
-    /// (otherwise the whole request is run again on the fresh session).
+    /// (otherwise the whole request is run again on the fresh session); an unchanged one
+    /// is confirmed current (one cheap check in a shared store, none in the others).
     private func commit(_ state: inout RequestState) -> CommitResult {
         guard var session = state.session else { return .done(cookie: nil) }
         do {
@@ -143,7 +144,10 @@ public final class TabServerApp: HTTPResponder, Sendable {
                 try store.insert(session)
                 return .done(cookie: sessionCookie(session, request: state.request))
             }
-            guard let loaded = state.loaded, session != loaded else { return .done(cookie: nil) }
+            guard let loaded = state.loaded else { return .done(cookie: nil) }
+            // Nothing to write: the answer stands if the session it rests on was current
+            // (a shared store's cached copy may not have been; then run it again).
+            if session == loaded { return try store.isCurrent(loaded) ? .done(cookie: nil) : .conflict }
             session.revision = loaded.revision
             return try store.update(session) == nil ? .conflict : .done(cookie: nil)
         } catch {

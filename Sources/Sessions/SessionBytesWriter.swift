@@ -1,0 +1,40 @@
+/// Appends the compact binary session format: unsigned LEB128 varints, zigzag for
+/// signed numbers, strings as a length and UTF-8 bytes, optionals behind a 0/1 byte.
+struct SessionBytesWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
+
+    mutating func unsigned(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func signed(_ value: Int64) {
+        unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    mutating func string(_ value: String) {
+        unsigned(UInt64(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    mutating func optionalString(_ value: String?) {
+        guard let value else { return byte(0) }
+        byte(1)
+        string(value)
+    }
+
+    mutating func strings(_ values: [String]) {
+        unsigned(UInt64(values.count))
+        for value in values { string(value) }
+    }
+}

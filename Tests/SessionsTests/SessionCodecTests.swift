@@ -1,0 +1,70 @@
+import Sessions
+import TabBar
+import Testing
+
+@Suite("SessionCodec")
+struct SessionCodecTests {
+    @Test("every field survives the binary form, which starts with the format number")
+    func roundTrip() throws {
+        let session = RedisTestHelpers.richSession(now: 1_700_000_000)
+        let bytes = SessionCodec.encode(session)
+        #expect(bytes.first == UInt8(SessionCodec.format))
+        #expect(bytes.count < 200)
+        let decoded = try SessionCodec.decode(bytes, id: session.id, revision: 0)
+        #expect(decoded == session)
+        let fresh = Session.new(now: -5)
+        #expect(try SessionCodec.decode(SessionCodec.encode(fresh), id: fresh.id, revision: 7).revision == 7)
+        #expect(try SessionCodec.decode(SessionCodec.encode(fresh), id: fresh.id, revision: 0) == fresh)
+    }
+
+    @Test("equal sessions encode to equal bytes (dictionaries are written sorted)")
+    func deterministic() {
+        var session = RedisTestHelpers.richSession(now: 0)
+        let first = SessionCodec.encode(session)
+        session.state.locations = Dictionary(uniqueKeysWithValues: session.state.locations.reversed().map { ($0, $1) })
+        #expect(SessionCodec.encode(session) == first)
+    }
+
+    @Test("a session written as JSON by an earlier version is still read")
+    func legacyJSON() throws {
+        let id = SessionID.generate()
+        let token = SessionID.generate()
+        let json = """
+            {"format":1,"csrf":"\(token.text)","state":{"selectedTabID":"music","locations":{"music":"albums/12"},\
+            "badgeOverrides":{"home":{"hidden":true},"news":{"badge":{"count":3,"color":"#ff3b30"}}},"version":3},\
+            "language":"de","notice":{"message":"No."},"created":10,"lastSeen":20}
+            """
+        let session = try SessionCodec.decode(Array(json.utf8), id: id, revision: 4)
+        #expect(session.csrfToken == token)
+        #expect(session.state.selectedTabID == "music")
+        #expect(session.state.locations == ["music": "albums/12"])
+        #expect(session.state.badgeOverrides == ["home": .hidden, "news": .badge(.count(3, color: "#ff3b30"))])
+        #expect(session.state.version == 3)
+        #expect(session.language == "de")
+        #expect(session.notice == Notice(message: "No."))
+        #expect(session.created == 10 && session.lastSeen == 20 && session.revision == 4)
+        // Written back in the binary form, and read the same.
+        #expect(try SessionCodec.decode(SessionCodec.encode(session), id: id, revision: 4) == session)
+    }
+
+    @Test("truncated, padded or corrupted bytes are refused, never a crash")
+    func malformed() {
+        let session = RedisTestHelpers.richSession(now: 0)
+        let bytes = SessionCodec.encode(session)
+        for length in 0..<bytes.count {
+            #expect(throws: SessionStoreError.self) {
+                try SessionCodec.decode(Array(bytes.prefix(length)), id: session.id, revision: 0)
+            }
+        }
+        #expect(throws: SessionStoreError.self) { try SessionCodec.decode(bytes + [0], id: session.id, revision: 0) }
+        #expect(throws: SessionStoreError.self) {
+            try SessionCodec.decode([9] + bytes.dropFirst(), id: session.id, revision: 0)
+        }
+        // Flipping any single byte either still decodes or throws.
+        for index in bytes.indices {
+            var corrupted = bytes
+            corrupted[index] ^= 0xFF
+            _ = try? SessionCodec.decode(corrupted, id: session.id, revision: 0)
+        }
+    }
+}

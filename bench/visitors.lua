@@ -1,0 +1,37 @@
+-- Many visitors: cycles through the sessions listed in the file given after "--"
+-- (one "cookie csrf" pair a line, made by bench.py by GETting a page per visitor).
+-- Each visitor repeats five steps, so 80% of requests are GETs of tab pages and 20%
+-- POST select: select tab T (a write), GET T's page twice (nothing to write), GET
+-- another tab's page (a write: it becomes selected), and GET it again (no write).
+-- Requests go to the visitors in turn, so consecutive requests are different visitors.
+local tabs = { "featured", "music", "movies", "tv" }
+local visitors = {}
+local counter = 0
+
+function init(args)
+  local file = assert(io.open(args[1], "r"))
+  for line in file:lines() do
+    local cookie, csrf = line:match("^(%S+) (%S+)$")
+    if cookie then visitors[#visitors + 1] = { cookie = cookie, csrf = csrf } end
+  end
+  file:close()
+  assert(#visitors > 0, "no visitors in " .. args[1])
+end
+
+function request()
+  local visitor = visitors[counter % #visitors + 1]
+  local round = math.floor(counter / #visitors)
+  counter = counter + 1
+  local step = round % 5
+  local tab = tabs[math.floor(round / 5) % #tabs + 1]
+  local other = tabs[(math.floor(round / 5) + 2) % #tabs + 1]
+  local headers = { ["Cookie"] = visitor.cookie }
+  if step == 0 then
+    headers["Content-Type"] = "application/x-www-form-urlencoded"
+    return wrk.format("POST", "/select", headers, "tab=" .. tab .. "&csrf=" .. visitor.csrf)
+  elseif step <= 2 then
+    return wrk.format("GET", "/tabs/" .. tab, headers)
+  else
+    return wrk.format("GET", "/tabs/" .. other, headers)
+  end
+end
