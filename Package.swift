@@ -13,7 +13,8 @@ import PackageDescription
 //   TabServer      the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
     name: "TabServer",
-    platforms: [.macOS(.v15)],
+    // Linux only: the engine is built on epoll and glibc. No Apple platform is listed
+    // because none builds (`platforms` can only name Apple minimums).
     products: [
         .library(name: "TabServer", targets: ["TabServer"]),
         .library(name: "TabServerProcess", targets: ["ProcessLifecycle"]),

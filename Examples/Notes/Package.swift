@@ -6,7 +6,6 @@ import PackageDescription
 // other package would: it depends on the package, not on its sources.
 let package = Package(
     name: "Notes",
-    platforms: [.macOS(.v15)],
     dependencies: [.package(name: "TabServer", path: "../..")],
     targets: [
         .executableTarget(

@@ -6,10 +6,11 @@ import CCrypto
 /// let id = SecureRandom.bytes(16)   // 128 bits for a session id
 /// ```
 public enum SecureRandom {
-    /// `count` random bytes. Traps if the CSPRNG fails: an unseeded generator must never
-    /// produce session ids or tokens, and there is no safe fallback.
+    /// `count` random bytes (none for a count below one). Traps if the CSPRNG fails: an
+    /// unseeded generator must never produce session ids or tokens, there is no safe
+    /// fallback, and no input can cause it.
     public static func bytes(_ count: Int) -> [UInt8] {
-        precondition(count >= 0 && count <= Int(Int32.max))
+        let count = min(max(0, count), Int(Int32.max))
         var result = [UInt8](repeating: 0, count: count)
         let status = result.withUnsafeMutableBufferPointer { buffer in
             RAND_bytes(buffer.baseAddress, Int32(count))

@@ -86,7 +86,9 @@ public final class RedisConnection {
     /// `send(MSG_NOSIGNAL)`, so a server that has gone away cannot raise SIGPIPE and no
     /// signal mask needs changing per command (hiredis 0.14 would `write(2)`).
     public func command(_ arguments: [[UInt8]]) throws(RedisError) -> RedisReply {
-        precondition(!arguments.isEmpty, "a Redis command needs at least its name")
+        guard !arguments.isEmpty else {
+            throw RedisError(.protocolError, endpoint: endpoint, "a command needs at least its name")
+        }
         guard !isBroken else {
             throw RedisError(.connectionLost, endpoint: endpoint, "connection already failed")
         }

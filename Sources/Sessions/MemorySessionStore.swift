@@ -17,9 +17,9 @@ public final class MemorySessionStore: SessionStore {
     public let capacity: Int
     public let lifetime: SessionLifetime
 
+    /// A store holding at most `capacity` sessions (at least one).
     public init(capacity: Int = 100_000, lifetime: SessionLifetime = SessionLifetime()) {
-        precondition(capacity >= 1)
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
         self.lifetime = lifetime
     }
 

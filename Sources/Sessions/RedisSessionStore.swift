@@ -62,7 +62,8 @@ public final class RedisSessionStore: SessionStore {
         client: RedisClient, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:",
         cacheCapacity: Int = 50_000
     ) {
-        precondition(lifetime.idle >= 1 && lifetime.absolute >= 1, "session lifetimes must be positive")
+        // Lifetimes below a second would expire every session at once: one second at least.
+        let lifetime = SessionLifetime(idle: max(1, lifetime.idle), absolute: max(1, lifetime.absolute))
         self.client = client
         self.lifetime = lifetime
         self.keyPrefix = keyPrefix

@@ -12,9 +12,11 @@ struct RoutePattern: Sendable {
         var parsed: [Segment] = []
         let parts = Self.segments(of: pattern)
         for (index, part) in parts.enumerated() {
-            if part.hasPrefix("{") && part.hasSuffix("*}") {
-                precondition(index == parts.count - 1, "'\(pattern)': a rest parameter must come last")
+            if part.hasPrefix("{") && part.hasSuffix("*}") && index == parts.count - 1 {
                 parsed.append(.rest(String(part.dropFirst().dropLast(2))))
+            } else if part.hasPrefix("{") && part.hasSuffix("*}") {
+                // A rest parameter only means "the rest" at the end; elsewhere it is one segment.
+                parsed.append(.parameter(String(part.dropFirst().dropLast(2))))
             } else if part.hasPrefix("{") && part.hasSuffix("}") {
                 parsed.append(.parameter(String(part.dropFirst().dropLast())))
             } else {

@@ -89,10 +89,10 @@ public struct StaticFiles: Sendable {
     public func file(_ path: String) -> StaticFile? { files[path] }
 
     /// The URL path of a file with its content hash, so it can be cached for a year;
-    /// `prefix` is the app's base path. Traps on an unknown file: templates and code name
-    /// files that ship with the app, and a typo must fail at start-up, not in a browser.
+    /// `prefix` is the app's base path. An unknown file gets its plain path (which will
+    /// answer 404): the files an app cannot do without are checked at start-up instead.
     public func url(for path: String, prefix: String = "") -> String {
-        guard let file = files[path] else { preconditionFailure("no static file '\(path)'") }
+        guard let file = files[path] else { return "\(prefix)/\(path)" }
         return "\(prefix)/\(path)?v=\(file.version)"
     }
 
