@@ -13,6 +13,9 @@ final class Connection {
         case body(since: UInt64)
         /// Writing a response; nothing is read meanwhile.
         case responding(since: UInt64)
+        /// A streamed response (Server-Sent Events) with nothing left to write: waiting
+        /// for the app to write more; input is read only to notice the client leaving.
+        case streaming
         /// Answer sent and write side shut down; unread input is discarded until the
         /// client closes or `until` passes, so the answer is not lost to a reset.
         case lingering(until: UInt64)
@@ -42,6 +45,8 @@ final class Connection {
     var outputSent = 0
     var sharedBody: SharedBytes?
     var sharedSent = 0
+    /// The app's stream while this connection sends one.
+    var stream: ResponseStream?
     var writeDeadline: UInt64 = 0
     var closeAfterWrite = false
     var wantsWrite = false

@@ -1,6 +1,7 @@
 import CLinuxIO
 import CPicoHTTPParser
 import HTTPTypes
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,6 +27,9 @@ final class EventLoop: @unchecked Sendable {
     private let fields: UnsafeMutablePointer<phr_header>
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var nextSweep: UInt64 = 0
+    /// Connections whose stream has bytes (or ended), named by other threads; the loop
+    /// takes the list when woken.
+    private let readyStreams = Mutex<[Int32]>([])
 
     private static let listenTag = UInt64.max
     private static let wakeTag = UInt64.max - 1
@@ -117,7 +121,45 @@ final class EventLoop: @unchecked Sendable {
     private func drainWakePipe() {
         var scratch = [UInt8](repeating: 0, count: 64)
         while read(wakeRead, &scratch, scratch.count) > 0 {}
+        for descriptor in readyStreams.withLock({ ready in
+            defer { ready = [] }
+            return ready
+        }) {
+            if let connection = connections[descriptor] { pump(connection) }
+        }
         if engine.draining.load(ordering: .relaxed) { sweep(now: monotonicNanos()) }
+    }
+
+    // MARK: Streams
+
+    /// Called from any thread when a stream of `descriptor` has something for the loop.
+    private func streamReady(_ descriptor: Int32) {
+        readyStreams.withLock { $0.append(descriptor) }
+        wake()
+    }
+
+    /// Moves what the app wrote into the connection's output and sends it; closes the
+    /// connection when the stream has ended and everything is sent.
+    private func pump(_ connection: Connection) {
+        guard let stream = connection.stream else { return }
+        let (bytes, closed) = stream.take()
+        if !bytes.isEmpty {
+            if !connection.hasPendingOutput {
+                connection.output.removeAll(keepingCapacity: true)
+                connection.outputSent = 0
+                let now = monotonicNanos()
+                connection.writeDeadline = now + engine.sendTimeoutNanos
+                connection.phase = .responding(since: now)
+            }
+            connection.output.append(contentsOf: bytes)
+            connection.logBytes += bytes.count
+            flush(connection)
+        }
+        if closed, connections[connection.descriptor] === connection, !connection.hasPendingOutput {
+            connection.stream = nil
+            finishRequest(connection, aborted: false)
+            linger(connection)
+        }
     }
 
     // MARK: Accepting
@@ -220,6 +262,7 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         if case .lingering = connection.phase { return }  // discard
+        if case .streaming = connection.phase { return }  // a stream's client says nothing
         let now = monotonicNanos()
         if case .idle = connection.phase { connection.phase = .head(since: now) }
         connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
@@ -238,7 +281,7 @@ final class EventLoop: @unchecked Sendable {
             case .body:
                 guard readBody(connection) else { return }
                 dispatch(connection)
-            case .responding, .lingering:
+            case .responding, .lingering, .streaming:
                 return
             }
         }
@@ -404,8 +447,11 @@ final class EventLoop: @unchecked Sendable {
         } else {
             connection.output.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
         }
+        var streamed = false
+        if case .stream = response.body { streamed = true }
         ResponseHead.finish(
-            date: date.current(), close: close, keepAliveForHTTP10: keepAliveForHTTP10, into: &connection.output)
+            date: date.current(), close: close || streamed, keepAliveForHTTP10: keepAliveForHTTP10,
+            into: &connection.output)
         let sendsBody = method != .head && ResponseHead.hasBody(response.status)
         connection.sharedBody = nil
         connection.sharedSent = 0
@@ -414,7 +460,15 @@ final class EventLoop: @unchecked Sendable {
             case .empty: break
             case .bytes(let bytes): connection.output.append(contentsOf: bytes)
             case .shared(let shared): connection.sharedBody = shared
+            case .stream(let stream): connection.stream = stream
             }
+        }
+        var close = close
+        if let stream = connection.stream {
+            // Delimited by the end of the connection; the loop sends what the app writes.
+            close = true
+            let descriptor = connection.descriptor
+            stream.attach { [weak self] in self?.streamReady(descriptor) }
         }
         connection.closeAfterWrite = close
         connection.logStatus = response.status.code
@@ -463,6 +517,12 @@ final class EventLoop: @unchecked Sendable {
             connection.sharedSent += remaining
         }
         setWriteInterest(connection, false)
+        if let stream = connection.stream {
+            // Everything written so far is sent; wait for the app to write more.
+            connection.phase = .streaming
+            if stream.isClosed { pump(connection) }
+            return
+        }
         finishRequest(connection, aborted: false)
         if connection.output.capacity > 256 * 1024 { connection.output = [] }
         connection.sharedBody = nil
@@ -513,6 +573,10 @@ final class EventLoop: @unchecked Sendable {
 
     private func closeNow(_ connection: Connection, aborted: Bool) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
+        if let stream = connection.stream {
+            connection.stream = nil
+            stream.close()  // the app forgets its subscriber
+        }
         finishRequest(connection, aborted: aborted)
         close(connection.descriptor)
         if connection.counted {
@@ -539,7 +603,11 @@ final class EventLoop: @unchecked Sendable {
             case .responding:
                 if now > connection.writeDeadline { closeNow(connection, aborted: true) }
             case .lingering(let until):
-                if now > until { closeNow(connection, aborted: false) }
+                // Draining does not wait for lingering clients: their answer is sent.
+                if draining || now > until { closeNow(connection, aborted: false) }
+            case .streaming:
+                // Streams never end by themselves; draining ends them at once.
+                if draining { closeNow(connection, aborted: false) }
             }
         }
     }

@@ -1,3 +1,5 @@
+import CLinuxIO
+
 #if canImport(Glibc)
     import Glibc
 #endif

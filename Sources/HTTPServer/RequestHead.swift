@@ -106,12 +106,11 @@ struct RequestHead {
                 target: UnsafeRawBufferPointer(start: path, count: pathLength),
                 minorVersion: Int(minorVersion), headers: headers)
             return .complete(head, length: Int(length))
-        } catch var rejection as EngineRejection {
+        } catch {
+            var rejection = error
             rejection.method = text(method, methodLength)
             rejection.target = String(decoding: UnsafeRawBufferPointer(start: path, count: pathLength), as: UTF8.self)
             return .rejected(rejection)
-        } catch {
-            return .rejected(EngineRejection(status: .badRequest, message: "The request head is malformed."))
         }
     }
 

@@ -35,7 +35,9 @@ enum ResponseHead {
             out.append(contentsOf: field.value.utf8)
             out.append(contentsOf: "\r\n".utf8)
         }
-        if hasBody(response.status) {
+        if case .stream = response.body {
+            // No length: the response ends when the stream does, with the connection.
+        } else if hasBody(response.status) {
             out.append(contentsOf: "Content-Length: ".utf8)
             appendDecimal(response.body.count, to: &out)
             out.append(contentsOf: "\r\n".utf8)

@@ -7,6 +7,9 @@ public enum HTTPBody: Sendable, Hashable {
     /// Immutable bytes shared by many responses (a static file in memory); the engine
     /// sends them without copying and keeps them alive until the response is gone.
     case shared(SharedBytes)
+    /// Bytes written while the connection stays open (Server-Sent Events); the length is
+    /// unknown, so the response ends when the stream is closed (and the connection with it).
+    case stream(ResponseStream)
 
     /// The body's length in bytes.
     public var count: Int {
@@ -14,6 +17,7 @@ public enum HTTPBody: Sendable, Hashable {
         case .empty: 0
         case .bytes(let bytes): bytes.count
         case .shared(let shared): shared.count
+        case .stream: 0
         }
     }
 
@@ -23,6 +27,7 @@ public enum HTTPBody: Sendable, Hashable {
         case .empty: []
         case .bytes(let bytes): bytes
         case .shared(let shared): shared.array
+        case .stream: []
         }
     }
 }

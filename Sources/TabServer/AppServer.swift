@@ -70,6 +70,7 @@ public final class AppServer: Sendable {
             return !stopped
         }
         guard first else { return }
+        application.responder.events.closeAll()
         engine.shutdown()
         stopSignal.signalAll()
     }

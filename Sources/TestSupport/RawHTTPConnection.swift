@@ -92,6 +92,20 @@ public final class RawHTTPConnection {
         return TestResponse(status: status, headers: headers.headers, body: body)
     }
 
+    /// Whatever arrives within `timeoutMilliseconds` (bytes already buffered first), as
+    /// text; nil when nothing came or the server closed. For streams (Server-Sent Events).
+    public func readAvailable(timeoutMilliseconds: Int) -> String? {
+        if !pending.isEmpty {
+            defer { pending = [] }
+            return String(decoding: pending, as: UTF8.self)
+        }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeoutMilliseconds)) > 0 else { return "" }
+        guard receive() else { return nil }
+        defer { pending = [] }
+        return String(decoding: pending, as: UTF8.self)
+    }
+
     /// Whether the server closed the connection (reads end of stream within the timeout).
     public func isClosedByPeer() -> Bool {
         if !pending.isEmpty { return false }

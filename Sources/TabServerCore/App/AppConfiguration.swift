@@ -26,6 +26,9 @@ public struct AppConfiguration: Sendable {
     /// An app's own folders of templates, laid over `templatesDirectory` in order: its
     /// `tabs/*.mustache`, or its own `layout` replacing TabServer's.
     public var templateOverlays: [String] = []
+    /// How often an idle live-update stream (`GET /events`) gets a heartbeat comment, so
+    /// proxies and browsers keep it open.
+    public var liveHeartbeat: Duration = .seconds(15)
     /// Folder of UI languages, one JSON file each (en.json is required).
     public var localesDirectory = "Locales"
     /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.

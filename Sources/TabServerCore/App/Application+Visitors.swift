@@ -34,8 +34,18 @@ extension Application {
     public func setBadge(_ badge: BadgeOverride?, forTab tabID: String, visitor id: SessionID) throws(SessionStoreError)
         -> Bool
     {
-        try updateVisitor(id) { controller, state in
+        var shown: Badge?
+        let found = try updateVisitor(id) { controller, state in
             state = controller.setBadge(badge, forTab: tabID, in: state)
+            shown = controller.layout(state).items.first { $0.tab.id == tabID }?.badge
         }
+        if found {
+            // The visitor's open pages show it without a reload.
+            let text = EventHub.jsonString(shown?.displayText ?? "")
+            let label = EventHub.jsonString(shown?.accessibleText ?? "")
+            responder.events.publish(
+                "badge", data: "{\"tab\":\(EventHub.jsonString(tabID)),\"text\":\(text),\"label\":\(label)}", to: id)
+        }
+        return found
     }
 }

@@ -8,9 +8,12 @@ public final class TabModelHolder: Sendable {
     private let snapshot: Mutex<ModelSnapshot>
     let validator: TabModelValidator
 
-    init(_ controller: TabBarController, validator: TabModelValidator) {
+    private let events: EventHub
+
+    init(_ controller: TabBarController, validator: TabModelValidator, events: EventHub) {
         snapshot = Mutex(ModelSnapshot(controller: controller, generation: 0))
         self.validator = validator
+        self.events = events
     }
 
     /// The controller and what is derived from it, for this request.
@@ -32,6 +35,8 @@ public final class TabModelHolder: Sendable {
             controller.model = model
             current = ModelSnapshot(controller: controller, generation: current.generation + 1)
         }
+        // Open pages refresh their bar (new tabs, titles, badges of the model).
+        events.publish("bar", data: "{}", to: nil)
     }
 }
 

@@ -57,7 +57,10 @@ public func buildApplication(
     }
     let validator = TabModelValidator(files: files, templateNames: Set(library.names))
     let model = try TabDefinition.load(path: configuration.tabsFile, validator: validator)
-    let tabs = TabModelHolder(TabBarController(model: model), validator: validator)
+    // Streams may take half the connection budget; pages keep the other half.
+    let events = EventHub(
+        maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
+    let tabs = TabModelHolder(TabBarController(model: model), validator: validator, events: events)
     let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
     let baseStore: any SessionStore
     if let sessionStore { baseStore = sessionStore } else { baseStore = try makeSessionStore(configuration) }
@@ -68,7 +71,7 @@ public func buildApplication(
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
-        files: files, localizer: localizer, hooks: hooks, metrics: metrics, clock: clock)
+        files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }

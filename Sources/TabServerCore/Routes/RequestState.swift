@@ -19,6 +19,9 @@ struct RequestState {
     private(set) var isNewSession = false
     /// Observer events of this attempt, delivered once the session write succeeds.
     var events: [HookEvent] = []
+    /// Set when the visitor's arrangement or language changed: their other open pages
+    /// are told to redraw the bar once the write succeeds.
+    var arrangementChanged = false
 
     init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot) {
         self.app = app
@@ -57,6 +60,7 @@ struct RequestState {
     /// Forgets the handler's changes (a failed request changes nothing).
     mutating func discardChanges() {
         events.removeAll()
+        arrangementChanged = false
         guard var original = loaded else { return }
         original.state = controller.reconciled(original.state)
         session = original

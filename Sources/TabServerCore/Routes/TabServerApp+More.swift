@@ -72,6 +72,7 @@ extension TabServerApp {
             session.customizationStart = controller.effectiveOrder(state.loaded?.state ?? session.state)
         }
         state.session = session
+        state.arrangementChanged = true
         return redirect(to: "/more/edit")
     }
 
@@ -115,6 +116,7 @@ extension TabServerApp {
                 field: "lang")
         }
         state.session = session
+        state.arrangementChanged = true
         return redirect(to: "/more")
     }
 

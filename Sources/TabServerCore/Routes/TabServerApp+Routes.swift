@@ -26,6 +26,9 @@ extension TabServerApp {
         router.post("/more/edit") { request, _, state throws(HTTPError) in
             try state.app.customize(request, state: &state)
         }
+        router.get("/events") { request, _, state throws(HTTPError) in
+            try state.app.eventStream(request, state: &state)
+        }
         router.post("/language") { request, _, state throws(HTTPError) in
             try state.app.chooseLanguage(request, state: &state)
         }

@@ -17,6 +17,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let appHooks: AppHooks
     let router: Router<RequestState>
     let sessionLocks = SessionLocks()
+    /// Live updates for open pages (`GET /events`).
+    public let events: EventHub
     let clock: @Sendable () -> Int64
     /// Nil when metrics are off: then nothing is measured at all.
     let metrics: AppMetrics?
@@ -24,8 +26,9 @@ public final class TabServerApp: HTTPResponder, Sendable {
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
-        metrics: AppMetrics? = nil, clock: @escaping @Sendable () -> Int64
+        events: EventHub, metrics: AppMetrics? = nil, clock: @escaping @Sendable () -> Int64
     ) {
+        self.events = events
         self.metrics = metrics
         self.localizer = localizer
         self.configuration = configuration
@@ -112,6 +115,10 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
                 appHooks.deliver(state.events)
+                if state.arrangementChanged, let id = state.session?.id {
+                    // The visitor's other windows redraw their bar.
+                    events.publish("bar", data: "{}", to: id)
+                }
                 return response
             case .conflict:
                 continue

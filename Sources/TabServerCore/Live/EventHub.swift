@@ -1,0 +1,145 @@
+import Dispatch
+import HTTPTypes
+import Sessions
+import Synchronization
+
+/// Live updates for open pages, as Server-Sent Events (`GET /events`): which visitor
+/// listens on which streams, the recent events for `Last-Event-ID` resumption, caps on
+/// streams, and a heartbeat so proxies and browsers keep idle streams open.
+///
+/// Events: `badge` (`{"tab":…,"text":…,"label":…}`, one visitor) and `bar` (the
+/// arrangement or the model changed: the page refetches its bar).
+public final class EventHub: Sendable {
+    private struct Subscriber {
+        let stream: ResponseStream
+        let session: SessionID
+    }
+
+    private struct Recent {
+        let id: Int
+        let session: SessionID?
+        let bytes: [UInt8]
+    }
+
+    private struct State {
+        var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        var perSession: [SessionID: Int] = [:]
+        var nextID = 1
+        var recent: [Recent] = []
+    }
+
+    private let state = Mutex(State())
+    /// Streams one session may hold (several windows; more are refused).
+    public let maximumPerSession: Int
+    /// Streams in all; the rest of the connection budget stays for pages.
+    public let maximumTotal: Int
+    private static let recentCapacity = 512
+
+    /// A hub allowing `maximumPerSession` streams per visitor and `maximumTotal` in all,
+    /// writing a heartbeat comment every `heartbeat` to every stream.
+    public init(maximumPerSession: Int = 4, maximumTotal: Int = 5_000, heartbeat: Duration = .seconds(15)) {
+        self.maximumPerSession = max(1, maximumPerSession)
+        self.maximumTotal = max(1, maximumTotal)
+        scheduleHeartbeat(every: heartbeat)
+    }
+
+    /// Streams open now.
+    public var streamCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Opens a stream for `session`, replaying the events after `lastEventID` (or, when
+    /// they are no longer kept, one `bar` event so the page refreshes). Nil when a cap is
+    /// reached.
+    func subscribe(session: SessionID, lastEventID: Int?) -> ResponseStream? {
+        let stream = ResponseStream()
+        let key = ObjectIdentifier(stream)
+        let replay: [[UInt8]]? = state.withLock { state in
+            guard state.subscribers.count < maximumTotal, state.perSession[session, default: 0] < maximumPerSession
+            else { return nil }
+            state.subscribers[key] = Subscriber(stream: stream, session: session)
+            state.perSession[session, default: 0] += 1
+            guard let lastEventID, lastEventID < state.nextID - 1 else { return [] }
+            if let oldest = state.recent.first?.id, lastEventID >= oldest - 1 {
+                return state.recent.filter { $0.id > lastEventID && ($0.session == nil || $0.session == session) }
+                    .map(\.bytes)
+            }
+            return [Self.event(id: state.nextID - 1, name: "bar", data: "{}")]
+        }
+        guard let replay else { return nil }
+        stream.onClose { [weak self] in self?.unsubscribe(key, session: session) }
+        stream.write(Array("retry: 2000\n\n".utf8))
+        for bytes in replay { stream.write(bytes) }
+        return stream
+    }
+
+    /// Sends an event to one visitor's streams, or to everyone's when `session` is nil.
+    func publish(_ name: String, data: String, to session: SessionID?) {
+        let (bytes, targets) = state.withLock { state -> ([UInt8], [ResponseStream]) in
+            let id = state.nextID
+            state.nextID += 1
+            let bytes = Self.event(id: id, name: name, data: data)
+            state.recent.append(Recent(id: id, session: session, bytes: bytes))
+            if state.recent.count > Self.recentCapacity { state.recent.removeFirst(state.recent.count / 4) }
+            let targets = state.subscribers.values.filter { session == nil || $0.session == session }.map(\.stream)
+            return (bytes, targets)
+        }
+        for stream in targets { stream.write(bytes) }
+    }
+
+    /// Ends every stream (the server is stopping).
+    public func closeAll() {
+        let streams = state.withLock { $0.subscribers.values.map(\.stream) }
+        for stream in streams { stream.close() }
+    }
+
+    private func unsubscribe(_ key: ObjectIdentifier, session: SessionID) {
+        state.withLock { state in
+            guard state.subscribers.removeValue(forKey: key) != nil else { return }
+            let remaining = state.perSession[session, default: 1] - 1
+            state.perSession[session] = remaining > 0 ? remaining : nil
+        }
+    }
+
+    private func scheduleHeartbeat(every interval: Duration) {
+        let (seconds, attoseconds) = interval.components
+        let nanos = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
+            guard let self else { return }
+            let streams = self.state.withLock { $0.subscribers.values.map(\.stream) }
+            let beat = Array(": heartbeat\n\n".utf8)
+            for stream in streams { stream.write(beat) }
+            self.scheduleHeartbeat(every: interval)
+        }
+    }
+
+    /// One event in the text/event-stream format.
+    static func event(id: Int, name: String, data: String) -> [UInt8] {
+        Array("id: \(id)\nevent: \(name)\ndata: \(data)\n\n".utf8)
+    }
+
+    /// A JSON string literal for `text` (quotes, backslashes and control characters escaped).
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,29 @@
+import HTTPTypes
+import Sessions
+import Web
+
+extension TabServerApp {
+    /// `GET /events`: this visitor's live updates as Server-Sent Events. A request without
+    /// a session has nothing to follow (204, which tells `EventSource` not to retry); over
+    /// a cap it is a 503 with `Retry-After`, which the page's script retries with backoff.
+    func eventStream(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        guard let value = request.cookie(configuration.cookieName), let id = SessionID(cookieValue: value),
+            (try? store.load(id, now: now)) ?? nil != nil
+        else {
+            return HTTPResponse(status: .noContent, headers: HTTPHeaders([("Cache-Control", "no-store")]))
+        }
+        let lastEventID = request.headers["last-event-id"].flatMap { Int($0) }
+        guard let stream = events.subscribe(session: id, lastEventID: lastEventID) else {
+            var refused = HTTPResponse.text("Too many live streams; retrying later.\n", status: .serviceUnavailable)
+            refused.headers.add("Retry-After", "10")
+            return refused
+        }
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/event-stream; charset=utf-8")
+        headers.add("Cache-Control", "no-store")
+        headers.add("X-Content-Type-Options", "nosniff")
+        // nginx: send each event as it is written, not when a buffer fills.
+        headers.add("X-Accel-Buffering", "no")
+        return HTTPResponse(status: .ok, headers: headers, body: .stream(stream))
+    }
+}

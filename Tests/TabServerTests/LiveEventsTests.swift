@@ -1,0 +1,117 @@
+import Sessions
+import TabBar
+import TabServer
+import TabServerCore
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Live updates: Server-Sent Events on a real socket")
+struct LiveEventsTests {
+    /// Opens `/events` with the visitor's cookie on a raw socket and returns the connection
+    /// once the head has arrived.
+    func subscribe(_ port: Int, cookie: String, lastEventID: Int? = nil) throws -> RawHTTPConnection {
+        let connection = try #require(RawHTTPConnection(port: port, timeoutSeconds: 3))
+        var head =
+            "GET /events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\nCookie: tabserver_session=\(cookie)\r\n"
+        if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
+        connection.send(head + "\r\n")
+        return connection
+    }
+
+    /// Reads until `text` has arrived (or the time is up) and returns everything read.
+    func read(_ connection: RawHTTPConnection, until text: String, seconds: Double = 2) -> String {
+        var received = ""
+        let deadline = Double(DispatchTimeNowSeconds()) + seconds
+        while !received.contains(text) && Double(DispatchTimeNowSeconds()) < deadline {
+            guard let chunk = connection.readAvailable(timeoutMilliseconds: 50) else { break }
+            received += chunk
+        }
+        return received
+    }
+
+    @Test("setBadge reaches the visitor's open stream, and only theirs; Last-Event-ID resumes")
+    func badgeEvents() throws {
+        let app = try makeApp { $0.liveHeartbeat = .milliseconds(300) }
+        let server = try app.start()
+        defer { server.shutdown() }
+        let visitor = TestClient(app.responder)
+        _ = visitor.get("/tabs/featured")
+        let cookie = try #require(visitor.cookies["tabserver_session"])
+        let other = TestClient(app.responder)
+        _ = other.get("/tabs/music")
+        let otherCookie = try #require(other.cookies["tabserver_session"])
+
+        let stream = try subscribe(server.port, cookie: cookie)
+        let bystander = try subscribe(server.port, cookie: otherCookie)
+        let head = read(stream, until: "retry:")
+        #expect(head.hasPrefix("HTTP/1.1 200 "))
+        #expect(head.lowercased().contains("content-type: text/event-stream"))
+        #expect(head.lowercased().contains("x-accel-buffering: no"))
+        #expect(!head.lowercased().contains("content-length"))
+
+        let id = try #require(SessionID(cookieValue: cookie))
+        #expect(try app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id))
+        let event = read(stream, until: "\"Sale\"")
+        #expect(event.contains("event: badge"))
+        #expect(event.contains("\"tab\":\"movies\""))
+        #expect(!read(bystander, until: "Sale", seconds: 0.5).contains("Sale"), "another visitor's stream")
+        #expect(read(stream, until: ": heartbeat").contains(": heartbeat"))
+
+        // A reconnecting page names the last event it saw and gets what it missed.
+        let lastID = try #require(
+            event.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int($0.dropFirst(4)) })
+        #expect(try app.setBadge(.badge(.count(7)), forTab: "tv", visitor: id))
+        let resumed = try subscribe(server.port, cookie: cookie, lastEventID: lastID)
+        let replay = read(resumed, until: "\"tab\":\"tv\"")
+        #expect(replay.contains("\"tab\":\"tv\""))
+        #expect(!replay.contains("\"Sale\""), "events already seen are not sent again")
+    }
+
+    @Test("a reload of the tab file tells every open page to redraw its bar")
+    func barOnReload() throws {
+        let app = try makeApp()
+        let server = try app.start()
+        defer { server.shutdown() }
+        let visitor = TestClient(app.responder)
+        _ = visitor.get("/tabs/featured")
+        let stream = try subscribe(server.port, cookie: try #require(visitor.cookies["tabserver_session"]))
+        _ = read(stream, until: "retry:")
+        #expect(app.reloadTabs() == nil)
+        #expect(read(stream, until: "event: bar").contains("event: bar"))
+    }
+
+    @Test("without a session /events is 204; streams per session are capped; shutdown ends streams at once")
+    func capsAndShutdown() throws {
+        let app = try makeApp()
+        let server = try app.start()
+        let anonymous = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 3))
+        anonymous.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(anonymous.readResponse()?.status == 204)
+
+        let visitor = TestClient(app.responder)
+        _ = visitor.get("/tabs/featured")
+        let cookie = try #require(visitor.cookies["tabserver_session"])
+        var open: [RawHTTPConnection] = []
+        for _ in 0..<app.responder.events.maximumPerSession {
+            let stream = try subscribe(server.port, cookie: cookie)
+            #expect(read(stream, until: "retry:").contains("200"))
+            open.append(stream)
+        }
+        let refused = try subscribe(server.port, cookie: cookie)
+        #expect(refused.readResponse()?.status == 503)
+        let started = DispatchTimeNowSeconds()
+        server.shutdown()
+        #expect(DispatchTimeNowSeconds() - started < 2, "streams do not hold the drain")
+        #expect(app.responder.events.streamCount == 0)
+    }
+}
+
+private func DispatchTimeNowSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
