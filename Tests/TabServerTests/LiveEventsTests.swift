@@ -71,6 +71,33 @@ struct LiveEventsTests {
         #expect(!replay.contains("\"Sale\""), "events already seen are not sent again")
     }
 
+    @Test("through nginx (the README's proxy settings) each event arrives as it is written")
+    func throughNginx() throws {
+        let app = try makeApp()
+        let server = try app.start()
+        defer { server.shutdown() }
+        let nginx = try NginxServer(
+            locations: """
+                location / {
+                  proxy_pass http://127.0.0.1:\(server.port);
+                  proxy_http_version 1.1;
+                  proxy_set_header Connection "";
+                  proxy_set_header Host $host;
+                }
+                """)
+        defer { nginx.stop() }
+        let visitor = TestClient(app.responder)
+        _ = visitor.get("/tabs/featured")
+        let cookie = try #require(visitor.cookies["tabserver_session"])
+        let stream = try subscribe(nginx.port, cookie: cookie)
+        #expect(read(stream, until: "retry:").contains("retry:"), "the first bytes pass nginx at once")
+        let id = try #require(SessionID(cookieValue: cookie))
+        let started = DispatchTimeNowSeconds()
+        #expect(try app.setBadge(.badge(.text("Now")), forTab: "tv", visitor: id))
+        #expect(read(stream, until: "\"Now\"", seconds: 1).contains("\"Now\""))
+        #expect(DispatchTimeNowSeconds() - started < 1, "unbuffered (X-Accel-Buffering: no)")
+    }
+
     @Test("a reload of the tab file tells every open page to redraw its bar")
     func barOnReload() throws {
         let app = try makeApp()

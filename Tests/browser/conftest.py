@@ -208,6 +208,23 @@ def browsers(server):
         pool.close()
 
 
+@pytest.fixture()
+def browsers_for():
+    """Browser pools for servers a test starts itself (closed when the test ends)."""
+    pools: list[BrowserPool] = []
+
+    def make(srv: Server) -> BrowserPool:
+        pool = BrowserPool(srv)
+        pools.append(pool)
+        return pool
+
+    try:
+        yield make
+    finally:
+        for pool in pools:
+            pool.close()
+
+
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)

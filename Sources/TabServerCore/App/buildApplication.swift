@@ -36,7 +36,9 @@ public func buildApplication(
     } catch {
         throw StartupError(error.description)
     }
-    for required in ["css/app.css", "js/app.js", "manifest.webmanifest", "icons/app.svg", "icons/apple-touch-icon.png"]
+    for required in [
+        "css/app.css", "js/app.js", "js/live.js", "manifest.webmanifest", "icons/app.svg", "icons/apple-touch-icon.png",
+    ]
     where files.file(required) == nil {
         throw StartupError("\(configuration.publicDirectory)/\(required) is missing")
     }

@@ -39,6 +39,7 @@ struct PageRenderer: Sendable {
     struct Assets: Sendable {
         let css: String
         let script: String
+        let liveScript: String
         let manifest: String
         let favicon: String
         let appleTouchIcon: String
@@ -47,6 +48,7 @@ struct PageRenderer: Sendable {
         init(files: StaticFiles, basePath: String) {
             css = files.url(for: "css/app.css", prefix: basePath)
             script = files.url(for: "js/app.js", prefix: basePath)
+            liveScript = files.url(for: "js/live.js", prefix: basePath)
             manifest = files.url(for: "manifest.webmanifest", prefix: basePath)
             favicon = files.url(for: "icons/app.svg", prefix: basePath)
             appleTouchIcon = files.url(for: "icons/apple-touch-icon.png", prefix: basePath)
@@ -206,7 +208,8 @@ struct PageRenderer: Sendable {
         [
             "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
             "appName": .string(appName), "title": .string(title), "base": .string(basePath),
-            "css": .string(assets.css), "script": .string(assets.script), "manifest": .string(assets.manifest),
+            "css": .string(assets.css), "script": .string(assets.script),
+            "liveScript": .string(assets.liveScript), "manifest": .string(assets.manifest),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
             "appearance": .string(model.appearanceCSS),

@@ -1,0 +1,93 @@
+// Optional enhancement: live badges and bar updates from GET /events (Server-Sent
+// Events). Without JavaScript the next page load shows the same state.
+(() => {
+  "use strict";
+  if (!("EventSource" in window) || !("fetch" in window) || !("DOMParser" in window)) return;
+  const form = document.querySelector("nav.tab-bar form");
+  if (!form) return;
+  const base = (form.getAttribute("action") || "/select").replace(/\/select$/, "");
+
+  // Spoken summary of what changed, for screen readers (polite: never interrupts).
+  const summary = document.createElement("div");
+  summary.className = "visually-hidden";
+  summary.setAttribute("aria-live", "polite");
+  summary.id = "live-summary";
+  document.body.append(summary);
+
+  let source = null;
+  let retryTimer = 0;
+  let delay = 1000;
+
+  // The bar as the server renders it now (titles, badges, spoken labels, More).
+  async function refreshBar() {
+    try {
+      const response = await fetch(window.location.href, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = doc.querySelector("nav.tab-bar");
+      const current = document.querySelector("nav.tab-bar");
+      if (fresh && current) current.replaceWith(fresh);
+    } catch (_) {
+      // Offline or navigating away: the next page load shows the state.
+    }
+  }
+
+  function applyBadge(change) {
+    const button = Array.from(document.querySelectorAll('nav.tab-bar button[name="tab"]'))
+      .find((candidate) => candidate.value === change.tab);
+    if (button) {
+      let badge = button.querySelector(".tab-badge");
+      if (!change.text && !change.label) {
+        if (badge) badge.remove();
+      } else {
+        if (!badge) {
+          badge = document.createElement("span");
+          badge.className = "tab-badge";
+          badge.setAttribute("aria-hidden", "true");
+          const title = button.querySelector(".tab-title");
+          if (title) title.after(badge); else button.append(badge);
+        }
+        badge.textContent = change.text;
+        badge.classList.toggle("is-dot", change.text === "");
+      }
+      const title = button.querySelector(".tab-title");
+      summary.textContent = change.label ? `${title ? title.textContent : change.tab}: ${change.label}` : "";
+    }
+    refreshBar();
+  }
+
+  function connect() {
+    if (source || document.visibilityState !== "visible") return;
+    source = new EventSource(base + "/events");
+    source.addEventListener("badge", (event) => {
+      try { applyBadge(JSON.parse(event.data)); } catch (_) { refreshBar(); }
+    });
+    source.addEventListener("bar", () => refreshBar());
+    source.addEventListener("open", () => {
+      delay = 1000;
+      // Lets styles and tests tell that live updates are on.
+      document.documentElement.dataset.live = "open";
+    });
+    source.addEventListener("error", () => {
+      // The browser retries a dropped stream itself; a refused one (503, 204) is
+      // closed, and retried here with backoff.
+      if (source && source.readyState === EventSource.CLOSED) {
+        source = null;
+        retryTimer = window.setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 30000);
+      }
+    });
+  }
+
+  function disconnect() {
+    window.clearTimeout(retryTimer);
+    delete document.documentElement.dataset.live;
+    if (source) { source.close(); source = null; }
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") connect(); else disconnect();
+  });
+  window.addEventListener("pagehide", disconnect);
+  connect();
+})();

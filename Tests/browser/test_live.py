@@ -1,0 +1,75 @@
+"""Live updates: a page open in Chromium shows a badge change within a second of a
+SIGHUP reload of the tab file, without navigating, and says it for screen readers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, running_server
+
+
+@pytest.fixture()
+def reloadable_server():
+    folder = Path(tempfile.mkdtemp(prefix="tabserver-live-"))
+    tabs = folder / "tabs.json"
+    shutil.copy(ROOT / "tabs.json", tabs)
+    with running_server("--tabs", str(tabs)) as srv:
+        yield srv, tabs
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _badge_text(browser, tab_id: str) -> str | None:
+    return browser.run(
+        "const b = Array.from(document.querySelectorAll('nav.tab-bar button[name=tab]'))"
+        "  .find(x => x.value === arguments[0]);"
+        "const badge = b && b.querySelector('.tab-badge');"
+        "return badge ? badge.textContent : null;", tab_id)
+
+
+def test_badge_changes_within_a_second_of_a_reload(reloadable_server, browsers_for):
+    server, tabs = reloadable_server
+    browser = browsers_for(server).open("phone")
+    browser.get("/tabs/featured")
+    token = browser.mark_document()
+    # The stream is open once the page has subscribed.
+    browser.wait(lambda: browser.run("return document.documentElement.dataset.live === 'open';"),
+                 "the page subscribed to /events")
+    assert _badge_text(browser, "movies") is None
+
+    model = json.loads(tabs.read_text())
+    for tab in model["tabs"]:
+        if tab["id"] == "movies":
+            tab["badge"] = {"text": "Live"}
+    tabs.write_text(json.dumps(model))
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGHUP)
+    browser.wait(lambda: _badge_text(browser, "movies") == "Live", "the badge appeared", timeout=1.5)
+    elapsed = time.monotonic() - started
+    assert elapsed <= 1.0, f"badge shown after {elapsed:.2f} s"
+    assert browser.document_marked(token), "no navigation happened"
+
+
+def test_without_javascript_the_next_load_shows_the_state(reloadable_server, browsers_for):
+    server, tabs = reloadable_server
+    browser = browsers_for(server).open("desktop", js=False)
+    browser.get("/tabs/featured")
+    model = json.loads(tabs.read_text())
+    for tab in model["tabs"]:
+        if tab["id"] == "tv":
+            tab["badge"] = {"count": 5}
+    tabs.write_text(json.dumps(model))
+    server.process.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        browser.get("/tabs/featured")
+        if _badge_text(browser, "tv") == "5":
+            break
+        time.sleep(0.2)
+    assert _badge_text(browser, "tv") == "5"
