@@ -174,6 +174,47 @@ public final class RedisConnection {
         }
     }
 
+    /// For a subscribed connection (pub/sub): the next message the server pushes, or nil
+    /// when none arrives within `timeout`. Unlike a command, waiting in vain does not
+    /// break the connection.
+    public func nextPush(timeout: Duration) throws(RedisError) -> RedisReply? {
+        guard !isBroken else { throw RedisError(.connectionLost, endpoint: endpoint, "connection already failed") }
+        if let buffered = try bufferedReply() { return buffered }
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return nil }
+        return try readReply()
+    }
+
+    /// A reply hiredis has already read in full, without touching the socket.
+    private func bufferedReply() throws(RedisError) -> RedisReply? {
+        let reader = context.pointee.reader!
+        var raw: UnsafeMutableRawPointer? = nil
+        guard redisReaderGetReply(reader, &raw) == REDIS_OK else {
+            isBroken = true
+            throw RedisError(.protocolError, endpoint: endpoint, "unreadable pushed message")
+        }
+        guard let raw else { return nil }
+        defer { freeReplyObject(raw) }
+        guard let reply = RedisReply(raw.assumingMemoryBound(to: redisReply.self)) else {
+            isBroken = true
+            throw RedisError(.protocolError, endpoint: endpoint, "unknown reply type")
+        }
+        return reply
+    }
+
+    /// Sends a command without waiting for its reply (pub/sub `SUBSCRIBE`, whose answers
+    /// arrive as pushed messages).
+    public func sendWithoutReply(_ arguments: [[UInt8]]) throws(RedisError) {
+        guard !arguments.isEmpty else {
+            throw RedisError(.protocolError, endpoint: endpoint, "a command needs at least its name")
+        }
+        guard !isBroken else { throw RedisError(.connectionLost, endpoint: endpoint, "connection already failed") }
+        frame(arguments)
+        try sendOutgoing()
+    }
+
     /// Whether this idle connection can be reused: not broken, and nothing to read. An
     /// idle socket that is readable has been closed or reset by the server (a restart, an
     /// idle timeout), so reusing it would fail the next command for nothing. Checked

@@ -98,6 +98,34 @@ struct LiveEventsTests {
         #expect(DispatchTimeNowSeconds() - started < 1, "unbuffered (X-Accel-Buffering: no)")
     }
 
+    @Test("two instances on Redis: a badge set on one reaches a stream on the other (pub/sub)")
+    func acrossInstances() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let first = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
+        let second = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
+        let serverB = try second.start()
+        defer {
+            first.responder.events.closeAll()
+            serverB.shutdown()
+        }
+        let visitor = TestClient(first.responder)
+        _ = visitor.get("/tabs/music")
+        let cookie = try #require(visitor.cookies["tabserver_session"])
+        let stream = try subscribe(serverB.port, cookie: cookie)
+        #expect(read(stream, until: "retry:").contains("200"))
+        // Both subscriptions are live once a relayed probe event arrives.
+        var relayed = false
+        for _ in 0..<40 where !relayed {
+            first.responder.events.publish("probe", data: "{}", to: nil)
+            relayed = read(stream, until: "event: probe", seconds: 0.1).contains("event: probe")
+        }
+        #expect(relayed, "pub/sub between the instances")
+        let id = try #require(SessionID(cookieValue: cookie))
+        #expect(try first.setBadge(.badge(.text("Far")), forTab: "tv", visitor: id))
+        #expect(read(stream, until: "\"Far\"").contains("\"Far\""))
+    }
+
     @Test("a reload of the tab file tells every open page to redraw its bar")
     func barOnReload() throws {
         let app = try makeApp()

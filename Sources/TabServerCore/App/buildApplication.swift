@@ -62,6 +62,14 @@ public func buildApplication(
     // Streams may take half the connection budget; pages keep the other half.
     let events = EventHub(
         maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
+    if case .redis(let redis, let keyPrefix) = configuration.sessions {
+        // Instances sharing sessions share live events too.
+        let relay = RedisEventRelay(configuration: redis, channel: keyPrefix + "events") { [weak events] payload in
+            events?.receive(payload)
+        }
+        events.connect(relay)
+        relay.start { _ in }
+    }
     let tabs = TabModelHolder(TabBarController(model: model), validator: validator, events: events)
     let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
     let baseStore: any SessionStore

@@ -1,3 +1,4 @@
+import Crypto
 import Dispatch
 import HTTPTypes
 import Sessions
@@ -29,6 +30,10 @@ public final class EventHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Other instances, when they share a store; events published here go to them too.
+    private let relay = Mutex<(any EventRelay)?>(nil)
+    /// This instance, so a relayed event it published itself is not delivered twice.
+    private let origin = SecureRandom.bytes(8).map { String($0, radix: 16) }.joined()
     /// Streams one session may hold (several windows; more are refused).
     public let maximumPerSession: Int
     /// Streams in all; the rest of the connection budget stays for pages.
@@ -71,8 +76,34 @@ public final class EventHub: Sendable {
         return stream
     }
 
-    /// Sends an event to one visitor's streams, or to everyone's when `session` is nil.
-    func publish(_ name: String, data: String, to session: SessionID?) {
+    /// Relays events to and from other instances from now on.
+    func connect(_ newRelay: any EventRelay) {
+        relay.withLock { $0 = newRelay }
+    }
+
+    /// Sends an event to one visitor's streams, or to everyone's when `session` is nil,
+    /// on this instance and (through the relay) on the others. `data` is one line (JSON).
+    /// Apps may send events of their own; the page's script handles `badge` and `bar`.
+    public func publish(_ name: String, data: String, to session: SessionID?) {
+        let data = data.replacingNewlines()
+        deliver(name, data: data, to: session)
+        if let relay = relay.withLock({ $0 }) {
+            let fields = [origin, session?.text ?? "*", name, data]
+            relay.publish(Array(fields.joined(separator: "\n").utf8))
+        }
+    }
+
+    /// An event another instance published (see `publish`).
+    func receive(_ payload: [UInt8]) {
+        let fields = String(decoding: payload, as: UTF8.self).split(
+            separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
+        guard fields.count == 4, fields[0] != origin else { return }
+        let session = fields[1] == "*" ? nil : SessionID(cookieValue: String(fields[1]))
+        if fields[1] != "*" && session == nil { return }
+        deliver(String(fields[2]), data: String(fields[3]), to: session)
+    }
+
+    private func deliver(_ name: String, data: String, to session: SessionID?) {
         let (bytes, targets) = state.withLock { state -> ([UInt8], [ResponseStream]) in
             let id = state.nextID
             state.nextID += 1
@@ -85,8 +116,12 @@ public final class EventHub: Sendable {
         for stream in targets { stream.write(bytes) }
     }
 
-    /// Ends every stream (the server is stopping).
+    /// Ends every stream and stops relaying (the server is stopping).
     public func closeAll() {
+        relay.withLock { relay in
+            relay?.stop()
+            relay = nil
+        }
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
         for stream in streams { stream.close() }
     }
@@ -139,6 +174,11 @@ public final class EventHub: Sendable {
 }
 
 extension String {
+    /// One line: an event's data must not end the event early.
+    fileprivate func replacingNewlines() -> String {
+        contains(where: { $0 == "\n" || $0 == "\r" }) ? String(map { $0 == "\n" || $0 == "\r" ? " " : $0 }) : self
+    }
+
     fileprivate func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }

@@ -1,0 +1,70 @@
+import Dispatch
+import Synchronization
+
+/// Listens on one Redis pub/sub channel on its own connection and thread, calling
+/// `onMessage` with each message's bytes. Reconnects by itself (once a second) while
+/// Redis is away; messages published meanwhile are lost, as pub/sub does not keep them.
+///
+/// ```swift
+/// let subscriber = RedisSubscriber(configuration: config, channel: "app:events") { bytes in … }
+/// subscriber.start()
+/// subscriber.stop()      // ends the thread within about a quarter second
+/// ```
+public final class RedisSubscriber: Sendable {
+    private let configuration: RedisConfiguration
+    private let channel: String
+    private let onMessage: @Sendable ([UInt8]) -> Void
+    private let stopped = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
+    /// Whether the subscription is live right now (for readiness and tests).
+    public var isSubscribed: Bool { subscribed.load(ordering: .relaxed) }
+    private let subscribed = Atomic<Bool>(false)
+
+    public init(
+        configuration: RedisConfiguration, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        self.configuration = configuration
+        self.channel = channel
+        self.onMessage = onMessage
+    }
+
+    /// Starts listening (once).
+    public func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = DispatchQueue(label: "tabserver.redis-subscriber")
+        thread.async { [self] in listen() }
+    }
+
+    /// Stops listening; the thread ends at its next wake-up.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    private func listen() {
+        while !stopped.load(ordering: .relaxed) {
+            do {
+                let connection = try RedisConnection(configuration: configuration)
+                try connection.sendWithoutReply([Array("SUBSCRIBE".utf8), Array(channel.utf8)])
+                while !stopped.load(ordering: .relaxed) {
+                    guard let reply = try connection.nextPush(timeout: .milliseconds(250)) else { continue }
+                    guard case .array(let parts) = reply, parts.count == 3, case .bulkString(let kind) = parts[0]
+                    else { continue }
+                    if kind == Array("subscribe".utf8) {
+                        subscribed.store(true, ordering: .relaxed)
+                    } else if kind == Array("message".utf8), case .bulkString(let payload) = parts[2] {
+                        onMessage(payload)
+                    }
+                }
+            } catch {
+                subscribed.store(false, ordering: .relaxed)
+                // Redis is away: try again shortly, unless stopping.
+                for _ in 0..<4 where !stopped.load(ordering: .relaxed) { usleep(250_000) }
+            }
+        }
+        subscribed.store(false, ordering: .relaxed)
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
