@@ -94,6 +94,19 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// Tries the server now, whatever the backoff: a new connection and a `PING`. A
+    /// success ends the backoff (the connection joins the pool); a failure changes
+    /// nothing. For a background prober, so that no request has to be the one that
+    /// waits on a server that may be hung.
+    public func probe() throws(RedisError) {
+        let connection = try RedisConnection(configuration: configuration)
+        let reply = try connection.command(["PING"])
+        guard reply == .status("PONG") else {
+            throw RedisError(.protocolError, endpoint: configuration.endpoint, "PING answered \(reply)")
+        }
+        checkin(connection)
+    }
+
     /// Whether the last attempt failed and nothing has succeeded since: calls fail fast
     /// until the pause is over, then one of them tries the server again.
     public var isBackingOff: Bool {

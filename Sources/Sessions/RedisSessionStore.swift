@@ -25,9 +25,13 @@ import Synchronization
 /// one small round trip. The last use is recorded (script, `seen`, TTL) only when the
 /// recorded one is older than `touchInterval`, so reads do not write Redis each second.
 ///
-/// Failures to reach Redis (refused, timeout, backing off) throw `SessionStoreError`,
-/// which the app answers with 503 and `/readyz` reports; the `RedisClient` beneath
-/// recovers by itself when Redis is back.
+/// Failures to reach Redis (refused, timeout) throw `SessionStoreError`, which the app
+/// answers with 503 and `/readyz` reports. The first failure marks the store down
+/// (`health`, logged once): from then on every call fails at once, without touching
+/// the network, and a background probe (a new connection and `PING`, every 250 ms)
+/// looks for Redis; its first success marks the store up (logged once) and calls go
+/// to Redis again. So while Redis is away no request waits on a connect or a timeout.
+/// Error replies (out of memory, a read-only replica) fail their own call only.
 ///
 /// ```swift
 /// let store = try RedisSessionStore(url: "redis://127.0.0.1:6379/0")
@@ -54,13 +58,15 @@ public final class RedisSessionStore: SessionStore {
 
     private let cache = Mutex<[SessionID: Cached]>([:])
     private let cacheCapacity: Int
+    /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
+    public let health: StoreHealth
 
     /// A store on `client`.
     /// `cacheCapacity` bounds the decoded sessions kept in this process (least recently
     /// used go first).
     public init(
         client: RedisClient, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:",
-        cacheCapacity: Int = 50_000
+        cacheCapacity: Int = 50_000, log: StoreHealth.Log? = nil
     ) {
         // Lifetimes below a second would expire every session at once: one second at least.
         let lifetime = SessionLifetime(idle: max(1, lifetime.idle), absolute: max(1, lifetime.absolute))
@@ -69,13 +75,17 @@ public final class RedisSessionStore: SessionStore {
         self.keyPrefix = keyPrefix
         self.touchInterval = min(60, lifetime.idle / 10)
         self.cacheCapacity = max(1, cacheCapacity)
+        health = StoreHealth(
+            name: "redis://\(client.configuration.endpoint)/\(client.configuration.database)",
+            probeInterval: .milliseconds(250), log: log)
     }
 
     /// A store on a new client for `url` (`redis://host[:port][/database]`) with the
     /// default timeouts (500 ms to connect, 500 ms per command). A malformed URL throws
     /// a `SessionStoreError` saying what is wrong; nothing connects until the first call.
     public convenience init(
-        url: String, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:"
+        url: String, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:",
+        log: StoreHealth.Log? = nil
     ) throws(SessionStoreError) {
         let client: RedisClient
         do {
@@ -83,7 +93,7 @@ public final class RedisSessionStore: SessionStore {
         } catch {
             throw SessionStoreError(error.reason)
         }
-        self.init(client: client, lifetime: lifetime, keyPrefix: keyPrefix)
+        self.init(client: client, lifetime: lifetime, keyPrefix: keyPrefix, log: log)
     }
 
     /// The Redis key of session `id`.
@@ -210,11 +220,11 @@ public final class RedisSessionStore: SessionStore {
     @discardableResult
     public func sweep(now: Int64) throws(SessionStoreError) -> Int { 0 }
 
-    /// Whether Redis answers `PING` within the timeouts (false at once while the client
-    /// backs off after a failure).
+    /// Whether Redis answers `PING` within the timeouts (false at once while the store
+    /// is down, until the background probe reaches Redis).
     public func checkReady() -> Bool {
         do {
-            try client.ping()
+            _ = try command(["PING"])
             return true
         } catch {
             return false
@@ -247,22 +257,53 @@ public final class RedisSessionStore: SessionStore {
     /// Runs one plain command, mapping failures to `SessionStoreError` (an error reply
     /// is returned).
     private func command(_ arguments: [[UInt8]]) throws(SessionStoreError) -> RedisReply {
+        try failFastWhileDown()
         do {
-            return try client.command(arguments)
+            let reply = try client.command(arguments)
+            health.recordSuccess()
+            return reply
         } catch {
-            throw SessionStoreError(error.reason)
+            throw failed(error)
         }
+    }
+
+    private func command(_ arguments: [String]) throws(SessionStoreError) -> RedisReply {
+        try command(arguments.map { Array($0.utf8) })
+    }
+
+    /// While the store is down, every call fails here at once, quoting the failure.
+    private func failFastWhileDown() throws(SessionStoreError) {
+        if let failure = health.lastFailure {
+            throw SessionStoreError("\(failure.reason) (failing fast until a background probe reaches Redis)")
+        }
+    }
+
+    /// A failure to reach Redis: the store is down until the probe gets a `PONG`.
+    private func failed(_ error: RedisError) -> SessionStoreError {
+        let failure = SessionStoreError(error.reason)
+        health.recordFailure(failure) { [weak self] in
+            guard let self else { return true }
+            do {
+                try self.client.probe()
+                return true
+            } catch {
+                return false
+            }
+        }
+        return failure
     }
 
     /// Runs `script` on this session's key, mapping failures to `SessionStoreError`.
     private func run(_ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]]) throws(SessionStoreError)
         -> RedisReply
     {
+        try failFastWhileDown()
         let reply: RedisReply
         do {
             reply = try client.evaluate(script, keys: [Array(key(for: id).utf8)], arguments: arguments)
+            health.recordSuccess()
         } catch {
-            throw SessionStoreError(error.reason)
+            throw failed(error)
         }
         if let message = reply.errorMessage { throw serverError(message) }
         return reply

@@ -13,35 +13,56 @@ import Synchronization
 /// Reads are served from a bounded in-memory copy of recently used sessions, kept
 /// coherent because this process is the only writer (each write updates both).
 ///
+/// The file is bounded too: at most `maxSessions` rows; inserting beyond that first
+/// removes the least recently used (by `last_seen`, which is kept to the minute).
+///
+/// Failures are watched (`health`): a failed write (disk full, read-only file) or read
+/// makes `checkReady` false and is logged once; a background probe writes one row of
+/// its own every second until a write succeeds again, as does any request's write.
+///
 /// ```swift
 /// let store = try SQLiteSessionStore(path: "data/sessions.sqlite")
 /// ```
 public final class SQLiteSessionStore: SessionStore {
     /// The schema version this code writes; older files are migrated on open.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
-    private struct Cached {
+    struct Cached {
         var session: Session
         /// `last_seen` as stored in the file (refreshed at most once a minute).
         var storedLastSeen: Int64
     }
 
-    private let database: Mutex<SQLiteDatabase>
-    private let cache = Mutex<[SessionID: Cached]>([:])
+    let database: Mutex<SQLiteDatabase>
+    /// Rows in `sessions`, changed only while `database` is locked.
+    let rows = Atomic<Int>(0)
+    let cache = Mutex<[SessionID: Cached]>([:])
     private let cacheCapacity: Int
     public let lifetime: SessionLifetime
     /// The file.
     public let path: String
+    /// The most rows kept; an insert beyond it first removes the least recently used.
+    public let maxSessions: Int
+    /// Whether writes and reads currently succeed; logs the changes.
+    public let health: StoreHealth
+    /// The most rows kept unless told otherwise: about 1 GB on disk at roughly 330 bytes
+    /// a row (a session of about 260 bytes, its key and two index entries).
+    public static let defaultMaxSessions = 3_000_000
     /// How stale `last_seen` in the file may get before a read refreshes it.
     static let touchInterval: Int64 = 60
 
     /// Opens or creates the file (and its folder), switches to WAL and migrates the schema.
-    public init(path: String, lifetime: SessionLifetime = SessionLifetime(), cacheCapacity: Int = 50_000)
-        throws(SessionStoreError)
-    {
+    /// `log` hears when the store starts failing and when it works again.
+    public init(
+        path: String, lifetime: SessionLifetime = SessionLifetime(), cacheCapacity: Int = 50_000,
+        maxSessions: Int = SQLiteSessionStore.defaultMaxSessions, log: StoreHealth.Log? = nil
+    ) throws(SessionStoreError) {
+        precondition(maxSessions >= 1, "the SQLite store needs room for at least one session")
         self.path = path
         self.lifetime = lifetime
         self.cacheCapacity = max(1, cacheCapacity)
+        self.maxSessions = maxSessions
+        health = StoreHealth(name: "sqlite:\(path)", probeInterval: .seconds(1), log: log)
         if let slash = path.lastIndex(of: "/") {
             let folder = String(path[..<slash])
             if !folder.isEmpty {
@@ -57,6 +78,8 @@ public final class SQLiteSessionStore: SessionStore {
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
             try Self.migrate(db)
+            let count = try db.query("SELECT count(*) FROM sessions").first?.first?.integer ?? 0
+            rows.store(Int(count), ordering: .relaxed)
             database = Mutex(db)
         } catch {
             throw SessionStoreError(error.description)
@@ -75,7 +98,11 @@ public final class SQLiteSessionStore: SessionStore {
         ) WITHOUT ROWID;
         CREATE INDEX sessions_last_seen ON sessions (last_seen);
         CREATE INDEX sessions_created ON sessions (created);
+        """,
+        // One row the health probe rewrites to find out whether writes succeed again.
         """
+        CREATE TABLE probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);
+        """,
     ]
 
     private static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
@@ -121,13 +148,32 @@ public final class SQLiteSessionStore: SessionStore {
         return session
     }
 
+    /// Stores a new session; when the file holds `maxSessions` rows, the least recently
+    /// used go first, in the same transaction.
     public func insert(_ session: Session) throws(SessionStoreError) {
-        try run(
-            "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)",
-            [
-                .blob(session.id.bytes), .integer(Int64(session.revision)), .blob(SessionCodec.encode(session)),
-                .integer(session.created), .integer(session.lastSeen),
-            ])
+        let evicted = try write { db throws(SQLiteError) -> [SessionID] in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(SQLiteError) {
+                let evicted = try evictLeastRecentlyUsed(db)
+                try db.query(
+                    "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        .blob(session.id.bytes), .integer(Int64(session.revision)),
+                        .blob(SessionCodec.encode(session)), .integer(session.created), .integer(session.lastSeen),
+                    ])
+                try db.execute("COMMIT")
+                rows.add(1 - evicted.count, ordering: .relaxed)
+                return evicted
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+        if !evicted.isEmpty {
+            cache.withLock { cache in
+                for id in evicted { cache[id] = nil }
+            }
+        }
         remember(session, storedLastSeen: session.lastSeen)
     }
 
@@ -138,27 +184,23 @@ public final class SQLiteSessionStore: SessionStore {
         // like a read's touch: most writes then change a single row and page.
         let storedLastSeen = cache.withLock { $0[session.id]?.storedLastSeen }
         let touches = storedLastSeen.map { stored.lastSeen - $0 >= Self.touchInterval } ?? true
-        let changed: Int = try database.withLock { db throws(SessionStoreError) -> Int in
-            do {
-                if touches {
-                    try db.query(
-                        "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
-                        [
-                            .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
-                            .integer(stored.lastSeen), .blob(session.id.bytes), .integer(Int64(session.revision)),
-                        ])
-                } else {
-                    try db.query(
-                        "UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?",
-                        [
-                            .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
-                            .blob(session.id.bytes), .integer(Int64(session.revision)),
-                        ])
-                }
-                return db.changes
-            } catch {
-                throw SessionStoreError("\(error)")
+        let changed: Int = try write { db throws(SQLiteError) -> Int in
+            if touches {
+                try db.query(
+                    "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
+                    [
+                        .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
+                        .integer(stored.lastSeen), .blob(session.id.bytes), .integer(Int64(session.revision)),
+                    ])
+            } else {
+                try db.query(
+                    "UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?",
+                    [
+                        .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
+                        .blob(session.id.bytes), .integer(Int64(session.revision)),
+                    ])
             }
+            return db.changes
         }
         guard changed == 1 else {
             // Someone wrote first (or the session is gone): forget the copy, reload next time.
@@ -171,27 +213,30 @@ public final class SQLiteSessionStore: SessionStore {
 
     public func delete(_ id: SessionID) throws(SessionStoreError) {
         _ = cache.withLock { $0.removeValue(forKey: id) }
-        try run("DELETE FROM sessions WHERE id = ?", [.blob(id.bytes)])
+        try write { db throws(SQLiteError) in
+            try db.query("DELETE FROM sessions WHERE id = ?", [.blob(id.bytes)])
+            rows.subtract(db.changes, ordering: .relaxed)
+        }
     }
 
     @discardableResult
     public func sweep(now: Int64) throws(SessionStoreError) -> Int {
-        let removed: Int = try database.withLock { db throws(SessionStoreError) -> Int in
-            do {
-                try db.query(
-                    "DELETE FROM sessions WHERE last_seen < ? OR created < ?",
-                    [.integer(now - lifetime.idle), .integer(now - lifetime.absolute)])
-                return db.changes
-            } catch {
-                throw SessionStoreError("\(error)")
-            }
+        let removed: Int = try write { db throws(SQLiteError) -> Int in
+            try db.query(
+                "DELETE FROM sessions WHERE last_seen < ? OR created < ?",
+                [.integer(now - lifetime.idle), .integer(now - lifetime.absolute)])
+            rows.subtract(db.changes, ordering: .relaxed)
+            return db.changes
         }
         cache.withLock { cache in cache = cache.filter { !lifetime.isExpired($0.value.session, now: now) } }
         return removed
     }
 
+    /// False while writes fail (until a request's write or the background probe
+    /// succeeds); otherwise whether the file answers a query.
     public func checkReady() -> Bool {
-        (try? run("SELECT 1")) != nil
+        guard health.isUp else { return false }
+        return (try? run("SELECT 1")) != nil
     }
 
     /// The number of rows (tests and diagnostics).
@@ -205,7 +250,9 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     private func touch(_ id: SessionID, now: Int64) throws(SessionStoreError) {
-        try run("UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(now), .blob(id.bytes)])
+        try write { db throws(SQLiteError) in
+            try db.query("UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(now), .blob(id.bytes)])
+        }
         cache.withLock { cache in
             cache[id]?.storedLastSeen = now
             // The copy's own last use moves on too, so its idle expiry counts from here.
@@ -224,12 +271,17 @@ public final class SQLiteSessionStore: SessionStore {
 
     @discardableResult
     private func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SessionStoreError) -> [[SQLiteValue]] {
-        try database.withLock { db throws(SessionStoreError) -> [[SQLiteValue]] in
-            do {
-                return try db.query(sql, parameters)
+        let result = database.withLock { db -> Result<[[SQLiteValue]], SQLiteError> in
+            do throws(SQLiteError) {
+                return .success(try db.query(sql, parameters))
             } catch {
-                throw SessionStoreError("\(error)")
+                return .failure(error)
             }
         }
+        switch result {
+        case .success(let rows): return rows
+        case .failure(let error): throw failed(error)
+        }
     }
+
 }

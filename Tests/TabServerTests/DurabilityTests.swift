@@ -51,7 +51,8 @@ struct DurabilityTests {
         var visitors: [Visitor] = []
         let setup = try #require(RawHTTPConnection(port: port))
         for index in 0..<500 {
-            setup.send("GET /tabs/featured HTTP/1.1\r\nHost: t\r\n\r\n")
+            // Visiting a tab other than the first is something to remember: a session and cookie.
+            setup.send("GET /tabs/purchased HTTP/1.1\r\nHost: t\r\n\r\n")
             let page = try #require(setup.readResponse())
             let cookie = try #require(page.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
             visitors.append(Visitor(cookie: cookie, token: try #require(page.csrfToken), target: targets[index % 5]))

@@ -33,7 +33,8 @@ struct HookDeliveryTests {
         let counter = Counter()
         let (app, store) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/featured").csrfToken)
+        // Visiting Movies stores a session, so the select below updates it (and can conflict).
+        let token = try #require(client.get("/tabs/movies").csrfToken)
         store.arm(3)
         let response = client.post("/select", form: [("csrf", token), ("tab", "music")])
         #expect(response.status == 303)
@@ -47,7 +48,7 @@ struct HookDeliveryTests {
         let counter = Counter()
         let (app, store) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/featured")
+        _ = client.get("/tabs/movies")
         store.arm(2)
         let edit = client.get("/more/edit")
         #expect(edit.status == 200)
@@ -70,7 +71,7 @@ struct HookDeliveryTests {
         let counter = Counter()
         let (app, store) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/featured").csrfToken)
+        let token = try #require(client.get("/tabs/movies").csrfToken)
         store.arm(1000)  // every attempt loses: the app gives up with 409
         let response = client.post("/select", form: [("csrf", token), ("tab", "music")])
         #expect(response.status == 409)
@@ -82,7 +83,7 @@ struct HookDeliveryTests {
         let counter = Counter()
         let (app, _) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/featured").csrfToken)
+        let token = try #require(client.get("/tabs/movies").csrfToken)
         let cookie = try #require(client.cookies["tabserver_session"])
         let statuses = Mutex<[Int]>([])
         let responder = app.responder

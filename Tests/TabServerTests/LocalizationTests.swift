@@ -42,10 +42,15 @@ struct LocalizationTests {
         client.defaultHeaders = [("Accept-Language", "de")]
         let more = client.get("/more")
         #expect(more.body.contains("<option value=\"ar\">العربية</option>"))
-        let token = try #require(more.csrfToken)
+        var token = try #require(more.csrfToken)
         let chosen = client.post("/language", form: [("csrf", token), ("lang", "ja")])
         #expect(chosen.status == 303)
         #expect(chosen.location == "/more")
+        // The choice stored a session, whose pages carry a token of its own from now on.
+        let stored = try #require(client.get("/more").csrfToken)
+        #expect(stored != token)
+        #expect(client.post("/language", form: [("csrf", token), ("lang", "ja")]).status == 403)
+        token = stored
         #expect(client.get("/tabs/featured").body.contains("<html lang=\"ja\""))
         #expect(client.get("/more").body.contains("<option value=\"ja\" selected>"))
         _ = client.post("/language", form: [("csrf", token), ("lang", "auto")])

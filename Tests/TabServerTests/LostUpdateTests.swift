@@ -20,7 +20,7 @@ struct LostUpdateTests {
     /// put back the other's stale copy.
     static func run(_ app: Application) throws {
         let first = TestClient(app.responder)
-        let token = try #require(first.get("/tabs/featured").csrfToken)
+        let token = try #require(first.get("/tabs/music").csrfToken)
         let cookie = try #require(first.cookies["tabserver_session"])
         _ = first.get("/more/edit")
 

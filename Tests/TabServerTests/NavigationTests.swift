@@ -6,13 +6,14 @@ import Testing
 
 @Suite("Pages, selection and per-tab navigation (in-process)")
 struct NavigationTests {
-    @Test("a new visitor is sent to the first tab and gets a safe session cookie")
+    @Test("a new visitor is sent to the first tab, with no cookie until there is something to remember")
     func firstVisit() throws {
         let client = TestClient(try makeApp().responder)
         let response = client.get("/")
         #expect(response.status == 303)
         #expect(response.location == "/tabs/featured")
-        let cookie = try #require(response.headers["set-cookie"])
+        #expect(response.headers["set-cookie"] == nil)
+        let cookie = try #require(client.get("/tabs/music").headers["set-cookie"])
         #expect(cookie.hasPrefix("tabserver_session="))
         #expect(cookie.contains("HttpOnly"))
         #expect(cookie.contains("SameSite=Lax"))
@@ -188,9 +189,12 @@ struct VisitorBadgeTests {
         let app = try makeApp()
         let alice = TestClient(app.responder)
         let bob = TestClient(app.responder)
-        _ = alice.get("/tabs/featured")
+        // Opening the editor is something to remember, so Alice gets a stored session (an id).
+        _ = alice.get("/more/edit")
         _ = bob.get("/tabs/featured")
-        let id = try #require(SessionID(cookieValue: alice.cookies["tabserver_session"]!))
+        #expect(bob.cookies.isEmpty, "nothing to remember: no session, no cookie")
+        let cookie = try #require(alice.cookies["tabserver_session"])
+        let id = try #require(SessionID(cookieValue: cookie))
         #expect(try app.setBadge(.badge(.text("Sale", color: "#34c759")), forTab: "movies", visitor: id))
         let page = alice.get("/tabs/featured")
         #expect(page.body.contains("style=\"--badge-color:#34c759\" aria-hidden=\"true\">Sale</span>"))

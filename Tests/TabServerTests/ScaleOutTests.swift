@@ -25,7 +25,10 @@ struct ScaleOutTests {
         let editor = onB.get("/more/edit")
         let moved = onB.post(
             "/more/edit",
-            form: [("csrf", token), ("version", editor.customizeVersion!), ("action", "bar"), ("tab", "purchased")])
+            form: [
+                ("csrf", try #require(editor.csrfToken)), ("version", editor.customizeVersion!), ("action", "bar"),
+                ("tab", "purchased"),
+            ])
         #expect(moved.status == 303)
         #expect(onA.get("/tabs/featured").barTabIDs.prefix(4).contains("purchased"))
         #expect(a.responder.respond(to: .init(method: .get, path: "/readyz")).status == .ok)
@@ -111,7 +114,7 @@ struct ScaleOutTests {
                 if steps.add(1, ordering: .relaxed).newValue == 100 { killer.server.shutdown() }
                 return response
             }
-            guard let home = request("GET", "/tabs/featured"), let token = home.csrfToken,
+            guard let home = request("GET", "/tabs/podcasts"), let token = home.csrfToken,
                 let setCookie = home.headers["set-cookie"]
             else { return fail("no first page") }
             cookie = String(setCookie.split(separator: ";")[0])

@@ -1,9 +1,11 @@
 import HTTPTypes
+import Sessions
 import Web
 
 extension AppConfiguration {
     /// Every setting, in the order `--help` and the README list them. Values are applied
-    /// in this order too, so `--memory-sessions` and `--redis-prefix` (after `--sessions`)
+    /// in this order too, so `--memory-sessions`, `--sqlite-max-sessions` and
+    /// `--redis-prefix` (after `--sessions`)
     /// refine the store it chose, whatever order the flags came in.
     public static let settings: [Setting] = [
         Setting(
@@ -110,6 +112,15 @@ extension AppConfiguration {
             if case .memory = configuration.sessions { configuration.sessions = .memory(capacity: capacity) }
         },
         Setting(
+            flag: "sqlite-max-sessions", environment: "TABSERVER_SQLITE_MAX_SESSIONS", defaultValue: "3000000",
+            help: "most sessions the SQLite store keeps, about 1 GB (least recently used go first)"
+        ) { configuration, value throws(ConfigurationError) in
+            let maxSessions = try integer(value, in: 1...1_000_000_000)
+            if case .sqlite(let path, _) = configuration.sessions {
+                configuration.sessions = .sqlite(path: path, maxSessions: maxSessions)
+            }
+        },
+        Setting(
             flag: "session-idle", environment: "TABSERVER_SESSION_IDLE", defaultValue: "2592000 (30 days)",
             help: "seconds until an unused session expires"
         ) { configuration, value throws(ConfigurationError) in
@@ -120,6 +131,16 @@ extension AppConfiguration {
             help: "seconds until a session expires, used or not"
         ) { configuration, value throws(ConfigurationError) in
             configuration.sessionAbsoluteTimeout = try seconds(value, in: 60...315_360_000)
+        },
+        Setting(
+            flag: "csrf-secret", environment: "TABSERVER_CSRF_SECRET", defaultValue: "(random per process)",
+            help: "signs form tokens of visitors without a session; the same on every instance (32+ characters)"
+        ) { configuration, value throws(ConfigurationError) in
+            guard value.utf8.count >= FormTokenSigner.minimumSecretLength else {
+                throw ConfigurationError(
+                    "the secret must be at least \(FormTokenSigner.minimumSecretLength) characters")
+            }
+            configuration.csrfSecret = value
         },
         Setting(
             flag: "cookie-name", environment: "TABSERVER_COOKIE_NAME", defaultValue: "tabserver_session",

@@ -39,6 +39,10 @@ public struct AppConfiguration: Sendable {
     public var sessionIdleTimeout: Duration = .seconds(30 * 86_400)
     /// A session expires this long after it was created, used or not (180 days).
     public var sessionAbsoluteTimeout: Duration = .seconds(180 * 86_400)
+    /// The secret that signs the form tokens of visitors with no stored session (nil: a
+    /// random one per process). Instances sharing sessions must share it, so a form one
+    /// of them showed is accepted by another.
+    public var csrfSecret: String?
     /// The session cookie's name.
     public var cookieName = "tabserver_session"
     /// Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (default: loopback).

@@ -1,7 +1,8 @@
 import Redis
+import Sessions
 
-/// Where sessions live, parsed once from `--sessions` (with `--memory-sessions` and
-/// `--redis-prefix`); `buildApplication` opens the store it names.
+/// Where sessions live, parsed once from `--sessions` (with `--memory-sessions`,
+/// `--sqlite-max-sessions` and `--redis-prefix`); `buildApplication` opens the store it names.
 ///
 /// ```swift
 /// configuration.sessions = .memory(capacity: 10_000)
@@ -13,13 +14,16 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// In this process, least recently used first out beyond `capacity`: for tests and
     /// benchmarks.
     case memory(capacity: Int = SessionStoreConfiguration.defaultMemoryCapacity)
-    /// A SQLite file (created with its folders on first run): durable, one instance.
-    case sqlite(path: String)
+    /// A SQLite file (created with its folders on first run): durable, one instance; at
+    /// most `maxSessions` rows, least recently used first out beyond that.
+    case sqlite(path: String, maxSessions: Int = SessionStoreConfiguration.defaultSQLiteMaxSessions)
     /// Shared by several instances through Redis; keys are `keyPrefix` + the session id.
     case redis(RedisConfiguration, keyPrefix: String = SessionStoreConfiguration.defaultRedisKeyPrefix)
 
     /// The default store: SQLite in `data/sessions.sqlite`.
     public static let standard = SessionStoreConfiguration.sqlite(path: "data/sessions.sqlite")
+    /// Most rows the SQLite store keeps unless told otherwise (about 1 GB on disk).
+    public static let defaultSQLiteMaxSessions = SQLiteSessionStore.defaultMaxSessions
     /// Most sessions the memory store keeps unless told otherwise.
     public static let defaultMemoryCapacity = 100_000
     /// The Redis key prefix unless told otherwise.
@@ -49,7 +53,7 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .memory: "memory"
-        case .sqlite(let path): "sqlite:\(path)"
+        case .sqlite(let path, _): "sqlite:\(path)"
         case .redis(let redis, _): "redis://\(redis.endpoint)/\(redis.database)"
         }
     }

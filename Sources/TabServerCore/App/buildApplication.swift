@@ -73,7 +73,12 @@ public func buildApplication(
     let tabs = TabModelHolder(TabBarController(model: model), validator: validator, events: events)
     let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
     let baseStore: any SessionStore
-    if let sessionStore { baseStore = sessionStore } else { baseStore = try makeSessionStore(configuration) }
+    if let sessionStore { baseStore = sessionStore } else { baseStore = try makeSessionStore(configuration, log: log) }
+    if case .redis = configuration.sessions, configuration.csrfSecret == nil {
+        log.write(
+            "tabserver: no --csrf-secret: forms shown to visitors without a session are accepted by this instance only; give every instance sharing Redis the same secret",
+            level: .warn)
+    }
     let metrics = configuration.metrics ? AppMetrics(routePatterns: TabServerApp.makeRouter().patterns) : nil
     let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
     let views = PageRenderer(
@@ -88,7 +93,9 @@ public func buildApplication(
 
 /// Opens the configured store. The stores count lifetimes in whole seconds; values a
 /// hand-built configuration could get wrong are refused here rather than trapping inside.
-func makeSessionStore(_ configuration: AppConfiguration) throws(StartupError) -> any SessionStore {
+/// `log` hears once when the store starts failing and once when it works again.
+func makeSessionStore(_ configuration: AppConfiguration, log: LogSink) throws(StartupError) -> any SessionStore {
+    let healthLog: StoreHealth.Log = { message, isFailure in log.write(message, level: isFailure ? .error : .info) }
     let idle = configuration.sessionIdleTimeout.components.seconds
     let absolute = configuration.sessionAbsoluteTimeout.components.seconds
     guard idle >= 1, absolute >= 1 else {
@@ -99,14 +106,16 @@ func makeSessionStore(_ configuration: AppConfiguration) throws(StartupError) ->
     case .memory(let capacity):
         guard capacity >= 1 else { throw StartupError("the memory session store needs a capacity of at least 1") }
         return MemorySessionStore(capacity: capacity, lifetime: lifetime)
-    case .sqlite(let path):
+    case .sqlite(let path, let maxSessions):
+        guard maxSessions >= 1 else { throw StartupError("the SQLite session store needs room for at least 1 session") }
         do {
-            return try SQLiteSessionStore(path: path, lifetime: lifetime)
+            return try SQLiteSessionStore(path: path, lifetime: lifetime, maxSessions: maxSessions, log: healthLog)
         } catch {
             throw StartupError("session store \(configuration.sessions): \(error)")
         }
     case .redis(let redis, let keyPrefix):
-        return RedisSessionStore(client: RedisClient(configuration: redis), lifetime: lifetime, keyPrefix: keyPrefix)
+        return RedisSessionStore(
+            client: RedisClient(configuration: redis), lifetime: lifetime, keyPrefix: keyPrefix, log: healthLog)
     }
 }
 

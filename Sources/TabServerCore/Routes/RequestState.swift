@@ -15,8 +15,13 @@ struct RequestState {
     private(set) var loaded: Session?
     /// The session as the handler leaves it.
     var session: Session?
-    /// Whether the session was created by this request (its cookie must be set).
+    /// Whether the session was created by this request and is not stored yet: it is
+    /// stored (and its cookie set) only if the request leaves something to remember
+    /// (`Session.isDefault`). Until then its forms carry a signed token, not its own.
     private(set) var isNewSession = false
+    /// A new session's own random token, which it gets when it is stored (and which
+    /// pages rendered by that same request must carry).
+    private(set) var ownToken: SessionID?
     /// Observer events of this attempt, delivered once the session write succeeds.
     var events: [HookEvent] = []
     /// Set when the visitor's arrangement or language changed: their other open pages
@@ -48,13 +53,29 @@ struct RequestState {
             session = found
         } else {
             // Unknown, expired, forged or malformed: a fresh session, never the offered id.
+            // Its pages carry the signed token of this hour; the session gets a token of
+            // its own when it is stored (`TabServerApp.commit`).
             session = Session.new(now: now)
+            session.csrfToken = app.formTokens.token(now: now)
+            ownToken = .generate()
             isNewSession = true
         }
         loaded = session
         session.state = controller.reconciled(session.state)
         self.session = session
         return session
+    }
+
+    /// Sets the session as the handler leaves it and returns it as its page must show
+    /// it: a new session that now holds something to remember will be stored by this
+    /// request, so its forms carry its own token already, not the signed one.
+    mutating func keep(_ session: Session) -> Session {
+        var kept = session
+        if isNewSession, let ownToken, let loaded {
+            kept.csrfToken = kept.isDefault(for: controller) ? loaded.csrfToken : ownToken
+        }
+        self.session = kept
+        return kept
     }
 
     /// Forgets the handler's changes (a failed request changes nothing).

@@ -9,7 +9,7 @@ extension TabServerApp {
         var session = try visitor(&state)
         let notice = session.notice
         session.notice = nil
-        state.session = session
+        session = state.keep(session)
         return html(
             views.morePage(
                 session: session, model: state.model, notice: notice, language: language(state.request, session),
@@ -25,7 +25,7 @@ extension TabServerApp {
             session.customizationStart = controller.effectiveOrder(session.state)
             state.events.append(.willBeginCustomizing(session.state))
         }
-        state.session = session
+        session = state.keep(session)
         return html(
             views.customizePage(
                 session: session, model: state.model, message: nil, language: language(state.request, session)))
@@ -36,7 +36,7 @@ extension TabServerApp {
     /// with the current arrangement and changes nothing.
     func customize(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
-        try verifyCSRF(request, session: session)
+        try verifyCSRF(request, state: state)
         let controller = state.controller
         let actionName = try request.requiredField("action")
         if actionName == "done" {
@@ -104,7 +104,7 @@ extension TabServerApp {
     /// browser's preference). 303 back to More.
     func chooseLanguage(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
-        try verifyCSRF(request, session: session)
+        try verifyCSRF(request, state: state)
         let code = try request.requiredField("lang")
         if code == "auto" {
             session.language = nil

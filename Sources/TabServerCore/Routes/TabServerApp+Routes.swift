@@ -77,7 +77,7 @@ extension TabServerApp {
         }
         let notice = session.notice
         session.notice = nil
-        state.session = session
+        session = state.keep(session)
         let body = views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
             language: language)
@@ -88,7 +88,7 @@ extension TabServerApp {
     /// remembered location, to its root on a re-tap, or back with a notice if refused.
     func select(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
-        try verifyCSRF(request, session: session)
+        try verifyCSRF(request, state: state)
         let tabID = try request.requiredField("tab")
         var controller = state.controller
         guard let tab = controller.model.tab(id: tabID) else {
@@ -125,14 +125,26 @@ extension TabServerApp {
         return redirect(to: Self.tabPath(back.tabID, back.location))
     }
 
-    /// Refuses a form post that did not come from a page of this session.
-    func verifyCSRF(_ request: HTTPRequest, session: Session) throws(HTTPError) {
+    /// Refuses a form post that did not come from a page of this session, or, for a
+    /// visitor with no stored session, from a page this deployment made within the idle
+    /// timeout (a signed token: see `FormTokenSigner`).
+    func verifyCSRF(_ request: HTTPRequest, state: RequestState) throws(HTTPError) {
         if request.headers["sec-fetch-site"]?.lowercased() == "cross-site" {
             throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
         }
-        guard let token = request.formValue("csrf"), let presented = SessionID(cookieValue: token),
-            presented.constantTimeEquals(session.csrfToken)
-        else {
+        let isValid: Bool
+        if let token = request.formValue("csrf"), let presented = SessionID(cookieValue: token),
+            let session = state.loaded
+        {
+            isValid =
+                state.isNewSession
+                ? formTokens.isValid(
+                    presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds))
+                : presented.constantTimeEquals(session.csrfToken)
+        } else {
+            isValid = false
+        }
+        guard isValid else {
             throw HTTPError.forbidden(
                 "This form has expired or did not come from this site, so it was not accepted. Nothing was changed.")
         }

@@ -22,6 +22,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let clock: @Sendable () -> Int64
     /// Nil when metrics are off: then nothing is measured at all.
     let metrics: AppMetrics?
+    /// Signs the form tokens of visitors with no stored session (`--csrf-secret`).
+    let formTokens: FormTokenSigner
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
@@ -39,6 +41,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         self.files = files
         self.appHooks = hooks
         self.clock = clock
+        formTokens = configuration.csrfSecret.map { FormTokenSigner(secret: Array($0.utf8)) } ?? .random()
         router = Self.makeRouter()
     }
 
@@ -141,13 +144,18 @@ public final class TabServerApp: HTTPResponder, Sendable {
     }
 
     /// Writes the session back if this request changed it: a new session is inserted and
-    /// its cookie set; a changed one is written only if nobody wrote it meanwhile
+    /// its cookie set only when it holds something to remember (a cookieless visitor in
+    /// the default state costs no row and gets no cookie); a changed one is written only if nobody wrote it meanwhile
     /// (otherwise the whole request is run again on the fresh session); an unchanged one
     /// is confirmed current (one cheap check in a shared store, none in the others).
     private func commit(_ state: inout RequestState) -> CommitResult {
         guard var session = state.session else { return .done(cookie: nil) }
         do {
             if state.isNewSession {
+                guard !session.isDefault(for: state.controller) else { return .done(cookie: nil) }
+                // Its pages carried the signed token shared by cookieless pages; from now on
+                // its forms carry a random token of its own, checked against the stored one.
+                session.csrfToken = state.ownToken ?? .generate()
                 try store.insert(session)
                 return .done(cookie: sessionCookie(session, request: state.request))
             }

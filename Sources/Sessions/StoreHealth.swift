@@ -1,0 +1,91 @@
+import Dispatch
+import Synchronization
+
+/// Whether a session store works, as its own operations find it, with one log line per
+/// change of state and a background probe while it does not.
+///
+/// A store reports every operation's outcome: a failure marks it down, a success that
+/// proves the store can serve (for SQLite: a write; for Redis: any reply) marks it up.
+/// Only the changes are logged (up → down with the reason, down → up), so a failing
+/// store under load writes two lines, not one per request. While down, a background
+/// probe (the store's own, e.g. a one-row write or a `PING`) runs every
+/// `probeInterval` until it succeeds, so readiness comes back by itself even when no
+/// request arrives.
+///
+/// ```swift
+/// let health = StoreHealth(name: "sqlite:data/sessions.sqlite", probeInterval: .seconds(1), log: log)
+/// health.recordFailure(error) { [weak store] in store?.probeWrite() ?? true }
+/// health.isUp   // false until a write or the probe succeeds
+/// ```
+public final class StoreHealth: Sendable {
+    /// Where the changes go: the message and whether it reports a failure.
+    public typealias Log = @Sendable (_ message: String, _ isFailure: Bool) -> Void
+
+    private struct State {
+        var isUp = true
+        var lastFailure: SessionStoreError?
+        var probing = false
+    }
+
+    private let state = Mutex(State())
+    /// The store as the log names it ("sqlite:data/sessions.sqlite").
+    public let name: String
+    /// The pause between background probes while the store is down.
+    public let probeInterval: Duration
+    private let log: Log?
+
+    public init(name: String, probeInterval: Duration, log: Log?) {
+        self.name = name
+        self.probeInterval = probeInterval
+        self.log = log
+    }
+
+    /// Whether the last outcome was a success (true until something fails).
+    public var isUp: Bool { state.withLock { $0.isUp } }
+
+    /// The failure that took the store down, while it is down.
+    public var lastFailure: SessionStoreError? { state.withLock { $0.isUp ? nil : $0.lastFailure } }
+
+    /// Notes a success: logs the recovery if the store was down.
+    public func recordSuccess() {
+        let recovered = state.withLock { state -> Bool in
+            defer { state.isUp = true }
+            return !state.isUp
+        }
+        if recovered { log?("tabserver: session store \(name) works again", false) }
+    }
+
+    /// Notes a failure: when the store was up, logs it and starts `probe` in the
+    /// background, every `probeInterval` until it returns true (then the store is up).
+    public func recordFailure(_ error: SessionStoreError, probe: @escaping @Sendable () -> Bool) {
+        let (wentDown, startProbe) = state.withLock { state -> (Bool, Bool) in
+            let wentDown = state.isUp
+            state.isUp = false
+            state.lastFailure = error
+            let startProbe = !state.probing
+            state.probing = true
+            return (wentDown, startProbe)
+        }
+        if wentDown { log?("tabserver: session store \(name) failing: \(error.reason)", true) }
+        if startProbe { scheduleProbe(probe) }
+    }
+
+    private func scheduleProbe(_ probe: @escaping @Sendable () -> Bool) {
+        let delay = DispatchTimeInterval.nanoseconds(
+            Int(probeInterval.components.seconds) * 1_000_000_000
+                + Int(probeInterval.components.attoseconds / 1_000_000_000))
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            // A request's success may have ended the outage already: then stop probing.
+            let succeeded = !self.isUp && probe()
+            let (stop, recovered) = self.state.withLock { state -> (Bool, Bool) in
+                guard succeeded || state.isUp else { return (false, false) }
+                state.probing = false
+                defer { state.isUp = true }
+                return (true, !state.isUp)
+            }
+            if recovered { self.log?("tabserver: session store \(self.name) works again", false) }
+            if !stop { self.scheduleProbe(probe) }
+        }
+    }
+}

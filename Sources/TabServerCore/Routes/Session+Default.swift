@@ -1,0 +1,16 @@
+import Sessions
+import TabBar
+
+extension Session {
+    /// Whether this session holds nothing a fresh one would not: the first enabled tab
+    /// selected (or none chosen) at its root, every tab at its root, the model's order,
+    /// no badge hidden or set, no language chosen, no notice pending and no
+    /// customization under way. Such a visitor needs no stored row and no cookie: the
+    /// next request without one shows exactly the same. The state's version does not
+    /// count (it only numbers changes).
+    func isDefault(for controller: TabBarController) -> Bool {
+        language == nil && notice == nil && customizationStart == nil && state.order == nil
+            && state.locations.values.allSatisfy(\.isEmpty) && state.badgeOverrides.isEmpty
+            && (state.selectedTabID == nil || state.selectedTabID == controller.model.firstEnabledTabID)
+    }
+}

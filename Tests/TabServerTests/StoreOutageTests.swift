@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import TabServerCore
+import TabServerDemo
+import TestSupport
+import Testing
+
+@testable import Sessions
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue #10: store failures answer 503 and make `/readyz` 503 until the store works
+/// again, with one log line per change of state, not one per request.
+@Suite("Session store outages through the app", .serialized)
+struct StoreOutageTests {
+    /// A `LogSink` on a fresh temporary file, and a way to read what reached it.
+    struct LogFile {
+        let path: String
+        let sink: LogSink
+
+        init() {
+            path = TestFixtures.temporaryDirectory("outage-log") + "/server.log"
+            sink = LogSink(descriptor: open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+        }
+
+        /// The lines about the session store.
+        var storeLines: [String] {
+            sink.flush()
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").map(String.init).filter { $0.contains("session store") }
+        }
+    }
+
+    @Test("SQLite read-only: changes answer 503, /readyz 503, one log line; writable again: ready by itself")
+    func sqliteReadOnly() throws {
+        let log = LogFile()
+        var configuration = TestFixtures.configuration()
+        configuration.sessions = .sqlite(path: TestFixtures.temporaryDirectory("outage") + "/sessions.sqlite")
+        let app = try buildApplication(configuration, content: DemoCatalog(), log: log.sink)
+        let store = try #require(app.store as? SQLiteSessionStore)
+        let client = TestClient(app.responder)
+        let token = try #require(client.get("/tabs/music").csrfToken)
+        #expect(client.get("/readyz").status == 200)
+
+        store.setQueryOnly(true)
+        for tab in ["tv", "movies", "podcasts", "tv", "movies"] {
+            #expect(client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 503)
+        }
+        #expect(client.get("/readyz").status == 503)
+        #expect(client.get("/readyz").status == 503, "not ready until a write succeeds")
+        #expect(client.get("/healthz").status == 200)
+        #expect(client.get("/tabs/music").status == 200, "an unchanged page needs no write")
+        #expect(log.storeLines.count == 1, "\(log.storeLines)")
+        #expect(log.storeLines.first?.contains("failing") == true)
+
+        store.setQueryOnly(false)
+        #expect(waitUntil(.seconds(3), every: .milliseconds(20)) { client.get("/readyz").status == 200 })
+        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
+        #expect(log.storeLines.count == 2, "\(log.storeLines)")
+        #expect(log.storeLines.last?.contains("works again") == true)
+    }
+
+    @Test("Redis stopped: every request 503 within 50 ms, one log line; restarted: ready within 2 s by itself")
+    func redisStopped() throws {
+        try redisOutage(hang: false)
+    }
+
+    @Test("Redis hung (SIGSTOP): after the first timeout, every request 503 within 50 ms; resumed: ready again")
+    func redisHung() throws {
+        try redisOutage(hang: true)
+    }
+
+    private func redisOutage(hang: Bool) throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let log = LogFile()
+        var configuration = TestFixtures.configuration()
+        configuration.sessions = try SessionStoreConfiguration(redis.url)
+        configuration.csrfSecret = String(repeating: "x", count: 32)
+        let app = try buildApplication(configuration, content: DemoCatalog(), log: log.sink)
+        let client = TestClient(app.responder)
+        #expect(client.get("/tabs/music").status == 200)
+        #expect(client.get("/readyz").status == 200)
+
+        let pid = try #require(redis.processIdentifier)
+        if hang { kill(pid, SIGSTOP) } else { redis.stop() }
+        // The first request finds out (refused at once, or after the 500 ms timeout).
+        #expect(client.get("/tabs/music").status == 503)
+        var slowest = Duration.zero
+        for index in 0..<60 {
+            let started = ContinuousClock.now
+            let status =
+                index.isMultiple(of: 3) ? client.get("/readyz").status : client.get("/tabs/music").status
+            slowest = max(slowest, ContinuousClock.now - started)
+            #expect(status == 503)
+            usleep(20_000)
+        }
+        #expect(slowest < .milliseconds(50), "slowest request while down: \(slowest)")
+        #expect(client.get("/healthz").status == 200)
+        #expect(log.storeLines.count == 1, "\(log.storeLines)")
+        #expect(log.storeLines.first?.contains("127.0.0.1:\(redis.port)") == true)
+
+        if hang { kill(pid, SIGCONT) } else { try redis.start() }
+        let back = ContinuousClock.now
+        // Readiness comes back by itself: nothing but the background probe talks to Redis.
+        #expect(waitUntil(.seconds(5), every: .milliseconds(20)) { app.store.checkReady() })
+        let recovery = ContinuousClock.now - back
+        #expect(recovery < .seconds(2), "ready again after \(recovery)")
+        #expect(client.get("/readyz").status == 200)
+        #expect(client.get("/tabs/music").status == 200)
+        #expect(log.storeLines.count == 2, "\(log.storeLines)")
+        #expect(log.storeLines.last?.contains("works again") == true)
+    }
+}
