@@ -39,7 +39,7 @@ struct LiveEventsTests {
         let server = try app.start()
         defer { server.shutdown() }
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/featured")
+        _ = visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let other = TestClient(app.responder)
         _ = other.get("/tabs/music")
@@ -87,7 +87,7 @@ struct LiveEventsTests {
                 """)
         defer { nginx.stop() }
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/featured")
+        _ = visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let stream = try subscribe(nginx.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("retry:"), "the first bytes pass nginx at once")
@@ -132,7 +132,7 @@ struct LiveEventsTests {
         let server = try app.start()
         defer { server.shutdown() }
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/featured")
+        _ = visitor.get("/tabs/music")
         let stream = try subscribe(server.port, cookie: try #require(visitor.cookies["tabserver_session"]))
         _ = read(stream, until: "retry:")
         #expect(app.reloadTabs() == nil)
@@ -148,7 +148,7 @@ struct LiveEventsTests {
         #expect(anonymous.readResponse()?.status == 204)
 
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/featured")
+        _ = visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         var open: [RawHTTPConnection] = []
         for _ in 0..<app.responder.events.maximumPerSession {
