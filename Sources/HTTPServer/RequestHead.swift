@@ -119,6 +119,9 @@ struct RequestHead {
         throws(EngineRejection)
     {
         method = HTTPMethod(token)
+        // A later minor version (HTTP/1.2 … 1.9) is answered as 1.1 and held to 1.1's
+        // rules (RFC 9110 §2.5): Host required, chunked allowed, keep-alive by default.
+        let minorVersion = min(minorVersion, 1)
         version = minorVersion == 0 ? "HTTP/1.0" : "HTTP/1.1"
         self.headers = headers
         let raw = Array(raw)
@@ -137,6 +140,10 @@ struct RequestHead {
         // The target: origin-form, or absolute-form whose authority must agree with Host.
         var origin = raw[...]
         if let authority = Self.absoluteFormAuthority(raw) {
+            // No userinfo (`http://user@host/`), no empty authority: RFC 9110 §4.2.4.
+            guard !authority.host.isEmpty, Self.isPlausibleHost(authority.host) else {
+                throw EngineRejection(status: .badRequest, message: "The request target's authority is malformed.")
+            }
             if let host = hosts.first, !HTTPHeaders.namesEqual(host, authority.host) {
                 throw EngineRejection(status: .badRequest, message: "The Host header differs from the request target.")
             }
