@@ -91,7 +91,8 @@ struct ChunkedDecoder {
             case .trailerLine:
                 lineBytes += 1
                 trailerBytes += 1
-                guard lineBytes <= 8192, trailerBytes <= 16384, byte >= 0x20 || byte == 9 || byte == 13, byte != 0x7f else {
+                guard lineBytes <= 8192, trailerBytes <= 16384, byte >= 0x20 || byte == 9 || byte == 13, byte != 0x7f
+                else {
                     throw Self.malformed
                 }
                 if byte == 13 { state = .trailerLineFeed }

@@ -81,12 +81,21 @@ struct RequestHead {
             }
             return .rejected(EngineRejection(status: .badRequest, message: "The request head is malformed."))
         }
-        if Int(length) > maximumLength {
-            return .rejected(
-                EngineRejection(status: .requestHeaderFieldsTooLarge, message: "The request head is too large."))
-        }
         guard let method, let path else {
             return .rejected(EngineRejection(status: .badRequest, message: "The request line is malformed."))
+        }
+        if Int(length) > maximumLength {
+            // A target that alone fills the allowance is the URI's fault, not the fields'.
+            return .rejected(
+                pathLength + methodLength + 12 > maximumLength
+                    ? EngineRejection(status: .uriTooLong, message: "The request target is too long.")
+                    : EngineRejection(status: .requestHeaderFieldsTooLarge, message: "The request head is too large."))
+        }
+        // picohttpparser takes any printable bytes up to the space as the method; RFC 9110
+        // §9.1 allows only a token (`GE(T` must not reach the app).
+        guard methodLength > 0, UnsafeRawBufferPointer(start: method, count: methodLength).allSatisfy(isTokenByte)
+        else {
+            return .rejected(EngineRejection(status: .badRequest, message: "The request method is not a token."))
         }
         func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
             String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -98,7 +107,15 @@ struct RequestHead {
                 return .rejected(
                     EngineRejection(status: .badRequest, message: "Folded header lines (obs-fold) are not accepted."))
             }
-            headers.add(text(name, field.name_len), field.value.map { text($0, field.value_len) } ?? "")
+            // Optional whitespace after a value is not part of it (RFC 9110 §5.5);
+            // picohttpparser strips only what precedes it.
+            var valueLength = field.value_len
+            if let value = field.value {
+                while valueLength > 0 && (value[valueLength - 1] == 0x20 || value[valueLength - 1] == 0x09) {
+                    valueLength -= 1
+                }
+            }
+            headers.add(text(name, field.name_len), field.value.map { text($0, valueLength) } ?? "")
         }
         do {
             let head = try RequestHead(
@@ -284,5 +301,15 @@ struct RequestHead {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+/// Whether `byte` may appear in a token (RFC 9110 §5.6.2): a method or a field name.
+func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }
