@@ -231,6 +231,25 @@ struct HostileLoadTests {
         #expect(health.failures == 0)
     }
 
+    @Test("a connection that never sends a byte is closed at the header deadline, not the 30 s keep-alive timeout")
+    func silentConnection() throws {
+        let server = try Self.server()
+        defer { server.shutdown() }
+        let connection = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 5))
+        let start = now()
+        let (bytes, closed) = connection.readUntilClosed()
+        let elapsed = now() - start
+        #expect(closed)
+        #expect(bytes.isEmpty, "closed without an answer: there was no request")
+        #expect(elapsed >= 1.9 && elapsed < 3, "closed after \(elapsed) s")
+        // After a first request, the keep-alive timeout applies instead.
+        let kept = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 4))
+        kept.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(kept.readResponse()?.status == 200)
+        let (_, keptClosed) = kept.readUntilClosed()
+        #expect(!keptClosed, "still open after 4 s: the 30 s idle timeout runs")
+    }
+
     @Test("flood: 5,000 connections at once past a budget of 1,000 are each answered 200 or 503, none left hanging")
     func flood() throws {
         let server = try Self.server(connectionLimit: 1000)
