@@ -36,6 +36,9 @@ if [[ ! -d ../shared/mustache-spec ]]; then
 fi
 swift test
 
+echo "== fuzz every parser of outside bytes briefly (scripts/fuzz.sh; FUZZ_SECONDS per target)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-3}"
+
 echo "== example app on the library (Examples/Notes: build, serve, check)"
 Examples/Notes/smoke-test.sh
 

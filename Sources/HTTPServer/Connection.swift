@@ -38,6 +38,10 @@ final class Connection {
     var chunked: ChunkedDecoder?
     var requestStart: UInt64 = 0
     var inFlight = false
+    /// Requests answered on this connection: before the first, an idle connection gets
+    /// only the header deadline (a client that connects and sends nothing holds no slot
+    /// for the whole keep-alive timeout).
+    var requestsServed = 0
 
     // The response being written: `output`, then `sharedBody` (a static file, unsent bytes
     // referenced, not copied).

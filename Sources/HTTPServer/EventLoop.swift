@@ -36,6 +36,15 @@ final class EventLoop: @unchecked Sendable {
     /// Lingering closes at most this long, and read at most this much.
     private static let lingerNanos: UInt64 = 2_000_000_000
     private static let sweepNanos: UInt64 = 100_000_000
+    /// Buffers an idle connection keeps between requests; larger ones are freed, so
+    /// 10,000 kept-alive connections do not each hold their largest page or body.
+    private static let retainedBufferBytes = 16 * 1024
+    /// A descriptor held in reserve: when accept fails for lack of descriptors, it is
+    /// closed to accept one waiting client, answer it 503 and close it, so the backlog
+    /// drains with answers instead of the loop spinning on a listening socket it cannot
+    /// serve.
+    private var spareDescriptor: Int32 = -1
+    private var lastDescriptorWarning: UInt64 = 0
 
     init(engine: Engine) throws(HTTPServerError) {
         self.engine = engine
@@ -52,9 +61,11 @@ final class EventLoop: @unchecked Sendable {
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         register(wakeRead, events: EpollEvents.input, tag: Self.wakeTag)
         register(engine.listenDescriptor, events: EpollEvents.input | EpollEvents.exclusive, tag: Self.listenTag)
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     deinit {
+        if spareDescriptor >= 0 { close(spareDescriptor) }
         close(epoll)
         close(wakeRead)
         close(wakeWrite)
@@ -184,7 +195,7 @@ final class EventLoop: @unchecked Sendable {
                         register(
                             engine.listenDescriptor, events: 0, tag: Self.listenTag, operation: Int32(EPOLL_CTL_DEL))
                     } else if errno == EMFILE || errno == ENFILE {
-                        engine.errorLog.write("tabserver: accept(): out of file descriptors")
+                        if refuseWithSpareDescriptor() { continue }
                     }
                 }
                 return
@@ -192,6 +203,46 @@ final class EventLoop: @unchecked Sendable {
             admit(descriptor, address: Self.addressText(&storage))
         }
     }
+
+    /// Out of descriptors: frees the spare one to accept a waiting client, answers it a
+    /// 503 at once and closes it, then takes the spare back. False when there is no spare
+    /// (another thread took the descriptor); the level-triggered listening socket then
+    /// wakes the loop again, at worst once per epoll wait.
+    private func refuseWithSpareDescriptor() -> Bool {
+        let now = monotonicNanos()
+        if now &- lastDescriptorWarning > 1_000_000_000 {
+            lastDescriptorWarning = now
+            engine.errorLog.write(
+                "tabserver: accept(): out of file descriptors; refusing with 503 (raise ulimit -n)", level: .warn)
+        }
+        guard spareDescriptor >= 0 else {
+            spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            return false
+        }
+        close(spareDescriptor)
+        spareDescriptor = -1
+        let descriptor = tabserver_accept_nonblocking(engine.listenDescriptor, nil, nil)
+        if descriptor >= 0 {
+            engine.refusedConnections.add(1, ordering: .relaxed)
+            var head = ResponseHead.stable(Self.overBudgetResponse, log: nil)
+            ResponseHead.finish(date: date.current(), close: true, keepAliveForHTTP10: false, into: &head)
+            if case .bytes(let body) = Self.overBudgetResponse.body { head += body }
+            _ = head.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            shutdown(descriptor, Int32(SHUT_WR))
+            close(descriptor)
+        }
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        return descriptor >= 0 && spareDescriptor >= 0
+    }
+
+    /// The answer past the connection budget.
+    private static let overBudgetResponse: HTTPResponse = {
+        var response = HTTPResponse.text(
+            "503 Service Unavailable: the server is at its connection limit. Please retry shortly.\n",
+            status: .serviceUnavailable)
+        response.headers.add("Retry-After", "2")
+        return response
+    }()
 
     private func admit(_ descriptor: Int32, address: String) {
         var on: Int32 = 1
@@ -221,12 +272,8 @@ final class EventLoop: @unchecked Sendable {
         let connection = Connection(descriptor: descriptor, address: address, counted: false, now: now)
         connections[descriptor] = connection
         register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor))
-        var response = HTTPResponse.text(
-            "503 Service Unavailable: the server is at its connection limit. Please retry shortly.\n",
-            status: .serviceUnavailable)
-        response.headers.add("Retry-After", "2")
         connection.requestStart = now
-        queue(response, on: connection, method: .get, close: true, keepAliveForHTTP10: false)
+        queue(Self.overBudgetResponse, on: connection, method: .get, close: true, keepAliveForHTTP10: false)
         flush(connection)
     }
 
@@ -289,6 +336,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Parses the head; false while it is incomplete (or the request was refused).
     private func readHead(_ connection: Connection, now: UInt64) -> Bool {
+        // RFC 9112 §2.2: empty lines before a request line are ignored (some clients send
+        // a CRLF after a POST body).
+        if connection.scanned == 0 {
+            let blank = connection.input.prefix { $0 == 13 || $0 == 10 }.count
+            if blank > 0 {
+                connection.input.removeFirst(blank)
+                if connection.input.isEmpty { return false }
+            }
+        }
         let outcome = connection.input.withUnsafeBytes { bytes in
             RequestHead.parse(
                 bytes, previousLength: connection.scanned,
@@ -524,7 +580,9 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         finishRequest(connection, aborted: false)
-        if connection.output.capacity > 256 * 1024 { connection.output = [] }
+        if connection.output.capacity > Self.retainedBufferBytes { connection.output = [] }
+        if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }
+        if connection.input.isEmpty && connection.input.capacity > Self.retainedBufferBytes { connection.input = [] }
         connection.sharedBody = nil
         if connection.closeAfterWrite {
             linger(connection)
@@ -537,6 +595,7 @@ final class EventLoop: @unchecked Sendable {
     private func finishRequest(_ connection: Connection, aborted: Bool) {
         guard connection.inFlight else { return }
         connection.inFlight = false
+        connection.requestsServed += 1
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
@@ -591,7 +650,10 @@ final class EventLoop: @unchecked Sendable {
         for connection in Array(connections.values) {
             switch connection.phase {
             case .idle(let since):
-                if draining || now &- since > engine.idleTimeoutNanos { closeNow(connection, aborted: false) }
+                let limit =
+                    connection.requestsServed == 0
+                    ? min(engine.idleTimeoutNanos, engine.headerTimeoutNanos) : engine.idleTimeoutNanos
+                if draining || now &- since > limit { closeNow(connection, aborted: false) }
             case .head(let since):
                 if now &- since > engine.headerTimeoutNanos {
                     timeOut(connection, since: since, "The request head took too long.")

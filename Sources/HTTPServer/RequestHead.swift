@@ -81,12 +81,21 @@ struct RequestHead {
             }
             return .rejected(EngineRejection(status: .badRequest, message: "The request head is malformed."))
         }
-        if Int(length) > maximumLength {
-            return .rejected(
-                EngineRejection(status: .requestHeaderFieldsTooLarge, message: "The request head is too large."))
-        }
         guard let method, let path else {
             return .rejected(EngineRejection(status: .badRequest, message: "The request line is malformed."))
+        }
+        if Int(length) > maximumLength {
+            // A target that alone fills the allowance is the URI's fault, not the fields'.
+            return .rejected(
+                pathLength + methodLength + 12 > maximumLength
+                    ? EngineRejection(status: .uriTooLong, message: "The request target is too long.")
+                    : EngineRejection(status: .requestHeaderFieldsTooLarge, message: "The request head is too large."))
+        }
+        // picohttpparser takes any printable bytes up to the space as the method; RFC 9110
+        // §9.1 allows only a token (`GE(T` must not reach the app).
+        guard methodLength > 0, UnsafeRawBufferPointer(start: method, count: methodLength).allSatisfy(isTokenByte)
+        else {
+            return .rejected(EngineRejection(status: .badRequest, message: "The request method is not a token."))
         }
         func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
             String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -98,7 +107,15 @@ struct RequestHead {
                 return .rejected(
                     EngineRejection(status: .badRequest, message: "Folded header lines (obs-fold) are not accepted."))
             }
-            headers.add(text(name, field.name_len), field.value.map { text($0, field.value_len) } ?? "")
+            // Optional whitespace after a value is not part of it (RFC 9110 §5.5);
+            // picohttpparser strips only what precedes it.
+            var valueLength = field.value_len
+            if let value = field.value {
+                while valueLength > 0 && (value[valueLength - 1] == 0x20 || value[valueLength - 1] == 0x09) {
+                    valueLength -= 1
+                }
+            }
+            headers.add(text(name, field.name_len), field.value.map { text($0, valueLength) } ?? "")
         }
         do {
             let head = try RequestHead(
@@ -118,6 +135,9 @@ struct RequestHead {
         throws(EngineRejection)
     {
         method = HTTPMethod(token)
+        // A later minor version (HTTP/1.2 … 1.9) is answered as 1.1 and held to 1.1's
+        // rules (RFC 9110 §2.5): Host required, chunked allowed, keep-alive by default.
+        let minorVersion = min(minorVersion, 1)
         version = minorVersion == 0 ? "HTTP/1.0" : "HTTP/1.1"
         self.headers = headers
         let raw = Array(raw)
@@ -136,6 +156,10 @@ struct RequestHead {
         // The target: origin-form, or absolute-form whose authority must agree with Host.
         var origin = raw[...]
         if let authority = Self.absoluteFormAuthority(raw) {
+            // No userinfo (`http://user@host/`), no empty authority: RFC 9110 §4.2.4.
+            guard !authority.host.isEmpty, Self.isPlausibleHost(authority.host) else {
+                throw EngineRejection(status: .badRequest, message: "The request target's authority is malformed.")
+            }
             if let host = hosts.first, !HTTPHeaders.namesEqual(host, authority.host) {
                 throw EngineRejection(status: .badRequest, message: "The Host header differs from the request target.")
             }
@@ -276,5 +300,15 @@ struct RequestHead {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+/// Whether `byte` may appear in a token (RFC 9110 §5.6.2): a method or a field name.
+func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

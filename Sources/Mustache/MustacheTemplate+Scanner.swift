@@ -83,7 +83,6 @@ extension MustacheTemplate {
                     position = end.tag
 
                 default:
-                    let end = try tagEnd(closing, after: contentStart, tagStart: tagStart)
                     let kind: Token.Kind? =
                         switch sigil {
                         case UInt8(ascii: "#"): .section
@@ -96,6 +95,9 @@ extension MustacheTemplate {
                         default: nil
                         }
                     let nameStart = kind == nil ? contentStart : contentStart + 1
+                    // The closing delimiter is searched after the sigil: with delimiters
+                    // like `% >`, a sigil `>` must not close its own tag (found by fuzzing).
+                    let end = try tagEnd(closing, after: nameStart, tagStart: tagStart)
                     let name = try tagName(nameStart..<end.content, tagStart: tagStart)
                     tokens.append(Token(kind: kind ?? .variable, range: tagStart..<end.tag, name: name))
                     position = end.tag

@@ -51,6 +51,39 @@ public final class RawHTTPConnection {
         }
     }
 
+    /// Sends raw bytes (NUL, bare CR, bytes that are not UTF-8).
+    @discardableResult
+    public func send(bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent <= 0 { return false }
+                offset += sent
+            }
+            return true
+        }
+    }
+
+    /// Everything the server sends until it closes the connection; `closed` is false
+    /// when the read timed out (or the connection was reset) first.
+    public func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            if count < 0 {
+                let result = pending
+                pending = []
+                return (result, false)
+            }
+            pending += chunk[..<count]
+        }
+        let result = pending
+        pending = []
+        return (result, true)
+    }
+
     /// Reads one response (head, then a `Content-Length` or chunked body); nil on
     /// timeout or when the server closed without answering.
     public func readResponse(headRequest: Bool = false) -> TestResponse? {

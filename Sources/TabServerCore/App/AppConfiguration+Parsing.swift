@@ -28,8 +28,8 @@ extension AppConfiguration {
             configuration.http.threads = try integer(value, in: 1...64)
         },
         Setting(
-            flag: "connection-limit", environment: "TABSERVER_CONNECTION_LIMIT", defaultValue: "1000",
-            help: "connections served at once"
+            flag: "connection-limit", environment: "TABSERVER_CONNECTION_LIMIT", defaultValue: "10000",
+            help: "connections held at once; past it an immediate 503 with Retry-After, then close"
         ) { configuration, value throws(ConfigurationError) in
             configuration.http.connectionLimit = try integer(value, in: 1...1_000_000)
         },
@@ -44,6 +44,24 @@ extension AppConfiguration {
             help: "seconds an idle connection stays open"
         ) { configuration, value throws(ConfigurationError) in
             configuration.http.connectionTimeout = try seconds(value, in: 1...86_400)
+        },
+        Setting(
+            flag: "header-timeout", environment: "TABSERVER_HEADER_TIMEOUT", defaultValue: "10",
+            help: "seconds from a request's first byte to the end of its head (slower → 408 and close)"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.http.headerTimeout = try seconds(value, in: 1...3600)
+        },
+        Setting(
+            flag: "body-timeout", environment: "TABSERVER_BODY_TIMEOUT", defaultValue: "20",
+            help: "seconds a request body gets, plus 1 s per 500 bytes received (slower → 408 and close)"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.http.bodyTimeout = try seconds(value, in: 1...3600)
+        },
+        Setting(
+            flag: "send-timeout", environment: "TABSERVER_SEND_TIMEOUT", defaultValue: "30",
+            help: "seconds to send a response, plus 1 s per 500 bytes (a client not reading is dropped)"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.http.sendTimeout = try seconds(value, in: 1...3600)
         },
         Setting(
             flag: "memory-per-connection", environment: "TABSERVER_MEMORY_PER_CONNECTION", defaultValue: "32768",
