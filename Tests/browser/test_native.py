@@ -257,26 +257,32 @@ for (const title of document.querySelectorAll("nav.tab-bar .tab-title")) {
   const text = title.firstChild;
   if (!text) continue;
   const content = text.textContent;
-  // Each word on one line: a range over it has one line box.
-  let index = 0;
-  for (const word of content.split(/\s+/)) {
-    if (!word) continue;
-    const start = content.indexOf(word, index);
-    index = start + word.length;
+  // Each word on one line: a range over it has one line box. (Japanese may break
+  // between words, which the segmenter tells apart.)
+  const words = new Intl.Segmenter(document.documentElement.lang, {granularity: "word"}).segment(content);
+  for (const {segment, index, isWordLike} of words) {
+    if (!isWordLike) continue;
     const range = document.createRange();
-    range.setStart(text, start); range.setEnd(text, start + word.length);
+    range.setStart(text, index); range.setEnd(text, index + segment.length);
     const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-    if (tops.size > 1) out.push(word);
+    if (tops.size > 1) out.push(segment);
   }
-  // The ink of the last letters stays inside the clip box.
-  const canvas = document.createElement("canvas").getContext("2d");
+  // On one line and not ellipsized, the ink of the first and last letters stays inside
+  // the clip box (the padding box).
   const s = getComputedStyle(title);
+  const box = title.getBoundingClientRect();
+  if (box.height > parseFloat(s.lineHeight) * 1.5 || title.scrollWidth > title.clientWidth + 1) continue;
+  const canvas = document.createElement("canvas").getContext("2d");
   canvas.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
   canvas.direction = s.direction;
   const m = canvas.measureText(content);
-  const ink = m.actualBoundingBoxLeft + m.actualBoundingBoxRight;
-  if (title.getBoundingClientRect().height < parseFloat(s.lineHeight) * 1.5 && ink > title.clientWidth + 0.5)
-    out.push("clipped:" + content + ":" + ink.toFixed(1) + ">" + title.clientWidth);
+  const padL = parseFloat(s.paddingLeft), padR = parseFloat(s.paddingRight);
+  const width = box.width - padL - padR;
+  // Start-aligned text: its origin is the content box's left (ltr) or right (rtl) edge.
+  const origin = s.direction === "rtl" ? width : 0;
+  const inkLeft = origin - m.actualBoundingBoxLeft, inkRight = origin + m.actualBoundingBoxRight;
+  if (inkLeft < -padL - 0.75 || inkRight > width + padR + 0.75)
+    out.push(`clipped:${content}:${inkLeft.toFixed(1)}..${inkRight.toFixed(1)} in -${padL}..${(width + padR).toFixed(1)}`);
 }
 return out;
 """

@@ -327,6 +327,10 @@ struct PageRenderer: Sendable {
                 "label": .string(language.messages[label] ?? label),
             ]
             if case .dot = badge.value { badgeValue["dot"] = true }
+            // Longer than two letters: wider than the room beside the icon on a phone.
+            if case .text = badge.value, (language.messages[badge.displayText] ?? badge.displayText).count > 2 {
+                badgeValue["wide"] = true
+            }
             if let color = badge.color { badgeValue["color"] = .string(color) }
             value["badge"] = .object(badgeValue)
         }
