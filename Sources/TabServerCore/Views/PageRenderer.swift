@@ -257,7 +257,7 @@ struct PageRenderer: Sendable {
             "css": .string(assets.css), "script": .string(assets.script), "manifest": .string(assets.manifest),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
-            "appearance": .string(model.appearanceCSS),
+            "appearance": .string(model.appearanceCSS), "appearanceClasses": .string(model.appearanceClasses),
         ]
     }
 
@@ -297,7 +297,17 @@ struct PageRenderer: Sendable {
     private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language) -> MustacheValue {
         [
             "items": .array(
-                layout.items.map { item(item: $0, count: layout.count, onMorePage: onMorePage, language: language) }),
+                layout.items.enumerated().map { offset, entry in
+                    var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
+                    // The first tab of a group carries the group's heading (sidebar layout).
+                    if let group = entry.tab.group, offset == 0 || layout.items[offset - 1].tab.group != group,
+                        case .object(var fields) = value
+                    {
+                        fields["group"] = .string(language.messages[group] ?? group)
+                        value = .object(fields)
+                    }
+                    return value
+                }),
             "moreCompact": .bool(layout.showsMoreCompact),
             "moreRegular": .bool(layout.showsMoreRegular),
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
