@@ -36,7 +36,10 @@ extension TabBarAppearance: Codable {
                     background = (single, nil)
                 } else {
                     let pair = try standard.nestedContainer(keyedBy: PairKeys.self, forKey: .background)
-                    background = (try pair.decode(String.self, forKey: .light), try pair.decodeIfPresent(String.self, forKey: .dark))
+                    background = (
+                        try pair.decode(String.self, forKey: .light),
+                        try pair.decodeIfPresent(String.self, forKey: .dark)
+                    )
                 }
             }
             shadow = try standard.decodeIfPresent(String.self, forKey: .shadowColor) ?? shadow
