@@ -96,6 +96,7 @@
       const notice = main.querySelector("[role=status], [role=alert]");
       announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : doc.title);
       updateScrollEdge();
+      addDragHandles();
     };
     if (!samePage && document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
       document.startViewTransition(swap);
@@ -137,6 +138,83 @@
     if (withoutHash(location.href) === shown) return;
     window.location.reload();
   });
+
+  // Drag-and-drop on the Edit page: a handle on every movable row; dropping a row on
+  // another puts it in that row's place (among the movable tabs: fixed tabs keep their
+  // places) and posts the whole order. The ↑/↓ buttons stay for keyboards and for
+  // visitors without this script. Pointer events: mouse, pen and touch alike.
+  function addDragHandles() {
+    for (const row of document.querySelectorAll("li.customize-row")) {
+      if (!row.querySelector("form") || row.querySelector(".drag-handle")) continue;
+      const handle = document.createElement("span");
+      handle.className = "drag-handle";
+      handle.setAttribute("aria-hidden", "true");
+      row.append(handle);
+    }
+  }
+
+  function orderAfterDrop(section, moved, target) {
+    const rows = [...section.querySelectorAll("li.customize-row")];
+    const order = rows.map((row) => row.dataset.tab);
+    const movable = rows.filter((row) => row.querySelector("form")).map((row) => row.dataset.tab);
+    const from = movable.indexOf(moved), to = movable.indexOf(target);
+    if (from < 0 || to < 0 || from === to) return null;
+    movable.splice(to, 0, movable.splice(from, 1)[0]);
+    // Movable tabs fill the movable places in their new order; fixed tabs stay.
+    let next = 0;
+    return rows.map((row, index) => (row.querySelector("form") ? movable[next++] : order[index]));
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    const handle = event.target instanceof Element && event.target.closest(".drag-handle");
+    if (!handle) return;
+    const row = handle.closest("li.customize-row");
+    const section = row.closest(".customize-compact, .customize-regular");
+    const form = row.querySelector("form");
+    if (!section || !form) return;
+    event.preventDefault();
+    handle.setPointerCapture(event.pointerId);
+    const startY = event.clientY;
+    let target = null;
+    row.classList.add("is-dragging");
+    const onMove = (move) => {
+      row.style.transform = `translateY(${move.clientY - startY}px)`;
+      const under = document.elementsFromPoint(move.clientX, move.clientY)
+        .map((el) => el.closest("li.customize-row")).find((li) => li && li !== row && section.contains(li));
+      for (const li of section.querySelectorAll(".is-drop-target")) li.classList.remove("is-drop-target");
+      target = under && under.querySelector("form") ? under : null;
+      if (target) target.classList.add("is-drop-target");
+    };
+    const onUp = async () => {
+      handle.removeEventListener("pointermove", onMove);
+      handle.removeEventListener("pointerup", onUp);
+      handle.removeEventListener("pointercancel", onUp);
+      row.classList.remove("is-dragging");
+      row.style.transform = "";
+      if (target) target.classList.remove("is-drop-target");
+      const order = target && orderAfterDrop(section, row.dataset.tab, target.dataset.tab);
+      if (!order) return;
+      const body = new URLSearchParams();
+      body.append("csrf", form.elements.csrf.value);
+      body.append("version", form.elements.version.value);
+      body.append("action", "order");
+      for (const id of order) body.append("order", id);
+      try {
+        const response = await fetch(new URL(form.getAttribute("action"), location.href), {
+          method: "POST", body, credentials: "same-origin", redirect: "follow",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        });
+        if (response.ok && response.redirected) await navigate(response, null, false);
+        else window.location.reload();
+      } catch {
+        window.location.reload();
+      }
+    };
+    handle.addEventListener("pointermove", onMove);
+    handle.addEventListener("pointerup", onUp);
+    handle.addEventListener("pointercancel", onUp);
+  });
+  addDragHandles();
 
   // scrollEdgeAppearance where CSS scroll-driven animations are missing: the bar takes
   // its scroll-edge look while the content's bottom edge is reached.

@@ -321,3 +321,34 @@ def test_the_more_page_marks_itself_current(browsers, viewport):
     browser.get("/more")
     current = browser.run(_VISIBLE + "return [...document.querySelectorAll('[aria-current=page]')].filter(visible).length;")
     assert current == 1
+
+
+# Drag-and-drop on the Edit page (an enhancement; the buttons stay).
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_drag_and_drop_reorders_the_tabs(browsers, viewport):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    browser = browsers.open(viewport, js=True)
+    browser.get("/more/edit")
+    handles = {row: h for row, h in (
+        (h.find_element(By.XPATH, "./ancestor::li[1]").get_attribute("data-tab"), h)
+        for h in browser.driver.find_elements(By.CSS_SELECTOR, ".drag-handle") if h.is_displayed())}
+    # Every movable tab has a handle; Featured is fixed.
+    assert set(handles) == {"music", "movies", "tv", "podcasts", "audiobooks", "purchased"}, handles.keys()
+    source, target = ("movies", "music")
+    if viewport == "phone":
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(browser.driver, mouse=finger)
+        actions.pointer_action.move_to(handles[source]).pointer_down().move_to(handles[target]).pointer_up()
+        actions.perform()
+    else:
+        ActionChains(browser.driver).click_and_hold(handles[source]).move_to_element(handles[target]).release().perform()
+    browser.wait(lambda: browser.run(
+        "return [...document.querySelectorAll('nav.tab-bar button[name=tab]')].map((b) => b.value).slice(0, 3);")
+        == ["featured", "movies", "music"], "the drop did not reorder the bar")
+    lists = _edit_lists(browser)
+    assert lists["bar"][:3] == ["featured", "movies", "music"], lists
