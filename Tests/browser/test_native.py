@@ -84,6 +84,14 @@ return [...document.querySelectorAll(".customize-row .row-title")].filter(visibl
 """)
     assert len(titles) == 7, titles
     assert not [t for t in titles if t["cut"]], titles
+    assert browser.run(_WORDS, ".customize-row .row-title") == [], "a name breaks inside a word"
+    overlaps = browser.run(_VISIBLE + r"""
+return [...document.querySelectorAll(".customize-row")].filter(visible).filter((row) => {
+  const i = row.querySelector(".tab-icon").getBoundingClientRect(), t = row.querySelector(".row-title").getBoundingClientRect();
+  return i.left < t.right - 0.5 && t.left < i.right - 0.5 && i.top < t.bottom - 0.5 && t.top < i.bottom - 0.5;
+}).map((row) => row.dataset.tab);
+""")
+    assert overlaps == [], f"icons cover the names of {overlaps}"
     lists = _edit_lists(browser)
     assert lists["bar"] == visible_ids(snapshot), (lists, visible_ids(snapshot))
     assert not set(lists["more"]) & set(visible_ids(snapshot)), lists
@@ -252,7 +260,7 @@ def test_landscape_phone_keeps_the_content_in_view(browsers):
 
 _WORDS = _VISIBLE + r"""
 const out = [];
-for (const title of document.querySelectorAll("nav.tab-bar .tab-title")) {
+for (const title of document.querySelectorAll(arguments[0] || "nav.tab-bar .tab-title")) {
   if (!visible(title)) continue;
   const text = title.firstChild;
   if (!text) continue;
@@ -352,3 +360,16 @@ def test_drag_and_drop_reorders_the_tabs(browsers, viewport):
         == ["featured", "movies", "music"], "the drop did not reorder the bar")
     lists = _edit_lists(browser)
     assert lists["bar"][:3] == ["featured", "movies", "music"], lists
+
+
+def test_each_tab_keeps_its_scroll_position(browsers):
+    """With the script, a tab comes back where it was scrolled to."""
+    browser = browsers.open("phone", js=True)
+    browser.get("/tabs/featured")
+    browser.run("window.scrollTo(0, 500);")
+    browser.wait(lambda: browser.run("return Math.round(scrollY) === 500;"), "did not scroll")
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music")
+    browser.tap_tab("featured")
+    browser.wait_at("/tabs/featured", tab="featured")
+    browser.wait(lambda: abs(browser.run("return scrollY;") - 500) <= 2, "Featured did not come back at 500 px")
