@@ -10,7 +10,7 @@ extension TabBarAppearance: Codable {
     private enum CodingKeys: String, CodingKey {
         case tint, unselectedTint, background, isTranslucent, itemPositioning
         case selectionIndicatorTint, shadowColor, scrollEdgeAppearance, standardAppearance
-        case itemWidth, itemSpacing, titlePosition, regularLayout
+        case itemWidth, itemSpacing, titlePosition, regularLayout, backgroundImage
     }
 
     private enum PairKeys: String, CodingKey {
@@ -18,7 +18,7 @@ extension TabBarAppearance: Codable {
     }
 
     private enum StandardKeys: String, CodingKey {
-        case background, shadowColor, isTranslucent
+        case background, shadowColor, isTranslucent, backgroundImage
     }
 
     /// Reads an appearance; missing keys take the defaults. Colours are validated by the model.
@@ -29,6 +29,7 @@ extension TabBarAppearance: Codable {
         var background = try Self.pair(container, .background)
         var shadow = try container.decodeIfPresent(String.self, forKey: .shadowColor)
         var translucent = try container.decodeIfPresent(Bool.self, forKey: .isTranslucent)
+        var image = try container.decodeIfPresent(String.self, forKey: .backgroundImage)
         if container.contains(.standardAppearance) {
             let standard = try container.nestedContainer(keyedBy: StandardKeys.self, forKey: .standardAppearance)
             if standard.contains(.background) {
@@ -44,6 +45,7 @@ extension TabBarAppearance: Codable {
             }
             shadow = try standard.decodeIfPresent(String.self, forKey: .shadowColor) ?? shadow
             translucent = try standard.decodeIfPresent(Bool.self, forKey: .isTranslucent) ?? translucent
+            image = try standard.decodeIfPresent(String.self, forKey: .backgroundImage) ?? image
         }
         self.init(
             tint: tint.light ?? Self.defaultTint,
@@ -57,6 +59,7 @@ extension TabBarAppearance: Codable {
         darkBackground = background.dark
         selectionIndicatorTint = try container.decodeIfPresent(String.self, forKey: .selectionIndicatorTint)
         shadowColor = shadow
+        backgroundImage = image
         if container.contains(.scrollEdgeAppearance) {
             if let enabled = try? container.decode(Bool.self, forKey: .scrollEdgeAppearance) {
                 scrollEdgeAppearance = enabled ? ScrollEdgeAppearance() : nil
@@ -102,6 +105,7 @@ extension TabBarAppearance: Codable {
         try container.encode(itemPositioning, forKey: .itemPositioning)
         try container.encodeIfPresent(selectionIndicatorTint, forKey: .selectionIndicatorTint)
         try container.encodeIfPresent(shadowColor, forKey: .shadowColor)
+        try container.encodeIfPresent(backgroundImage, forKey: .backgroundImage)
         try container.encodeIfPresent(scrollEdgeAppearance, forKey: .scrollEdgeAppearance)
         try container.encodeIfPresent(itemWidth, forKey: .itemWidth)
         try container.encodeIfPresent(itemSpacing, forKey: .itemSpacing)

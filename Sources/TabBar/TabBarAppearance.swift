@@ -92,6 +92,9 @@ public struct TabBarAppearance: Sendable, Hashable {
     /// The bar's top hairline (`shadowColor`); nil: the system separator,
     /// `transparent`: none.
     public var shadowColor: String? = nil
+    /// An image under the bar (`backgroundImage`): a path below `Public/`, e.g.
+    /// `images/bar.png`; the app checks the file exists. nil: none.
+    public var backgroundImage: String? = nil
     /// The look at the content's bottom edge; nil: the standard look everywhere.
     public var scrollEdgeAppearance: ScrollEdgeAppearance? = nil
     /// Width of an item in CSS pixels when items are centred (`itemWidth`); nil: 120.
@@ -140,6 +143,10 @@ public struct TabBarAppearance: Sendable, Hashable {
     func validationError() -> TabBarModelError? {
         for (property, value) in namedColors where !CSSColor.isValid(value) {
             return TabBarModelError(.invalidColor(value, owner: .appearance(property: property)))
+        }
+        if let image = backgroundImage, !PathSyntax.isValidFileName(image) {
+            return TabBarModelError(
+                .invalidJSON("appearance: backgroundImage \(ErrorText.quoted(image)) is not a file path"))
         }
         if let itemWidth, !Self.itemWidthRange.contains(itemWidth) {
             return TabBarModelError(.invalidJSON("appearance: itemWidth must be between 44 and 400"))

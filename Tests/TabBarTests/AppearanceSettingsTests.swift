@@ -45,6 +45,11 @@ struct AppearanceSettingsTests {
         let badPair =
             ##"{"appearance": {"tint": {"light": "#007aff", "dark": "url(x)"}}, "tabs": [{"id": "a", "title": "A", "icon": "a.svg"}]}"##
         #expect(throws: TabBarModelError.self) { try JSONDecoder().decode(TabBarModel.self, from: Data(badPair.utf8)) }
+        var path = TabBarAppearance()
+        path.backgroundImage = "../secret"
+        #expect(throws: TabBarModelError.self) {
+            try TabBarModel(tabs: [Tab(id: "a", title: "A", icon: "a.svg")], appearance: path)
+        }
         var look = TabBarAppearance()
         look.itemWidth = 4
         #expect(throws: TabBarModelError.self) {

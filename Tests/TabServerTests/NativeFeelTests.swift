@@ -1,3 +1,4 @@
+import TabBar
 import TabServerCore
 import TestSupport
 import Testing
@@ -93,5 +94,20 @@ struct NativeFeelTests {
         // Says what it swapped.
         #expect(after.body.contains("role=\"status\""))
         #expect(after.body.contains("<bdi>Podcasts</bdi>"))
+    }
+
+    @Test("appearance: a background image must be a static file; it reaches the page with its hashed URL")
+    func backgroundImage() throws {
+        let app = try makeApp()
+        var look = TabBarAppearance()
+        look.backgroundImage = "icons/nope.png"
+        let tabs = [Tab(id: "music", title: "Music", icon: "music.svg")]
+        #expect(throws: TabModelError.self) { try app.tabs.replaceModel(TabBarModel(tabs: tabs, appearance: look)) }
+        look.backgroundImage = "icons/app.svg"
+        look.regularLayout = .sidebar
+        try app.tabs.replaceModel(TabBarModel(tabs: tabs, appearance: look))
+        let page = TestClient(app.responder).get("/tabs/music")
+        #expect(page.body.contains("--tab-background-image:url(&#39;/icons/app."))
+        #expect(page.body.contains("regular-sidebar"))
     }
 }

@@ -37,6 +37,7 @@ def styled(tmp_path_factory):
         "itemWidth": 96, "itemSpacing": 12,
         "titlePosition": "beside",
         "regularLayout": "sidebar",
+        "backgroundImage": "icons/app.svg",
     }
     with _server_with(tmp_path_factory, "styled", appearance, GROUPS) as srv:
         pool = BrowserPool(srv)
@@ -227,3 +228,10 @@ def test_top_bar_layout(top_bar, viewport):
     assert title["top"] >= bar["bottom"], (title, bar)
     browser.tap_tab("movies")
     browser.wait_at("/tabs/movies", tab="movies")
+
+
+def test_background_image(styled):
+    browser = styled.open("phone")
+    browser.get("/tabs/music")
+    image = browser.run("return getComputedStyle(document.querySelector('nav.tab-bar')).backgroundImage;")
+    assert "icons/app" in image, image

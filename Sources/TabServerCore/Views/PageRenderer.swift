@@ -44,6 +44,8 @@ struct PageRenderer: Sendable {
         let favicon: String
         let appleTouchIcon: String
         let icons: [String: String]
+        /// Every static file's URL by path (for the appearance's background image).
+        let all: [String: String]
 
         init(files: StaticFiles, basePath: String) {
             css = files.url(for: "css/app.css", prefix: basePath)
@@ -56,6 +58,9 @@ struct PageRenderer: Sendable {
                 icons[String(path.dropFirst("icons/".count))] = files.url(for: path, prefix: basePath)
             }
             self.icons = icons
+            var all: [String: String] = [:]
+            for path in files.paths { all[path] = files.url(for: path, prefix: basePath) }
+            self.all = all
         }
     }
 
@@ -257,8 +262,17 @@ struct PageRenderer: Sendable {
             "css": .string(assets.css), "script": .string(assets.script), "manifest": .string(assets.manifest),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
-            "appearance": .string(model.appearanceCSS), "appearanceClasses": .string(model.appearanceClasses),
+            "appearance": .string(appearanceStyle(model)), "appearanceClasses": .string(model.appearanceClasses),
         ]
+    }
+
+    /// The appearance's custom properties, with the background image's URL (which
+    /// needs the base path and the file's content hash) when there is one.
+    private func appearanceStyle(_ model: ModelSnapshot) -> String {
+        guard let image = model.controller.model.appearance.backgroundImage, let url = assets.all[image] else {
+            return model.appearanceCSS
+        }
+        return model.appearanceCSS + ";--tab-background-image:url('\(url)')"
     }
 
     private func common(
