@@ -4,7 +4,7 @@
 extension Tab: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, title, icon, selectedIcon, badge, isEnabled, isCustomizable
-        case clearsBadgeOnSelect, template
+        case clearsBadgeOnSelect, template, group
     }
 
     /// Reads a tab; only `id`, `title` and `icon` are required. Validation is the model's job.
@@ -20,6 +20,7 @@ extension Tab: Codable {
             isCustomizable: try container.decodeIfPresent(Bool.self, forKey: .isCustomizable) ?? true,
             clearsBadgeOnSelect: try container.decodeIfPresent(Bool.self, forKey: .clearsBadgeOnSelect) ?? false,
             template: try container.decodeIfPresent(String.self, forKey: .template))
+        group = try container.decodeIfPresent(String.self, forKey: .group)
     }
 
     /// Writes every field, so the output documents the defaults too.
@@ -34,5 +35,6 @@ extension Tab: Codable {
         try container.encode(isCustomizable, forKey: .isCustomizable)
         try container.encode(clearsBadgeOnSelect, forKey: .clearsBadgeOnSelect)
         try container.encode(template, forKey: .template)
+        try container.encodeIfPresent(group, forKey: .group)
     }
 }

@@ -32,6 +32,9 @@ public struct Tab: Sendable, Hashable {
     public var clearsBadgeOnSelect: Bool
     /// Name of the content template rendered for this tab; defaults to `id`.
     public var template: String
+    /// The tab group this tab belongs to (UIKit's `UITabGroup`), shown as a heading in
+    /// the sidebar layout; consecutive tabs with the same group form one group.
+    public var group: String? = nil
 
     /// Creates a tab; `template` defaults to `id`.
     public init(

@@ -21,8 +21,48 @@ public struct TabBarAppearance: Sendable, Hashable {
         case centered
     }
 
+    /// Where an item's title sits relative to its icon (UIKit's stacked and inline
+    /// item layouts).
+    public enum TitlePosition: String, Sendable, Codable, CaseIterable {
+        /// Below the icon on phones in portrait, beside it wherever the bar is wide or
+        /// short (regular width, phone landscape), as UIKit does.
+        case automatic
+        /// Always below the icon.
+        case below
+        /// Always beside the icon.
+        case beside
+    }
+
+    /// How a screen of 1024 px and wider shows the tabs (phones always keep the fixed
+    /// bottom bar): the same markup, styled by CSS alone.
+    public enum RegularLayout: String, Sendable, Codable, CaseIterable {
+        /// The bottom tab bar, as on a phone.
+        case bottomBar
+        /// A floating tab bar at the top, as on iPadOS 18.
+        case topBar
+        /// A sidebar at the leading edge, with tab groups (UIKit's `UITabGroup`).
+        case sidebar
+    }
+
+    /// The bar's look while the content's bottom edge is reached (UIKit's
+    /// `scrollEdgeAppearance`): by default transparent and without the hairline.
+    public struct ScrollEdgeAppearance: Sendable, Hashable, Codable {
+        /// Bar background at the scroll edge.
+        public var background: String
+        /// Hairline colour at the scroll edge (`transparent`: none).
+        public var shadowColor: String
+
+        /// Creates a scroll-edge look; both default to `transparent`.
+        public init(background: String = "transparent", shadowColor: String = "transparent") {
+            self.background = background
+            self.shadowColor = shadowColor
+        }
+    }
+
     /// Default tint: the system blue.
     public static let defaultTint = "#007aff"
+    /// The system blue of dark mode, used when the tint is the default and no dark tint is set.
+    public static let defaultDarkTint = "#0a84ff"
     /// Default unselected tint: the system grey.
     public static let defaultUnselectedTint = "#8e8e93"
     /// Default background: the light bar colour.
@@ -38,6 +78,33 @@ public struct TabBarAppearance: Sendable, Hashable {
     public var isTranslucent: Bool
     /// How items spread across a wide bar.
     public var itemPositioning: ItemPositioning
+
+    /// The tint in dark mode (`"tint": {"light": …, "dark": …}`); nil: the system
+    /// blue's dark variant for the default tint, else the tint itself.
+    public var darkTint: String? = nil
+    /// The unselected tint in dark mode; nil: the light one.
+    public var darkUnselectedTint: String? = nil
+    /// The bar background in dark mode; nil: the system's dark bar colour.
+    public var darkBackground: String? = nil
+    /// A pill drawn behind the selected item (`selectionIndicatorTintColor`, iOS 26's
+    /// selection capsule); nil: none.
+    public var selectionIndicatorTint: String? = nil
+    /// The bar's top hairline (`shadowColor`); nil: the system separator,
+    /// `transparent`: none.
+    public var shadowColor: String? = nil
+    /// An image under the bar (`backgroundImage`): a path below `Public/`, e.g.
+    /// `images/bar.png`; the app checks the file exists. nil: none.
+    public var backgroundImage: String? = nil
+    /// The look at the content's bottom edge; nil: the standard look everywhere.
+    public var scrollEdgeAppearance: ScrollEdgeAppearance? = nil
+    /// Width of an item in CSS pixels when items are centred (`itemWidth`); nil: 120.
+    public var itemWidth: Double? = nil
+    /// Space between centred items in CSS pixels (`itemSpacing`); nil: none.
+    public var itemSpacing: Double? = nil
+    /// Title below or beside the icon.
+    public var titlePosition: TitlePosition = .automatic
+    /// How 1024 px and wider screens show the tabs.
+    public var regularLayout: RegularLayout = .bottomBar
 
     /// Creates an appearance; every argument defaults to the iOS light look.
     public init(
@@ -56,13 +123,36 @@ public struct TabBarAppearance: Sendable, Hashable {
 
     /// The colour settings by JSON name, in the order they are validated and rendered.
     var namedColors: [(property: String, value: String)] {
-        [("tint", tint), ("unselectedTint", unselectedTint), ("background", background)]
+        var colors = [("tint", tint), ("unselectedTint", unselectedTint), ("background", background)]
+        let optional: [(String, String?)] = [
+            ("tint.dark", darkTint), ("unselectedTint.dark", darkUnselectedTint), ("background.dark", darkBackground),
+            ("selectionIndicatorTint", selectionIndicatorTint), ("shadowColor", shadowColor),
+            ("scrollEdgeAppearance.background", scrollEdgeAppearance?.background),
+            ("scrollEdgeAppearance.shadowColor", scrollEdgeAppearance?.shadowColor),
+        ]
+        for (property, value) in optional { if let value { colors.append((property, value)) } }
+        return colors
     }
 
-    /// The first invalid colour, as a model error; `nil` when all are valid.
+    /// Accepted item widths and spacings, in CSS pixels.
+    public static let itemWidthRange = 44.0...400.0
+    /// Accepted spacing between items, in CSS pixels.
+    public static let itemSpacingRange = 0.0...100.0
+
+    /// The first invalid colour or size, as a model error; `nil` when all are valid.
     func validationError() -> TabBarModelError? {
         for (property, value) in namedColors where !CSSColor.isValid(value) {
             return TabBarModelError(.invalidColor(value, owner: .appearance(property: property)))
+        }
+        if let image = backgroundImage, !PathSyntax.isValidFileName(image) {
+            return TabBarModelError(
+                .invalidJSON("appearance: backgroundImage \(ErrorText.quoted(image)) is not a file path"))
+        }
+        if let itemWidth, !Self.itemWidthRange.contains(itemWidth) {
+            return TabBarModelError(.invalidJSON("appearance: itemWidth must be between 44 and 400"))
+        }
+        if let itemSpacing, !Self.itemSpacingRange.contains(itemSpacing) {
+            return TabBarModelError(.invalidJSON("appearance: itemSpacing must be between 0 and 100"))
         }
         return nil
     }

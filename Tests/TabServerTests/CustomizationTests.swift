@@ -40,7 +40,8 @@ struct CustomizationTests {
 
         let toBar = post([("action", "bar"), ("tab", "audiobooks")])
         #expect(toBar.status == 303)
-        #expect(toBar.location == "/more/edit")
+        // Back to the editor, focused on the row's control that undoes the step.
+        #expect(toBar.location == "/more/edit#c-more-audiobooks")
         #expect(client.get("/more").moreTabIDs == ["tv", "podcasts", "purchased"])
         #expect(client.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "movies", "audiobooks"])
 

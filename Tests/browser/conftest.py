@@ -24,7 +24,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from support import VIEWPORTS, Browser
+from support import PHONES, VIEWPORTS, Browser
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
@@ -144,7 +144,7 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
     if not js:
         prefs["profile.managed_default_content_settings.javascript"] = 2
     options.add_experimental_option("prefs", prefs)
-    if viewport == "phone":
+    if viewport in PHONES:
         options.add_experimental_option("mobileEmulation", {
             "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3,
                               "touch": True, "mobile": True},
@@ -155,7 +155,7 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
     driver.command_executor.client_config.timeout = 60
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
-    if viewport != "phone":
+    if viewport not in PHONES:
         # --window-size sizes the window, and headless Chromium keeps part of it for
         # browser chrome: pin the layout viewport itself.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {

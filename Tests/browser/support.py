@@ -25,8 +25,12 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-VIEWPORTS = {"phone": (390, 844), "tablet": (820, 1180), "desktop": (1440, 900)}
-ALL_VIEWPORTS = pytest.mark.parametrize("viewport", list(VIEWPORTS))
+VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180), "desktop": (1440, 900)}
+# Phones (touch, 3x): portrait and landscape.
+PHONES = ("phone", "landscape")
+ALL_VIEWPORTS = pytest.mark.parametrize("viewport", ["phone", "tablet", "desktop"])
+# The sizes of issue #12: phone portrait and landscape, tablet, desktop.
+EVERY_VIEWPORT = pytest.mark.parametrize("viewport", list(VIEWPORTS))
 BOTH_JS_MODES = pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 
 # The shipped tabs.json, in its default order.
@@ -160,7 +164,7 @@ class Browser:
     def tap(self, element) -> None:
         """A finger tap on the phone (touch pointer), a mouse click elsewhere."""
         assert element.is_displayed(), f"cannot tap a hidden {element.tag_name}"
-        if self.viewport != "phone":
+        if self.viewport not in PHONES:
             element.click()
             return
         # Pointer actions do not scroll: bring the element into view first.

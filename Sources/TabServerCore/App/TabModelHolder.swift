@@ -49,10 +49,14 @@ public struct ModelSnapshot: Sendable {
     public let generation: Int
     /// The appearance as CSS custom properties.
     let appearanceCSS: String
+    /// The appearance settings that switch styles, as classes of `<body>`.
+    let appearanceClasses: String
 
     init(controller: TabBarController, generation: Int) {
         self.controller = controller
         self.generation = generation
-        appearanceCSS = controller.model.appearance.cssCustomProperties
+        let appearance = controller.model.appearance
+        appearanceCSS = appearance.cssCustomProperties + ";" + appearance.cssExtraProperties
+        appearanceClasses = appearance.cssClasses
     }
 }

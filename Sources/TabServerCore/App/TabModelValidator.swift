@@ -9,6 +9,10 @@ struct TabModelValidator: Sendable {
     let templateNames: Set<String>
 
     func validate(_ model: TabBarModel) throws(TabModelError) {
+        if let image = model.appearance.backgroundImage, files.file(image) == nil {
+            throw TabModelError(
+                tabID: nil, reason: "appearance: unknown backgroundImage '\(image)' (no Public/\(image))")
+        }
         for tab in model.tabs {
             for icon in [tab.icon] + (tab.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil {
                 throw TabModelError(tabID: tab.id, reason: "unknown icon '\(icon)' (no Public/icons/\(icon))")

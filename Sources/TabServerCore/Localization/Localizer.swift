@@ -61,8 +61,9 @@ public struct Localizer: Sendable {
                 throw StartupError("\(directory)/\(code).json: direction must be ltr or rtl")
             }
             languages[code] = Language(
-                code: code, name: file.name, isRightToLeft: file.direction == "rtl", strings: strings, tabTitles: titles
-            )
+                code: code, name: file.name, isRightToLeft: file.direction == "rtl", strings: strings,
+                tabTitles: titles,
+                messages: file.messages ?? [:])
         }
         self.languages = languages
         codes = languages.keys.sorted()
@@ -73,6 +74,7 @@ public struct Localizer: Sendable {
         let direction: String
         let strings: [String: String]
         let tabs: [String: String]?
+        let messages: [String: String]?
     }
 
     /// English.

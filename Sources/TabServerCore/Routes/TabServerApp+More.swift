@@ -7,9 +7,10 @@ extension TabServerApp {
     /// `GET /more`: the tabs that do not fit the bar (UIKit's `moreNavigationController`).
     func morePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
-        let notice = session.notice
+        var notice = session.notice
         session.notice = nil
         session = state.keep(session)
+        notice = pendingQuestion(state.request, session) ?? notice
         return html(
             views.morePage(
                 session: session, model: state.model, notice: notice, language: language(state.request, session),
@@ -25,10 +26,13 @@ extension TabServerApp {
             session.customizationStart = controller.effectiveOrder(session.state)
             state.events.append(.willBeginCustomizing(session.state))
         }
+        let notice = session.notice
+        session.notice = nil
         session = state.keep(session)
         return html(
             views.customizePage(
-                session: session, model: state.model, message: nil, language: language(state.request, session)))
+                session: session, model: state.model, notice: notice, message: nil,
+                language: language(state.request, session)))
     }
 
     /// `POST /more/edit`: one customization step (move up/down, into the bar or More,
@@ -50,6 +54,7 @@ extension TabServerApp {
         let posted = try request.requiredField("version")
         let action = try Self.customizationAction(actionName, request: request)
         let current = LayoutFingerprint.of(controller.effectiveOrder(session.state))
+        let before = controller.layout(session.state)
         do {
             // The arrangement the form was made for must still be the visitor's.
             let expected = posted == current ? session.state.version : session.state.version &- 1
@@ -62,7 +67,7 @@ extension TabServerApp {
                 let current = state.session ?? session
                 return html(
                     views.customizePage(
-                        session: current, model: state.model, message: failure.message,
+                        session: current, model: state.model, notice: nil, message: failure.message,
                         language: language(state.request, current)),
                     status: failure.status)
             }
@@ -71,9 +76,74 @@ extension TabServerApp {
         if session.customizationStart == nil {
             session.customizationStart = controller.effectiveOrder(state.loaded?.state ?? session.state)
         }
+        let after = controller.layout(session.state)
+        session.notice = Self.describe(action, before: before, after: after, language: language(request, session))
         state.session = session
         state.arrangementChanged = true
-        return redirect(to: "/more/edit")
+        return redirect(to: "/more/edit" + Self.focusFragment(action, view: request.formValue("view"), after: after))
+    }
+
+    /// The fragment of the control that keeps focus after a step (the browser focuses
+    /// and scrolls to it): the pressed button if it still applies, else its row's next
+    /// one. `view` says which list was used: `c` (phone) or `r` (regular width).
+    static func focusFragment(_ action: CustomizationAction, view: String?, after: TabBarLayout) -> String {
+        let prefix = view == "r" ? "r" : "c"
+        let tab: String
+        let pressed: String
+        switch action {
+        case .moveUp(let id): (tab, pressed) = (id, "up")
+        case .moveDown(let id): (tab, pressed) = (id, "down")
+        case .moveToBar(let id): (tab, pressed) = (id, "bar")
+        case .moveToMore(let id): (tab, pressed) = (id, "more")
+        case .reset, .setOrder: return ""
+        }
+        guard let index = after.items.firstIndex(where: { $0.tab.id == tab }) else { return "" }
+        let customizable = after.items.filter { $0.tab.isCustomizable }
+        let canUp = customizable.first?.tab.id != tab
+        let canDown = customizable.last?.tab.id != tab
+        let item = after.items[index]
+        let choice: String
+        switch pressed {
+        case "up": choice = canUp ? "up" : "down"
+        case "down": choice = canDown ? "down" : "up"
+        // The button changes to its opposite: focus it, so a second press undoes the step.
+        case "bar": choice = item.inCompactBar && after.showsMoreCompact ? "more" : "up"
+        default: choice = item.inCompactBar ? "more" : "bar"
+        }
+        return "#\(prefix)-\(choice)-\(tab)"
+    }
+
+    /// What a step did, for the status message above the lists: a move between the bar
+    /// and More names the tab that took the other place.
+    static func describe(_ action: CustomizationAction, before: TabBarLayout, after: TabBarLayout, language: Language)
+        -> Notice?
+    {
+        func title(_ id: String) -> String {
+            language.tabTitles[id] ?? before.items.first { $0.tab.id == id }?.tab.title ?? id
+        }
+        let barBefore = Set(before.compactBarItems.map(\.tab.id))
+        let barAfter = Set(after.compactBarItems.map(\.tab.id))
+        switch action {
+        case .moveToMore(let id), .moveToBar(let id), .moveUp(let id), .moveDown(let id):
+            let entered = barAfter.subtracting(barBefore).first
+            let left = barBefore.subtracting(barAfter).first
+            if let entered, let left {
+                let isToMore = left == id
+                let other = isToMore ? entered : left
+                return Notice(
+                    message: language.isolatedText(
+                        isToMore ? "movedToMore" : "movedToBar", ["moved": title(id), "other": title(other)]))
+            }
+            if case .moveUp = action { return Notice(message: language.isolatedText("movedUp", ["moved": title(id)])) }
+            if case .moveDown = action {
+                return Notice(message: language.isolatedText("movedDown", ["moved": title(id)]))
+            }
+            return nil
+        case .reset:
+            return Notice(message: language.text("resetDone"))
+        case .setOrder:
+            return nil
+        }
     }
 
     /// The action a customize form names, or a 400 naming the field.

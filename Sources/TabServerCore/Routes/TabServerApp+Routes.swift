@@ -52,10 +52,10 @@ extension TabServerApp {
     func tabPage(_ tabID: String, location: String, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
         let controller = state.controller
-        guard let tab = controller.model.tab(id: tabID) else {
-            throw HTTPError.notFound("There is no tab called “\(tabID.prefix(40))”.")
-        }
         let language = language(state.request, session)
+        guard let tab = controller.model.tab(id: tabID) else {
+            throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
+        }
         var localized = tab
         localized.title = localizer.title(of: tab, in: language)
         guard location.isEmpty || TabBarController.isValidLocation(location),
@@ -64,20 +64,26 @@ extension TabServerApp {
                     tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
                     query: state.request.query, language: language.code))
         else {
-            throw HTTPError.notFound("There is no such page in \(tab.title).")
+            throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
         let (visited, outcome) = controller.visit(tab.id, location: location, in: session.state)
         switch outcome {
         case .selected, .poppedToRoot:
             session.state = visited
         case .disabled:
-            throw HTTPError.forbidden("The \(tab.title) tab is not available right now.")
+            throw HTTPError.forbidden(language.isolatedText("tabUnavailable", ["tab": localized.title]))
         case .unknownTab, .vetoed:
-            throw HTTPError.notFound("There is no tab called “\(tabID.prefix(40))”.")
+            throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
         }
-        let notice = session.notice
-        session.notice = nil
-        session = state.keep(session)
+        var notice = session.notice
+        // A prefetch (or prerender) is not a visit: the visitor has not seen the page.
+        if !Self.isPrefetch(state.request) {
+            session.notice = nil
+            session = state.keep(session)
+        } else {
+            notice = nil
+        }
+        notice = pendingQuestion(state.request, session) ?? notice
         let body = views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
             language: language)
@@ -91,11 +97,21 @@ extension TabServerApp {
         try verifyCSRF(request, state: state)
         let tabID = try request.requiredField("tab")
         var controller = state.controller
+        let language = language(request, session)
         guard let tab = controller.model.tab(id: tabID) else {
-            throw HTTPError.badRequest("There is no tab called “\(tabID.prefix(40))”.", field: "tab")
+            throw HTTPError.badRequest(
+                language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]), field: "tab")
         }
+        // The page the tap happened on (the bar's or More's hidden field), if it is one of ours.
+        let returnPath = request.formValue("return").flatMap(Self.returnPath)
         let verdict =
             tab.isEnabled ? appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1") : .allow
+        if returnPath == "/more", verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
+            // From More the tab is pushed as it was left (UIKit's moreNavigationController),
+            // not popped to its root as a re-tap in the bar would.
+            return redirect(to: Self.tabPath(tab.id, controller.location(ofTab: tab.id, in: session.state)))
+        }
+        let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
         controller.hooks = appHooks.tabBarHooks(verdict: verdict)
         let (selected, outcome) = controller.select(tab.id, in: session.state)
         switch outcome {
@@ -110,19 +126,75 @@ extension TabServerApp {
             session.notice = nil
             state.session = session
             state.events.append(.didSelect(tab, selected))
+            // Already at the root of the tab on screen: nothing to show, so no new page
+            // (and no new history entry): 204 keeps the browser where it is.
+            if wasAtRoot && returnPath == Self.tabPath(id, "") { return HTTPResponse(status: .noContent) }
             return redirect(to: Self.tabPath(id, ""))
         case .vetoed(let message):
-            let confirm: String? = if case .askConfirmation = verdict { tab.id } else { nil }
-            session.notice = Notice(message: message, confirmTabID: confirm)
+            let back = returnPath ?? Self.restorationPath(controller, session.state)
+            if case .askConfirmation = verdict {
+                // The question is a page of its own (asked again on reload), where the tap happened.
+                state.session = session
+                return redirect(to: back + "?confirm=" + tab.id)
+            }
+            session.notice = Notice(message: message)
+            state.session = session
+            return redirect(to: back)
         case .disabled:
-            session.notice = Notice(message: "The \(tab.title) tab is not available right now.")
+            let title = localizer.title(of: tab, in: language)
+            session.notice = Notice(message: language.isolatedText("tabUnavailable", ["tab": title]))
         case .unknownTab:
-            throw HTTPError.badRequest("There is no tab called “\(tabID.prefix(40))”.", field: "tab")
+            throw HTTPError.badRequest(
+                language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]), field: "tab")
         }
         // Refused: nothing about the tabs changes; back to where the visitor was, with the message.
         state.session = session
-        let back = controller.restorationTarget(session.state)
-        return redirect(to: Self.tabPath(back.tabID, back.location))
+        return redirect(to: returnPath ?? Self.restorationPath(controller, session.state))
+    }
+
+    /// The path of the visitor's current place (UIKit's state restoration target).
+    static func restorationPath(_ controller: TabBarController, _ state: TabBarState) -> String {
+        let back = controller.restorationTarget(state)
+        return tabPath(back.tabID, back.location)
+    }
+
+    /// `value` if it names a page of this app (`/more`, `/more/edit` or a tab page),
+    /// else nil: a posted return path never leads outside the app.
+    static func returnPath(_ value: String) -> String? {
+        if value == "/more" || value == "/more/edit" { return value }
+        guard value.hasPrefix("/tabs/") else { return nil }
+        let rest = value.dropFirst("/tabs/".count)
+        let allowed = rest.utf8.allSatisfy {
+            (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
+        guard allowed, !rest.isEmpty, !rest.contains("//"), !rest.contains(".."), rest.utf8.count <= 512 else {
+            return nil
+        }
+        return value
+    }
+
+    /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,
+    /// or the older `Purpose: prefetch`): such a request must not change the session.
+    static func isPrefetch(_ request: HTTPRequest) -> Bool {
+        for name in ["sec-purpose", "purpose", "x-purpose", "x-moz"] {
+            if let value = request.headers[name]?.lowercased(),
+                value.contains("prefetch") || value.contains("prerender")
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The question of a `shouldSelect` that asks for confirmation, when the page's URL
+    /// carries `?confirm=<tab>` (the answer to a refused tap): asked again on every load
+    /// until the visitor confirms or cancels, in the page's language.
+    func pendingQuestion(_ request: HTTPRequest, _ session: Session) -> Notice? {
+        guard let id = request.queryValue("confirm"), let tab = tabs.current.controller.model.tab(id: id),
+            tab.isEnabled, case .askConfirmation(let message) = appHooks.shouldSelect(tab, session.state, false)
+        else { return nil }
+        return Notice(message: message, confirmTabID: tab.id)
     }
 
     /// Refuses a form post that did not come from a page of this session, or, for a

@@ -23,6 +23,7 @@ struct PageRenderer: Sendable {
         let template: String
         let tabID: String
         let tabTitle: String
+        let location: String
         let content: String
     }
 
@@ -44,6 +45,8 @@ struct PageRenderer: Sendable {
         let favicon: String
         let appleTouchIcon: String
         let icons: [String: String]
+        /// Every static file's URL by path (for the appearance's background image).
+        let all: [String: String]
 
         init(files: StaticFiles, basePath: String) {
             css = files.url(for: "css/app.css", prefix: basePath)
@@ -57,6 +60,9 @@ struct PageRenderer: Sendable {
                 icons[String(path.dropFirst("icons/".count))] = files.url(for: path, prefix: basePath)
             }
             self.icons = icons
+            var all: [String: String] = [:]
+            for path in files.paths { all[path] = files.url(for: path, prefix: basePath) }
+            self.all = all
         }
     }
 
@@ -89,24 +95,29 @@ struct PageRenderer: Sendable {
             let key = PageKey(
                 bar: barKey(session.state, model: model, onMorePage: false, language: language), template: tab.template,
                 tabID: tab.id,
-                tabTitle: tab.title, content: contentKey)
+                tabTitle: tab.title, location: location, content: contentKey)
             let cached = pageCache.value(for: key) {
                 var placeholder = session
                 placeholder.csrfToken = TokenizedPage.placeholder
                 return TokenizedPage(
                     bytes: renderTabPage(
-                        tab: tab, page: page, session: placeholder, model: model, notice: nil, language: language))
+                        tab: tab, page: page, location: location, session: placeholder, model: model, notice: nil,
+                        language: language))
             }
             return cached.filled(with: session.csrfToken)
         }
-        return renderTabPage(tab: tab, page: page, session: session, model: model, notice: notice, language: language)
+        return renderTabPage(
+            tab: tab, page: page, location: location, session: session, model: model, notice: notice,
+            language: language)
     }
 
     private func renderTabPage(
-        tab: Tab, page: TabPage, session: Session, model: ModelSnapshot, notice: Notice?, language: Language
+        tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
+        language: Language
     ) -> [UInt8] {
         var context = common(
-            title: page.title, session: session, model: model, onMorePage: false, notice: notice, language: language)
+            title: page.title, path: TabServerApp.tabPath(tab.id, location), session: session, model: model,
+            onMorePage: false, notice: notice, language: language)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
         if let contentLanguage = page.language, contentLanguage != language.code {
@@ -117,6 +128,16 @@ struct PageRenderer: Sendable {
                 "href": .string(basePath + TabServerApp.tabPath(tab.id, parent)),
                 "title": .string(page.parentTitle ?? tab.title),
             ]
+        } else if let item = model.controller.layout(session.state).items.first(where: { $0.tab.id == tab.id }),
+            !item.inCompactBar
+        {
+            // A tab that lives in More is pushed onto More's stack, as UIKit's
+            // moreNavigationController does: its root page goes back to More, at the
+            // widths where the tab is in More.
+            context["back"] = [
+                "href": .string(basePath + "/more"), "title": .string(language.text("more")),
+                "toMore": true, "onlyCompact": .bool(item.inRegularBar),
+            ]
         }
         return render("tabs/\(tab.template)", .object(context))
     }
@@ -125,8 +146,8 @@ struct PageRenderer: Sendable {
         -> [UInt8]
     {
         var context = common(
-            title: language.text("more"), session: session, model: model, onMorePage: true, notice: notice,
-            language: language)
+            title: language.text("more"), path: "/more", session: session, model: model, onMorePage: true,
+            notice: notice, language: language)
         let layout = model.controller.layout(session.state)
         context["more"] = [
             "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
@@ -150,51 +171,83 @@ struct PageRenderer: Sendable {
         return render("pages/more", .object(context))
     }
 
-    func customizePage(session: Session, model: ModelSnapshot, message: String?, language: Language) -> [UInt8] {
+    /// The customize sheet (More → Edit tabs). It describes the arrangement at both
+    /// widths, and CSS shows the one the visitor sees: the phone's bar of 4 + More, and
+    /// the regular bar where every tab up to eight fits.
+    func customizePage(session: Session, model: ModelSnapshot, notice: Notice?, message: String?, language: Language)
+        -> [UInt8]
+    {
         var context = common(
-            title: language.text("edit"), session: session, model: model, onMorePage: true, notice: nil,
-            language: language)
+            title: language.text("editTabs"), path: "/more/edit", session: session, model: model, onMorePage: true,
+            notice: notice, language: language)
         let layout = model.controller.layout(session.state)
         let customizable = layout.items.filter { $0.tab.isCustomizable }.map(\.tab.id)
-        func row(_ entry: TabBarLayout.Item) -> MustacheValue {
+        let firstMore = layout.compactMoreItems.first { $0.tab.isCustomizable }
+        let lastBar = layout.compactBarItems.last { $0.tab.isCustomizable }
+        func title(_ item: TabBarLayout.Item?) -> String {
+            guard let item else { return "" }
+            return language.tabTitles[item.tab.id] ?? item.tab.title
+        }
+        func row(_ entry: TabBarLayout.Item, compact: Bool) -> MustacheValue {
             let id = entry.tab.id
             let isCustomizable = entry.tab.isCustomizable
-            let title = language.tabTitles[id] ?? entry.tab.title
+            let name = title(entry)
+            let canToMore = compact && isCustomizable && layout.showsMoreCompact && entry.inCompactBar
+            let canToBar = compact && isCustomizable && !entry.inCompactBar
+            var swap: String? = nil
+            if canToMore, firstMore != nil { swap = language.text("swapHint", ["other": title(firstMore)]) }
+            if canToBar, lastBar != nil { swap = language.text("swapHint", ["other": title(lastBar)]) }
             return [
-                "id": .string(id), "title": .string(title),
-                "upLabel": .string(language.text("moveUp", ["title": title])),
-                "downLabel": .string(language.text("moveDown", ["title": title])),
+                "id": .string(id), "title": .string(name), "prefix": .string(compact ? "c" : "r"),
+                "upLabel": .string(language.text("moveUp", ["title": name])),
+                "downLabel": .string(language.text("moveDown", ["title": name])),
                 "icon": .string(assets.icons[entry.tab.icon] ?? ""),
                 "position": .int(entry.position), "fixed": .bool(!isCustomizable),
                 "canUp": .bool(isCustomizable && customizable.first != id),
                 "canDown": .bool(isCustomizable && customizable.last != id),
-                "canToMore": .bool(isCustomizable && layout.showsMoreCompact && entry.inCompactBar),
-                "canToBar": .bool(isCustomizable && !entry.inCompactBar),
+                "canToMore": .bool(canToMore), "canToBar": .bool(canToBar),
+                "swapHint": swap.map(MustacheValue.string) ?? .null,
             ]
         }
+        let version = LayoutFingerprint.of(model.controller.effectiveOrder(session.state))
         context["customize"] = [
-            "version": .string(LayoutFingerprint.of(model.controller.effectiveOrder(session.state))),
-            "barItems": .array(layout.compactBarItems.map(row)),
-            "moreItems": .array(layout.compactMoreItems.map(row)),
-            "hasMore": .bool(layout.showsMoreCompact),
+            "version": .string(version),
+            "compact": [
+                "barItems": .array(layout.compactBarItems.map { row($0, compact: true) }),
+                "moreItems": .array(layout.compactMoreItems.map { row($0, compact: true) }),
+                "hasMore": .bool(layout.showsMoreCompact),
+            ],
+            "regular": [
+                "barItems": .array(layout.regularBarItems.map { row($0, compact: false) }),
+                "moreItems": .array(layout.regularMoreItems.map { row($0, compact: false) }),
+                "hasMore": .bool(layout.showsMoreRegular),
+                "widthNote": layout.showsMoreCompact
+                    ? .string(
+                        language.text(
+                            "widthNote",
+                            ["count": String(TabBarLayout.barCount(forTabCount: layout.count, capacity: 5))]))
+                    : .null,
+            ],
             "action": .string(basePath + "/more/edit"),
             "isDefault": .bool(session.state.order == nil),
         ]
-        if let message { context["message"] = .string(message) }
+        if let message { context["message"] = .string(language.translate(message)) }
         return render("pages/customize", .object(context))
     }
 
     func errorPage(_ error: HTTPError, session: Session?, model: ModelSnapshot, language: Language) -> [UInt8] {
         var context: [String: MustacheValue]
+        let reason = language.statusReason(error.status.code, english: error.status.reason)
         if let session {
             context = common(
-                title: error.status.reason, session: session, model: model, onMorePage: false, notice: nil,
+                title: reason, path: nil, session: session, model: model, onMorePage: false, notice: nil,
                 language: language)
         } else {
-            context = chrome(title: error.status.reason, model: model, language: language)
+            context = chrome(title: reason, model: model, language: language)
         }
         context["error"] = [
-            "code": .int(error.status.code), "reason": .string(error.status.reason), "message": .string(error.message),
+            "code": .int(error.status.code), "reason": .string(reason),
+            "message": Self.isolating(language.translate(error.message)),
             "field": error.field.map(MustacheValue.string) ?? .null,
             "homeHref": .string(basePath.isEmpty ? "/" : basePath + "/"),
         ]
@@ -212,25 +265,39 @@ struct PageRenderer: Sendable {
             "liveScript": .string(assets.liveScript), "manifest": .string(assets.manifest),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
-            "appearance": .string(model.appearanceCSS),
+            "appearance": .string(appearanceStyle(model)), "appearanceClasses": .string(model.appearanceClasses),
         ]
     }
 
+    /// The appearance's custom properties, with the background image's URL (which
+    /// needs the base path and the file's content hash) when there is one.
+    private func appearanceStyle(_ model: ModelSnapshot) -> String {
+        guard let image = model.controller.model.appearance.backgroundImage, let url = assets.all[image] else {
+            return model.appearanceCSS
+        }
+        return model.appearanceCSS + ";--tab-background-image:url('\(url)')"
+    }
+
     private func common(
-        title: String, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?, language: Language
+        title: String, path: String?, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?,
+        language: Language
     ) -> [String: MustacheValue] {
         var context = chrome(title: title, model: model, language: language)
         context["csrf"] = .string(session.csrfToken.text)
+        // Where a tap on this page happened: a refusal or a question is shown here.
+        if let path { context["returnPath"] = .string(path) }
+        context["onMorePage"] = .bool(onMorePage)
         let state = session.state
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
             bar(model.controller.layout(state), onMorePage: onMorePage, language: language)
         }
         if let notice {
-            var value: [String: MustacheValue] = ["message": .string(notice.message)]
+            var value: [String: MustacheValue] = ["message": Self.isolating(language.translate(notice.message))]
             if let id = notice.confirmTabID, let tab = model.controller.model.tab(id: id) {
                 let title = language.tabTitles[tab.id] ?? tab.title
                 value["confirm"] = [
                     "id": .string(tab.id), "label": .string(language.text("open", ["title": title])),
+                    "cancelHref": .string(basePath + (path ?? "/")),
                 ]
             }
             context["notice"] = .object(value)
@@ -247,7 +314,17 @@ struct PageRenderer: Sendable {
     private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language) -> MustacheValue {
         [
             "items": .array(
-                layout.items.map { item(item: $0, count: layout.count, onMorePage: onMorePage, language: language) }),
+                layout.items.enumerated().map { offset, entry in
+                    var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
+                    // The first tab of a group carries the group's heading (sidebar layout).
+                    if let group = entry.tab.group, offset == 0 || layout.items[offset - 1].tab.group != group,
+                        case .object(var fields) = value
+                    {
+                        fields["group"] = .string(language.messages[group] ?? group)
+                        value = .object(fields)
+                    }
+                    return value
+                }),
             "moreCompact": .bool(layout.showsMoreCompact),
             "moreRegular": .bool(layout.showsMoreRegular),
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
@@ -271,13 +348,26 @@ struct PageRenderer: Sendable {
             "compactMore": .bool(!item.inCompactBar), "regularMore": .bool(!item.inRegularBar),
         ]
         if let badge = item.badge {
+            let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
             var badgeValue: [String: MustacheValue] = [
-                "text": .string(badge.displayText), "label": .string(badge.accessibleText),
+                "text": .string(language.messages[badge.displayText] ?? badge.displayText),
+                "label": .string(language.messages[label] ?? label),
             ]
             if case .dot = badge.value { badgeValue["dot"] = true }
+            // Longer than two letters: wider than the room beside the icon on a phone.
+            if case .text = badge.value, (language.messages[badge.displayText] ?? badge.displayText).count > 2 {
+                badgeValue["wide"] = true
+            }
             if let color = badge.color { badgeValue["color"] = .string(color) }
             value["badge"] = .object(badgeValue)
         }
         return .object(value)
+    }
+
+    /// A text made of parts, where the parts marked `isolated` (names of tabs, text
+    /// from elsewhere) are rendered in `<bdi>`, so punctuation and direction of the
+    /// surrounding sentence stay right in a right-to-left page.
+    static func isolating(_ text: String) -> MustacheValue {
+        .array(IsolatedText.parts(of: text).map { ["text": .string($0.text), "isolated": .bool($0.isolated)] })
     }
 }

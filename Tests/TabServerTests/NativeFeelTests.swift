@@ -1,0 +1,113 @@
+import TabBar
+import TabServerCore
+import TestSupport
+import Testing
+
+/// Issue #12, "Feels native on every width": the server side of each defect.
+@Suite("Feels native: More, confirmation, history, prefetch, translations (in-process)")
+struct NativeFeelTests {
+    @Test("#11 a prefetch never changes the session", arguments: ["Sec-Purpose", "Purpose"])
+    func prefetchChangesNothing(header: String) throws {
+        let client = TestClient(try makeApp().responder)
+        #expect(client.get("/tabs/music/albums/2").status == 200)
+        let prefetched = client.get("/tabs/movies", headers: [(header, "prefetch")])
+        #expect(prefetched.status == 200)
+        #expect(client.get("/").location == "/tabs/music/albums/2")
+    }
+
+    @Test("#5 a confirmation asked from More is asked on More, with Confirm and Cancel, and survives a reload")
+    func confirmationWhereTheTapHappened() throws {
+        let client = TestClient(try makeApp().responder)
+        client.defaultHeaders = [("Accept-Language", "de")]
+        let more = client.get("/more")
+        let token = try #require(more.csrfToken)
+        #expect(more.body.contains("name=\"return\" value=\"/more\""))
+        let refused = client.post("/select", form: [("csrf", token), ("tab", "purchased"), ("return", "/more")])
+        #expect(refused.status == 303)
+        #expect(refused.location == "/more?confirm=purchased")
+        for _ in 0..<2 {  // a reload asks again
+            let question = client.follow(refused)
+            #expect(question.status == 200)
+            #expect(question.body.contains("Bestellverlauf"))
+            #expect(question.body.contains("name=\"confirmed\" value=\"1\""))
+            #expect(question.body.contains("class=\"button notice-cancel\" href=\"/more\""))
+        }
+        // An outside return path is never followed.
+        let outside = client.post(
+            "/select", form: [("csrf", token), ("tab", "purchased"), ("return", "//evil.example/")])
+        #expect(outside.location?.hasPrefix("/tabs/") == true)
+    }
+
+    @Test("#6 More opens a tab at its remembered place, even the selected one")
+    func moreOpensTheRememberedPlace() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/podcasts/shows/1")
+        #expect(page.status == 200)
+        let token = try #require(page.csrfToken)
+        let fromMore = client.post("/select", form: [("csrf", token), ("tab", "podcasts"), ("return", "/more")])
+        #expect(fromMore.location == "/tabs/podcasts/shows/1")
+        // A root page of a tab that lives in More carries UIKit's "‹ More" back item.
+        let root = client.get("/tabs/podcasts")
+        #expect(root.body.contains("class=\"back-link back-to-more only-compact\" href=\"/more\""))
+        #expect(!client.get("/tabs/music").body.contains("back-to-more"))
+    }
+
+    @Test("#4 re-tapping the current tab at its root adds no history entry (204)")
+    func retapAtRootStaysPut() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/music")
+        let token = try #require(page.csrfToken)
+        let retap = [("csrf", token), ("tab", "music"), ("return", "/tabs/music")]
+        #expect(client.post("/select", form: retap).status == 204)
+        #expect(client.get("/tabs/music/albums/1").status == 200)
+        let deeper = [("csrf", token), ("tab", "music"), ("return", "/tabs/music/albums/1")]
+        #expect(client.post("/select", form: deeper).location == "/tabs/music")
+    }
+
+    @Test("#7 error pages, badges and the dot's label are translated; embedded names isolated")
+    func translations() throws {
+        let client = TestClient(try makeApp().responder)
+        client.defaultHeaders = [("Accept-Language", "de")]
+        let missing = client.get("/tabs/music/nothing-here")
+        #expect(missing.status == 404)
+        #expect(missing.body.contains("<h2>Nicht gefunden</h2>"))
+        #expect(missing.body.contains("<bdi>Musik</bdi>"))
+        #expect(!missing.body.contains("There is no such page"))
+        let page = client.get("/tabs/featured")
+        #expect(page.body.contains(">Neu</span>"))
+        #expect(page.body.contains(", neuer Inhalt"))
+    }
+
+    @Test("#3 the Edit page is titled Edit tabs and has the regular-width arrangement too")
+    func editPage() throws {
+        let client = TestClient(try makeApp().responder)
+        let edit = client.get("/more/edit")
+        #expect(edit.body.contains("<title>Edit tabs · TabServer Store</title>"))
+        #expect(edit.body.contains("customize-compact"))
+        #expect(edit.body.contains("customize-regular"))
+        let token = try #require(edit.csrfToken)
+        let version = try #require(edit.customizeVersion)
+        let moved = client.post(
+            "/more/edit", form: [("csrf", token), ("version", version), ("tab", "tv"), ("action", "more")])
+        #expect(moved.location == "/more/edit#c-bar-tv")
+        let after = client.get("/more/edit")
+        // Says what it swapped.
+        #expect(after.body.contains("role=\"status\""))
+        #expect(after.body.contains("<bdi>Podcasts</bdi>"))
+    }
+
+    @Test("appearance: a background image must be a static file; it reaches the page with its hashed URL")
+    func backgroundImage() throws {
+        let app = try makeApp()
+        var look = TabBarAppearance()
+        look.backgroundImage = "icons/nope.png"
+        let tabs = [Tab(id: "music", title: "Music", icon: "music.svg")]
+        #expect(throws: TabModelError.self) { try app.tabs.replaceModel(TabBarModel(tabs: tabs, appearance: look)) }
+        look.backgroundImage = "icons/app.svg"
+        look.regularLayout = .sidebar
+        try app.tabs.replaceModel(TabBarModel(tabs: tabs, appearance: look))
+        let page = TestClient(app.responder).get("/tabs/music")
+        #expect(page.body.contains("--tab-background-image:url(&#39;/icons/app."))
+        #expect(page.body.contains("regular-sidebar"))
+    }
+}

@@ -1,0 +1,68 @@
+"""Screenshots of the demo for the README: phone, phone landscape, tablet and desktop.
+
+Usage (from the repository root, with the browser suite's virtualenv):
+    .venv/bin/python scripts/screenshots.py SUFFIX [BINARY]
+writes docs/screenshot-<size>-<SUFFIX>.png from BINARY (default .build/debug/tabserver),
+and, with SIDEBAR=1, docs/screenshot-desktop-sidebar.png of the sidebar layout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "Tests/browser"))
+
+from conftest import BrowserPool, Server  # noqa: E402
+
+SHOTS = {"phone": "/tabs/featured", "landscape": "/tabs/music", "tablet": "/tabs/featured",
+         "desktop": "/tabs/music/albums/1"}
+
+
+def main() -> None:
+    suffix = sys.argv[1]
+    binary = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / ".build/debug/tabserver"
+    server = Server(binary)
+    server.start()
+    pool = BrowserPool(server)
+    try:
+        for viewport, path in SHOTS.items():
+            browser = pool.open(viewport)
+            browser.get(path)
+            browser.driver.save_screenshot(str(ROOT / f"docs/screenshot-{viewport}-{suffix}.png"))
+    finally:
+        pool.close()
+        server.stop()
+    if os.environ.get("SIDEBAR"):
+        sidebar(binary)
+
+
+def sidebar(binary: Path) -> None:
+    """The same model with the sidebar layout, tab groups and the selection pill."""
+    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec["appearance"].update({"regularLayout": "sidebar", "selectionIndicatorTint": "#007aff26"})
+    groups = {"movies": "Watch", "tv": "Watch", "podcasts": "Listen", "audiobooks": "Listen"}
+    for tab in spec["tabs"]:
+        if tab["id"] in groups:
+            tab["group"] = groups[tab["id"]]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(spec, file)
+    server = Server(binary, ("--tabs", file.name))
+    server.start()
+    pool = BrowserPool(server)
+    try:
+        browser = pool.open("desktop")
+        browser.get("/tabs/music/albums/1")
+        browser.driver.save_screenshot(str(ROOT / "docs/screenshot-desktop-sidebar.png"))
+    finally:
+        pool.close()
+        server.stop()
+        os.unlink(file.name)
+
+
+if __name__ == "__main__":
+    main()
