@@ -28,17 +28,20 @@ get() { curl -s -c "$jar" -b "$jar" "$base$1"; }
 
 notes=$(get /tabs/notes)
 check "notes list shows the example's notes" grep -q "Call the plumber" <<<"$notes"
-check "the bar has the example's three tabs" test "$(grep -o 'name="tab" value="[a-z]*"' <<<"$notes" | tr '\n' ' ')" \
-  = 'name="tab" value="notes" name="tab" value="search" name="tab" value="settings" '
+check "the bar has the example's three tabs, the search tab last" \
+  test "$(grep -o 'name="tab" value="[a-z]*"' <<<"$notes" | tr '\n' ' ')" \
+  = 'name="tab" value="notes" name="tab" value="settings" name="tab" value="search" '
 check "icons come from the example's Public/" grep -q "/icons/search.svg?v=" <<<"$notes"
 check "a note page" grep -q "kitchen tap drips" <<<"$(get /tabs/notes/2)"
 check "an unknown note is a 404" test "$(curl -s -o /dev/null -w '%{http_code}' -b "$jar" "$base/tabs/notes/99")" = 404
 results=$(get "/tabs/search?q=milk")
 check "search finds both notes that mention milk" test "$(grep -c 'class="row"' <<<"$results")" = 2
 check "search is a landmark" grep -q 'role="search"' <<<"$results"
-token=$(grep -o 'name="csrf" value="[^"]*"' <<<"$notes" | head -1 | sed 's/.*value="//; s/"$//')
-select_status=$(curl -s -o /dev/null -w '%{http_code}' -c "$jar" -b "$jar" -d "csrf=$token&tab=search" "$base/select")
-check "selecting a tab answers 303" test "$select_status" = 303
+settings=$(get /tabs/settings)
+token=$(grep -o 'name="csrf" value="[^"]*"' <<<"$settings" | head -1 | sed 's/.*value="//; s/"$//')
+select=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -c "$jar" -b "$jar" -d "csrf=$token&tab=search" "$base/select")
+check "selecting a tab answers 303" test "${select%% *}" = 303
+check "the search tab remembers its last query" test "${select#* }" = "$base/tabs/search?q=milk"
 check "the didSelect hook counted the tap once" grep -q "Times Search was opened</dt><dd>1<" <<<"$(get /tabs/settings)"
 kill -TERM "$pid"
 wait "$pid"

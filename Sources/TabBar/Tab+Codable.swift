@@ -4,7 +4,7 @@
 extension Tab: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, title, icon, selectedIcon, badge, isEnabled, isCustomizable
-        case clearsBadgeOnSelect, template, group
+        case clearsBadgeOnSelect, template, group, role
     }
 
     /// Reads a tab; only `id`, `title` and `icon` are required. Validation is the model's job.
@@ -21,6 +21,7 @@ extension Tab: Codable {
             clearsBadgeOnSelect: try container.decodeIfPresent(Bool.self, forKey: .clearsBadgeOnSelect) ?? false,
             template: try container.decodeIfPresent(String.self, forKey: .template))
         group = try container.decodeIfPresent(String.self, forKey: .group)
+        role = try container.decodeIfPresent(TabRole.self, forKey: .role) ?? .standard
     }
 
     /// Writes every field, so the output documents the defaults too.
@@ -36,5 +37,6 @@ extension Tab: Codable {
         try container.encode(clearsBadgeOnSelect, forKey: .clearsBadgeOnSelect)
         try container.encode(template, forKey: .template)
         try container.encodeIfPresent(group, forKey: .group)
+        if role != .standard { try container.encode(role, forKey: .role) }
     }
 }

@@ -35,6 +35,8 @@ public struct Tab: Sendable, Hashable {
     /// The tab group this tab belongs to (UIKit's `UITabGroup`), shown as a heading in
     /// the sidebar layout; consecutive tabs with the same group form one group.
     public var group: String? = nil
+    /// `.search` makes this the search tab (see `TabRole`).
+    public var role: TabRole = .standard
 
     /// Creates a tab; `template` defaults to `id`.
     public init(

@@ -15,8 +15,9 @@ extension TabBarController {
                     position: offset + 1,
                     isSelected: id == selected,
                     badge: effectiveBadge(tabID: id, state: state),
-                    inCompactBar: offset < compactCount,
-                    inRegularBar: offset < regularCount))
+                    // The search tab keeps its own place at the end of the bar.
+                    inCompactBar: offset < compactCount || tab.role == .search,
+                    inRegularBar: offset < regularCount || tab.role == .search))
         }
         return TabBarLayout(items: items)
     }

@@ -8,8 +8,12 @@ extension TabBarController {
     /// `/`-separated segments of `A-Z a-z 0-9 . _ ~ -`, none empty, `.` or `..`, at
     /// most 256 bytes. Such a path needs no escaping in a URL and cannot climb out of
     /// the tab, so it is safe to redirect to; anything else is treated as the root.
+    ///
+    /// A search tab remembers its last query instead: `?` and a percent-encoded query of
+    /// `A-Z a-z 0-9 . _ ~ - % = & +`, at most 256 bytes (`?q=milk%20tea`).
     public static func isValidLocation(_ location: String) -> Bool {
-        location.isEmpty
+        if location.hasPrefix("?") { return isValidQueryLocation(location) }
+        return location.isEmpty
             || PathSyntax.isValid(
                 location, maxSegments: maxLocationSegments, maxBytes: maxLocationBytes,
                 allowed: PathSyntax.isUnreserved)
@@ -26,5 +30,13 @@ extension TabBarController {
     public func restorationTarget(_ state: TabBarState) -> (tabID: String, location: String) {
         let id = selectedTabID(state)
         return (id, location(ofTab: id, in: state))
+    }
+
+    private static func isValidQueryLocation(_ location: String) -> Bool {
+        location.utf8.count > 1 && location.utf8.count <= maxLocationBytes
+            && location.utf8.dropFirst().allSatisfy { byte in
+                PathSyntax.isUnreserved(byte) || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "=")
+                    || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "+")
+            }
     }
 }

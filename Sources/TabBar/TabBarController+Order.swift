@@ -7,14 +7,22 @@ extension TabBarController {
     /// the visitor has not seen at their model index (clamped to the end), then
     /// pinning fixed tabs to their model index while the customizable ones keep their
     /// relative order in the remaining places.
+    ///
+    /// A search tab is not part of that: it always comes last (the trailing end of the bar).
     public func effectiveOrder(_ state: TabBarState) -> [String] {
-        guard let stored = state.order else { return model.defaultOrder }
-        let tabs = model.tabs
+        guard let search = model.searchTab else { return customizedOrder(state, tabs: model.tabs) }
+        return customizedOrder(state, tabs: model.tabs.filter { $0.role != .search }) + [search.id]
+    }
+
+    private func customizedOrder(_ state: TabBarState, tabs: [Tab]) -> [String] {
+        guard let stored = state.order else { return tabs.map(\.id) }
+        // (`tabs` never holds the search tab when the model has one; see above.)
 
         var seen = Set<String>()
         var order: [String] = []
         order.reserveCapacity(tabs.count)
-        for id in stored where model.index(of: id) != nil && seen.insert(id).inserted {
+        let included = Set(tabs.map(\.id))
+        for id in stored where included.contains(id) && seen.insert(id).inserted {
             order.append(id)
         }
         for (index, tab) in tabs.enumerated() where !seen.contains(tab.id) {
@@ -34,13 +42,18 @@ extension TabBarController {
         return result
     }
 
-    /// Number of tabs in the compact bar (all of them, or 4 when More is needed).
+    /// Number of tabs in the compact bar before More (all of them, or 4 when More is
+    /// needed), not counting a search tab, which keeps its own place at the end.
     var compactBarCount: Int {
-        TabBarLayout.barCount(forTabCount: model.tabs.count, capacity: TabBarModel.compactBarCapacity)
+        let search = model.searchTab == nil ? 0 : 1
+        return TabBarLayout.barCount(
+            forTabCount: model.tabs.count - search, capacity: TabBarModel.compactBarCapacity - search)
     }
 
     /// Number of tabs in the regular bar (all of them, or 7 when More is needed).
     var regularBarCount: Int {
-        TabBarLayout.barCount(forTabCount: model.tabs.count, capacity: TabBarModel.regularBarCapacity)
+        let search = model.searchTab == nil ? 0 : 1
+        return TabBarLayout.barCount(
+            forTabCount: model.tabs.count - search, capacity: TabBarModel.regularBarCapacity - search)
     }
 }

@@ -46,6 +46,7 @@ public struct TabBarController: Sendable {
 
     /// Whether the tab with this id exists and may not be moved by the visitor.
     func isFixed(_ id: String) -> Bool {
-        model.tab(id: id)?.isCustomizable == false
+        guard let tab = model.tab(id: id) else { return false }
+        return !tab.isCustomizable || tab.role == .search
     }
 }

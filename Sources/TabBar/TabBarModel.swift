@@ -39,6 +39,10 @@ public struct TabBarModel: Sendable {
             }
             indexByID[tab.id] = offset
         }
+        let searchTabs = tabs.filter { $0.role == .search }
+        if searchTabs.count > 1 {
+            throw TabBarModelError(.secondSearchTab(searchTabs[1].id, first: searchTabs[0].id))
+        }
         if let error = appearance.validationError() { throw error }
         guard tabs.contains(where: \.isEnabled) else { throw TabBarModelError(.noEnabledTab) }
         self.tabs = tabs
@@ -56,9 +60,14 @@ public struct TabBarModel: Sendable {
         indexByID[id]
     }
 
-    /// All tab ids in the model's order: every visitor's order until they customize it.
+    /// The search tab, if the model has one (it sits at the trailing end of the bar).
+    public var searchTab: Tab? { tabs.first { $0.role == .search } }
+
+    /// All tab ids in the model's order (a search tab last): every visitor's order until
+    /// they customize it.
     public var defaultOrder: [String] {
-        tabs.map(\.id)
+        guard let search = searchTab else { return tabs.map(\.id) }
+        return tabs.filter { $0.role != .search }.map(\.id) + [search.id]
     }
 
     /// The selection of a visitor who has not chosen yet, and the fallback when their

@@ -37,6 +37,8 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
         case invalidBadge(String, tabID: String)
         /// The JSON could not be read; the text says where and why.
         case invalidJSON(String)
+        /// More than one tab has `"role": "search"`.
+        case secondSearchTab(String, first: String)
     }
 
     /// The problem.
@@ -77,6 +79,8 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
             return "tab \(ErrorText.quoted(tabID)): \(problem)"
         case .invalidJSON(let detail):
             return "invalid JSON: \(detail)"
+        case .secondSearchTab(let id, let first):
+            return "tab \(ErrorText.quoted(id)): a second search tab (\(ErrorText.quoted(first)) is one already)"
         }
     }
 }

@@ -43,6 +43,11 @@ public struct DemoCatalog: TabContentProvider {
 
     public func page(for request: TabPageRequest) -> TabPage? {
         let (tab, location, basePath) = (request.tab, request.location, request.basePath)
+        if tab.role == .search {
+            // Results depend on the query, so this page is built per request, not cached.
+            return location.isEmpty
+                ? searchPage(tab: tab, query: request.queryValue("q") ?? "", basePath: basePath) : nil
+        }
         return pages.value(for: PageKey(tabID: tab.id, title: tab.title, location: location, basePath: basePath)) {
             guard var page = makePage(tab: tab, location: location, basePath: basePath) else { return nil }
             // The catalog is the same for everyone: let the app reuse rendered pages.
@@ -181,6 +186,29 @@ public struct DemoCatalog: TabContentProvider {
                     ]
                 ],
             ])
+    }
+
+    /// The search tab: every item whose title or creator contains the query.
+    private func searchPage(tab: Tab, query: String, basePath: String) -> TabPage {
+        let wanted = query.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        var results: [MustacheValue] = []
+        if !wanted.isEmpty {
+            for tabID in collections.keys.sorted() {
+                guard let collection = collections[tabID] else { continue }
+                for (index, item) in collection.items.enumerated()
+                where item.title.lowercased().contains(wanted) || item.creator.lowercased().contains(wanted) {
+                    results.append(row(item, href: "\(basePath)/tabs/\(tabID)/\(collection.segment)/\(index + 1)"))
+                }
+            }
+        }
+        var page = TabPage(
+            title: tab.title,
+            context: [
+                "query": .string(query), "hasQuery": .bool(!wanted.isEmpty),
+                "resultCount": .int(results.count), "results": .array(results),
+            ])
+        page.language = "en"
+        return page
     }
 
     private func row(_ item: Item, href: String) -> MustacheValue {

@@ -37,7 +37,10 @@ extension TabServerApp {
 
     /// The canonical URL path of a location in a tab (below the base path).
     static func tabPath(_ tabID: String, _ location: String) -> String {
-        location.isEmpty ? "/tabs/\(tabID)" : "/tabs/\(tabID)/\(location)"
+        if location.isEmpty { return "/tabs/\(tabID)" }
+        // A search tab's remembered query.
+        if location.hasPrefix("?") { return "/tabs/\(tabID)\(location)" }
+        return "/tabs/\(tabID)/\(location)"
     }
 
     /// `GET /`: back to where the visitor was (UIKit's state restoration).
@@ -66,7 +69,13 @@ extension TabServerApp {
         else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
-        let (visited, outcome) = controller.visit(tab.id, location: location, in: session.state)
+        // The search tab remembers its last query (UIKit's search tab keeps its text).
+        var remembered = location
+        if tab.role == .search, location.isEmpty, let query = state.request.queryValue("q"), !query.isEmpty {
+            let encoded = "?q=" + URLEncoding.encodeComponent(String(query.prefix(200)))
+            if TabBarController.isValidLocation(encoded) { remembered = encoded }
+        }
+        let (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
         switch outcome {
         case .selected, .poppedToRoot:
             session.state = visited

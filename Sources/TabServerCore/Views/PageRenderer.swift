@@ -340,6 +340,7 @@ struct PageRenderer: Sendable {
     {
         var value: [String: MustacheValue] = [
             "id": .string(item.tab.id), "title": .string(language.tabTitles[item.tab.id] ?? item.tab.title),
+            "search": .bool(item.tab.role == .search),
             "positionLabel": .string(
                 language.text("tabPosition", ["position": String(item.position), "count": String(count)])),
             "icon": .string(assets.icons[item.icon] ?? ""),

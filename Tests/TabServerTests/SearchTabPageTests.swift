@@ -1,0 +1,50 @@
+import TabBar
+import TabServerCore
+import TestSupport
+import Testing
+
+@Suite("A search tab in the app: GET form, shareable results, the last query remembered")
+struct SearchTabPageTests {
+    static let tabs = """
+        {"tabs": [
+          {"id": "featured", "title": "Featured", "icon": "featured.svg", "isCustomizable": false},
+          {"id": "search", "title": "Search", "icon": "tv.svg", "role": "search"},
+          {"id": "music", "title": "Music", "icon": "music.svg"},
+          {"id": "movies", "title": "Movies", "icon": "movies.svg"},
+          {"id": "tv", "title": "TV Shows", "icon": "tv.svg"},
+          {"id": "podcasts", "title": "Podcasts", "icon": "podcasts.svg"}
+        ]}
+        """
+
+    func app() throws -> Application {
+        let path = TestFixtures.temporaryDirectory("search") + "/tabs.json"
+        TestFixtures.write(Self.tabs, to: path)
+        return try makeApp { $0.tabsFile = path }
+    }
+
+    @Test("the bar ends with the search tab after More; the page is a search landmark with a GET form")
+    func page() throws {
+        let client = TestClient(try app().responder)
+        let page = client.get("/tabs/search")
+        #expect(page.status == 200)
+        #expect(page.barTabIDs.last == "search")
+        #expect(page.body.contains("role=\"search\""))
+        #expect(page.body.contains("method=\"get\" action=\"/tabs/search\""))
+        #expect(page.body.contains("autofocus"))
+        #expect(page.body.contains("is-search"))
+    }
+
+    @Test("results are a shareable URL, and selecting the tab later returns to the last query")
+    func rememberedQuery() throws {
+        let client = TestClient(try app().responder)
+        let results = client.get("/tabs/search?q=blue")
+        #expect(results.status == 200)
+        #expect(results.body.contains("class=\"row\""), "the demo catalogue has something blue")
+        let elsewhere = client.get("/tabs/music")
+        let token = try #require(elsewhere.csrfToken)
+        let back = client.post("/select", form: [("csrf", token), ("tab", "search")])
+        #expect(back.status == 303)
+        #expect(back.location == "/tabs/search?q=blue")
+        #expect(client.get("/").location == "/tabs/search?q=blue")
+    }
+}
