@@ -86,7 +86,8 @@ public func buildApplication(
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
-        files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, clock: clock)
+        files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
+        clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }

@@ -62,7 +62,7 @@ extension TabServerApp {
             let page = content.page(
                 for: TabPageRequest(
                     tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
-                    query: state.request.query, language: language.code))
+                    query: state.request.query, language: language.code, user: state.user))
         else {
             throw HTTPError.notFound("There is no such page in \(tab.title).")
         }
@@ -95,7 +95,10 @@ extension TabServerApp {
             throw HTTPError.badRequest("There is no tab called “\(tabID.prefix(40))”.", field: "tab")
         }
         let verdict =
-            tab.isEnabled ? appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1") : .allow
+            tab.isEnabled
+            ? AppHooks.$user.withValue(state.user) {
+                appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
+            } : .allow
         controller.hooks = appHooks.tabBarHooks(verdict: verdict)
         let (selected, outcome) = controller.select(tab.id, in: session.state)
         switch outcome {
