@@ -185,7 +185,8 @@ struct IdentityTests {
         alice.user = nil
         #expect(try alice.select("music").status == 303)
         #expect(alice.get("/tabs/music").status == 200)
-        #expect(seen.withLock { $0 } == ["shouldSelect alice", "didSelect tv alice", "shouldSelect -", "didSelect music -"])
+        #expect(
+            seen.withLock { $0 } == ["shouldSelect alice", "didSelect tv alice", "shouldSelect -", "didSelect music -"])
         #expect(provider.users == ["alice", nil])
         #expect(AppHooks.user == nil)
     }
@@ -200,5 +201,133 @@ private final class UserRecordingCatalog: TabContentProvider {
     func page(for request: TabPageRequest) -> TabPage? {
         seen.withLock { $0.append(request.user) }
         return base.page(for: request)
+    }
+}
+
+@Suite(
+    "Signed-in users behind a real nginx (auth_request) and two instances on Redis", .serialized,
+    .enabled(if: NginxServer.isInstalled, "nginx is not installed"))
+struct IdentityProxyTests {
+    /// A browser talking to nginx: its own cookie jar, and the user the sign-in service
+    /// names for it (sent as `X-Test-User`, which only the stand-in auth service reads).
+    final class Jar {
+        let port: Int
+        var cookie: String?
+        var user: String?
+
+        init(port: Int, user: String?) {
+            self.port = port
+            self.user = user
+        }
+
+        func send(_ method: String, _ path: String, form: String? = nil, extra: [(String, String)] = []) throws
+            -> TestResponse
+        {
+            let connection = try #require(RawHTTPConnection(port: port))
+            var request = "\(method) \(path) HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n"
+            if let cookie { request += "Cookie: \(cookie)\r\n" }
+            if let user { request += "X-Test-User: \(user)\r\n" }
+            for (name, value) in extra { request += "\(name): \(value)\r\n" }
+            if let form {
+                request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n"
+            }
+            request += "\r\n" + (form ?? "")
+            #expect(connection.send(request))
+            let response = try #require(connection.readResponse())
+            if let set = response.headers["set-cookie"] { cookie = String(set.split(separator: ";")[0]) }
+            return response
+        }
+
+        func customize(_ fields: String) throws -> TestResponse {
+            let editor = try send("GET", "/more/edit")
+            let token = try #require(editor.csrfToken)
+            let version = try #require(editor.customizeVersion)
+            return try send("POST", "/more/edit", form: "csrf=\(token)&version=\(version)&\(fields)")
+        }
+
+        func more(extra: [(String, String)] = []) throws -> [String] {
+            try send("GET", "/more", extra: extra).moreTabIDs
+        }
+    }
+
+    @Test("two cookie jars, one user: the arrangement follows, the selection does not; sign-out and spoofing")
+    func throughNginx() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        func instance() throws -> Application {
+            try makeApp {
+                $0.sessions = try SessionStoreConfiguration(redis.url)
+                $0.identityHeader = "X-Forwarded-User"
+                $0.csrfSecret = String(repeating: "s", count: 40)
+            }
+        }
+        let first = try instance().start()
+        let second = try instance().start()
+        defer {
+            first.shutdown()
+            second.shutdown()
+        }
+        let authPort = try freeLoopbackPort()
+        let nginx = try NginxServer(
+            upstreams: """
+                upstream tabservers {
+                  server 127.0.0.1:\(first.port);
+                  server 127.0.0.1:\(second.port);
+                }
+                # Stand-in for oauth2-proxy: signs in whoever X-Test-User names.
+                server {
+                  listen 127.0.0.1:\(authPort);
+                  location = /oauth2/auth {
+                    add_header X-Auth-Request-User $http_x_test_user always;
+                    return 200;
+                  }
+                }
+                """,
+            locations: """
+                location = /oauth2/auth {
+                  internal;
+                  proxy_pass http://127.0.0.1:\(authPort);
+                  proxy_pass_request_body off;
+                  proxy_set_header Content-Length "";
+                }
+                location / {
+                  auth_request /oauth2/auth;
+                  auth_request_set $user $upstream_http_x_auth_request_user;
+                  proxy_pass http://tabservers;
+                  proxy_set_header Host $host;
+                  proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                  proxy_set_header X-Forwarded-User $user;
+                }
+                """)
+        defer { nginx.stop() }
+        let standard = ["podcasts", "audiobooks", "purchased"]
+
+        let laptop = Jar(port: nginx.port, user: "alice")
+        let phone = Jar(port: nginx.port, user: "alice")
+        #expect(try laptop.customize("action=bar&tab=audiobooks").status == 303)
+        #expect(try laptop.customize("action=down&tab=music").status == 303)
+        let arranged = try laptop.more()
+        #expect(arranged == ["tv", "podcasts", "purchased"])
+        // Round-robin: these land on both instances, which agree through Redis.
+        for _ in 0..<4 { #expect(try phone.more() == arranged, "the arrangement follows alice") }
+        #expect(try phone.send("GET", "/tabs/featured").barTabIDs.prefix(3) == ["featured", "movies", "music"])
+
+        let token = try #require(try laptop.send("GET", "/more").csrfToken)
+        #expect(try laptop.send("POST", "/select", form: "csrf=\(token)&tab=tv").location == "/tabs/tv")
+        #expect(try laptop.send("GET", "/tabs/tv/shows/3").status == 200)
+        #expect(try laptop.send("GET", "/").location == "/tabs/tv/shows/3")
+        #expect(try phone.send("GET", "/").location != "/tabs/tv/shows/3", "the selection stays per browser")
+
+        // Signed out: the anonymous state (here the default), whatever the client claims.
+        phone.user = nil
+        #expect(try phone.more() == standard)
+        #expect(try phone.more(extra: [("X-Forwarded-User", "alice")]) == standard, "nginx replaces a client's header")
+        phone.user = "alice"
+        #expect(try phone.more() == arranged)
+
+        // Another device's change shows at once on the other instance too.
+        #expect(try phone.customize("action=reset").status == 303)
+        for _ in 0..<2 { #expect(try laptop.more() == standard) }
+        #expect(first.completedRequests > 0 && second.completedRequests > 0, "both instances served")
     }
 }
