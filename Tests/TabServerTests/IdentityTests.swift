@@ -165,6 +165,30 @@ struct IdentityTests {
         #expect(forger.client.cookies["tabserver_session"] == SessionID.user("alice").text, "no cookie for nothing")
     }
 
+    @Test("a user's record written meanwhile by another device: the request runs again and applies once")
+    func conflict() throws {
+        let store = InterferingSessionStore(
+            MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
+        var configuration = TestFixtures.configuration()
+        configuration.identityHeader = "X-Forwarded-User"
+        let app = try buildApplication(
+            configuration, content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
+        let laptop = Browser(app, user: "alice")
+        let phone = Browser(app, user: "alice")
+        #expect(try laptop.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        let editor = phone.get("/more/edit")
+        store.arm(1)
+        let moved = phone.post(
+            "/more/edit",
+            [
+                ("csrf", try #require(editor.csrfToken)), ("version", try #require(editor.customizeVersion)),
+                ("action", "up"), ("tab", "audiobooks"),
+            ])
+        #expect(moved.status == 303)
+        #expect(store.conflicts.load(ordering: .relaxed) == 1)
+        #expect(laptop.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "audiobooks", "movies"])
+    }
+
     @Test("hooks and the content provider see the user")
     func hooksSeeUser() throws {
         let seen = Mutex<[String]>([])
