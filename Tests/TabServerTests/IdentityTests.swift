@@ -189,6 +189,33 @@ struct IdentityTests {
         #expect(laptop.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "audiobooks", "movies"])
     }
 
+    @Test("a cleared badge follows the user; badges the app sets for a browser or for the user show")
+    func badges() throws {
+        let app = try makeIdentityApp()
+        let laptop = Browser(app, user: "alice")
+        let phone = Browser(app, user: "alice")
+        let three = "aria-hidden=\"true\">3</span>"
+        #expect(phone.get("/tabs/featured").body.contains(three))
+        #expect(try laptop.select("music").status == 303)
+        #expect(!laptop.get("/tabs/featured").body.contains(three))
+        #expect(!phone.get("/tabs/featured").body.contains(three), "music's badge was cleared by alice")
+        #expect(Browser(app, user: "bob").get("/tabs/featured").body.contains(three))
+
+        // For one browser of hers (by session id), and for alice everywhere (by her record's id).
+        let laptopCookie = try #require(laptop.client.cookies["tabserver_session"])
+        let laptopID = try #require(SessionID(cookieValue: laptopCookie))
+        #expect(try app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: laptopID))
+        #expect(laptop.get("/tabs/featured").body.contains(">Sale</span>"))
+        #expect(!phone.get("/tabs/featured").body.contains(">Sale</span>"))
+        #expect(try app.setBadge(.badge(.text("Gift")), forTab: "tv", visitor: .user("alice")))
+        #expect(laptop.get("/tabs/featured").body.contains(">Gift</span>"))
+        #expect(phone.get("/tabs/featured").body.contains(">Gift</span>"))
+        laptop.user = nil
+        #expect(laptop.get("/tabs/featured").body.contains(">Sale</span>"), "the browser's own badge")
+        #expect(!laptop.get("/tabs/featured").body.contains(">Gift</span>"), "signed out")
+        #expect(laptop.get("/tabs/featured").body.contains(three), "the anonymous state never cleared it")
+    }
+
     @Test("hooks and the content provider see the user")
     func hooksSeeUser() throws {
         let seen = Mutex<[String]>([])
@@ -353,5 +380,45 @@ struct IdentityProxyTests {
         #expect(try phone.customize("action=reset").status == 303)
         for _ in 0..<2 { #expect(try laptop.more() == standard) }
         #expect(first.completedRequests > 0 && second.completedRequests > 0, "both instances served")
+    }
+
+    @Test("an arrangement changed on one device redraws the bar on the user's other devices (live, across instances)")
+    func liveBar() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        func instance() throws -> Application {
+            try makeApp {
+                $0.sessions = try SessionStoreConfiguration(redis.url)
+                $0.identityHeader = "X-Forwarded-User"
+            }
+        }
+        let first = try instance()
+        let second = try instance()
+        let server = try second.start()
+        defer { server.shutdown() }
+        let laptop = Browser(first, user: "alice")
+        let phone = Browser(second, user: "alice")
+        _ = phone.get("/more/edit")
+        let cookie = try #require(phone.client.cookies["tabserver_session"])
+        let stream = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 3))
+        #expect(
+            stream.send(
+                "GET /events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\nX-Forwarded-User: alice\r\n"
+                    + "Cookie: tabserver_session=\(cookie)\r\n\r\n"))
+        var received = ""
+        for _ in 0..<40 where !received.contains("retry:") {
+            received += stream.readAvailable(timeoutMilliseconds: 50) ?? ""
+        }
+        #expect(received.hasPrefix("HTTP/1.1 200 "))
+        // The relay subscribes in the background: keep changing until the event arrives.
+        let actions = [("bar", "audiobooks"), ("up", "audiobooks"), ("down", "audiobooks")]
+        for attempt in 0..<20 where !received.contains("event: bar") {
+            let (action, tab) = actions[attempt % actions.count]
+            _ = try laptop.customize([("action", action), ("tab", tab)])
+            for _ in 0..<4 where !received.contains("event: bar") {
+                received += stream.readAvailable(timeoutMilliseconds: 50) ?? ""
+            }
+        }
+        #expect(received.contains("event: bar"))
     }
 }

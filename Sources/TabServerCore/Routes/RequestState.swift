@@ -38,8 +38,6 @@ struct RequestState {
     /// The user's record this request starts from: as loaded, or new, with the browser's
     /// own choices merged in on its first signed-in request.
     private(set) var userRecord: Session?
-    /// Set when this request merged the browser's choices into the user's record.
-    private var mergedInto: SessionID?
 
     init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot, user: String? = nil) {
         self.app = app
@@ -99,12 +97,13 @@ struct RequestState {
             record.state.order = record.state.order ?? browser.state.order
             record.language = record.language ?? browser.language
             record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
-            mergedInto = id
         }
         userRecord = record
         var session = browser
         session.state.order = record.state.order
-        session.state.badgeOverrides = record.state.badgeOverrides
+        // Badges the app set for this browser alone (`Application.setBadge`) still show,
+        // under the user's own.
+        session.state.badgeOverrides.merge(record.state.badgeOverrides) { _, mine in mine }
         session.language = record.language
         return session
     }
@@ -117,7 +116,9 @@ struct RequestState {
         part.state.order = storedBrowser.state.order
         part.state.badgeOverrides = storedBrowser.state.badgeOverrides
         part.language = storedBrowser.language
-        if let mergedInto { part.mergedUser = mergedInto }
+        // Whatever the browser chooses from now on while signed out (or the app sets for it)
+        // stays its own: it merges into this user only on its first signed-in request.
+        part.mergedUser = userRecord?.id ?? part.mergedUser
         return part
     }
 
@@ -125,8 +126,13 @@ struct RequestState {
     func userPart(of session: Session) -> Session? {
         guard var record = userRecord else { return nil }
         record.state.order = session.state.order
-        record.state.badgeOverrides = session.state.badgeOverrides
         record.language = session.language
+        // Only the badges this request changed are the user's; the browser's own stay its own.
+        let before = loaded?.state.badgeOverrides ?? [:]
+        for tabID in Set(before.keys).union(session.state.badgeOverrides.keys)
+        where session.state.badgeOverrides[tabID] != before[tabID] {
+            record.state.badgeOverrides[tabID] = session.state.badgeOverrides[tabID]
+        }
         return record
     }
 

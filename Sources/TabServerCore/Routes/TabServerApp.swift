@@ -135,8 +135,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
                 AppHooks.$user.withValue(user) { appHooks.deliver(state.events) }
-                if state.arrangementChanged, let id = state.session?.id {
-                    // The visitor's other windows redraw their bar.
+                if state.arrangementChanged, let id = user.map({ SessionID.user($0) }) ?? state.session?.id {
+                    // The visitor's other windows (a signed-in user's on every device) redraw their bar.
                     events.publish("bar", data: "{}", to: id)
                 }
                 return response
