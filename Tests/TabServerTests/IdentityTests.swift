@@ -146,6 +146,28 @@ struct IdentityTests {
         #expect(Browser(app, user: String(repeating: "a", count: 256)).more.contains("purchased") == false)
     }
 
+    @Test("--identity-header takes a header name; empty turns it off; two values are no name")
+    func configuration() throws {
+        func header(_ arguments: [String], _ environment: [String: String] = [:]) throws -> String? {
+            guard case .run(let parsed) = try AppConfiguration.parse(arguments: arguments, environment: environment)
+            else { throw ConfigurationError("not a run") }
+            return parsed.identityHeader
+        }
+        #expect(try header(["--identity-header", "Remote-User"]) == "Remote-User")
+        #expect(try header([], ["TABSERVER_IDENTITY_HEADER": "X-Forwarded-Email"]) == "X-Forwarded-Email")
+        #expect(try header([]) == nil)
+        #expect(try header(["--identity-header="]) == nil)
+        #expect(throws: ConfigurationError.self) {
+            _ = try AppConfiguration.parse(arguments: ["--identity-header", "X User:"], environment: [:])
+        }
+        let app = try makeIdentityApp()
+        let alice = Browser(app, user: "alice")
+        #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        let twice = TestClient(app.responder)
+        let more = twice.get("/more", headers: [("X-Forwarded-User", "alice"), ("X-Forwarded-User", "alice")])
+        #expect(more.moreTabIDs == ["podcasts", "audiobooks", "purchased"])
+    }
+
     @Test("with the feature off the header means nothing")
     func off() throws {
         let app = try makeApp()
