@@ -22,6 +22,9 @@ public struct Session: Sendable, Hashable {
     /// The store's write counter, for compare-and-set updates: a write succeeds only if
     /// nobody wrote since this copy was read.
     public var revision: Int
+    /// The signed-in user's record (`SessionID.user(_:)`) this browser session's own
+    /// choices were merged into, so they are merged only once (nil: never merged).
+    public var mergedUser: SessionID?
 
     /// A new session with fresh random id and token.
     public static func new(now: Int64) -> Session {
@@ -36,8 +39,9 @@ public struct Session: Sendable, Hashable {
         id: SessionID, csrfToken: SessionID, state: TabBarState, language: String?, notice: Notice? = nil,
         customizationStart: [String]? = nil,
         created: Int64,
-        lastSeen: Int64, revision: Int
+        lastSeen: Int64, revision: Int, mergedUser: SessionID? = nil
     ) {
+        self.mergedUser = mergedUser
         self.notice = notice
         self.customizationStart = customizationStart
         self.id = id

@@ -35,6 +35,11 @@ public enum SessionCodec {
             writer.byte(0)
         }
         encode(session.state, into: &writer)
+        // An optional tail (absent in sessions written before it existed).
+        if let merged = session.mergedUser {
+            writer.byte(1)
+            writer.raw(merged.bytes)
+        }
         return writer.bytes
     }
 
@@ -58,10 +63,17 @@ public enum SessionCodec {
                 ? Notice(message: try reader.string(), confirmTabID: try reader.optionalString()) : nil
             let start = try reader.flag() ? try reader.strings() : nil
             let state = try decodeState(&reader)
+            var merged: SessionID? = nil
+            if !reader.isAtEnd {
+                guard try reader.byte() == 1, let id = SessionID(bytes: try reader.raw(count: 16)) else {
+                    throw SessionBytesReader.Malformed()
+                }
+                merged = id
+            }
             guard reader.isAtEnd else { throw SessionBytesReader.Malformed() }
             return Session(
                 id: id, csrfToken: csrf, state: state, language: language, notice: notice, customizationStart: start,
-                created: created, lastSeen: lastSeen, revision: revision)
+                created: created, lastSeen: lastSeen, revision: revision, mergedUser: merged)
         } catch {
             throw SessionStoreError("session \(id) is malformed")
         }

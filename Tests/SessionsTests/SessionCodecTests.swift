@@ -17,6 +17,20 @@ struct SessionCodecTests {
         #expect(try SessionCodec.decode(SessionCodec.encode(fresh), id: fresh.id, revision: 0) == fresh)
     }
 
+    @Test("the user a session was merged into survives; sessions written without it still read")
+    func mergedUser() throws {
+        var session = Session.new(now: 1_700_000_000)
+        let plain = SessionCodec.encode(session)
+        session.mergedUser = .user("alice")
+        let bytes = SessionCodec.encode(session)
+        #expect(bytes.count == plain.count + 17)
+        #expect(try SessionCodec.decode(bytes, id: session.id, revision: 0).mergedUser == .user("alice"))
+        #expect(try SessionCodec.decode(plain, id: session.id, revision: 0).mergedUser == nil)
+        #expect(throws: SessionStoreError.self) { try SessionCodec.decode(plain + [2], id: session.id, revision: 0) }
+        #expect(SessionID.user("alice") != SessionID.user("bob"))
+        #expect(Session.userRecord("alice", now: 0).isUserRecord && !session.isUserRecord)
+    }
+
     @Test("equal sessions encode to equal bytes (dictionaries are written sorted)")
     func deterministic() {
         var session = RedisTestHelpers.richSession(now: 0)

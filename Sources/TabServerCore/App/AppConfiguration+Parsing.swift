@@ -174,6 +174,17 @@ extension AppConfiguration {
             configuration.trustedProxies = try proxyTrust(value)
         },
         Setting(
+            flag: "identity-header", environment: "TABSERVER_IDENTITY_HEADER", defaultValue: "(none)",
+            help: "header naming the signed-in user, believed from --trusted-proxies only, e.g. X-Forwarded-User"
+        ) { configuration, value throws(ConfigurationError) in
+            guard !value.isEmpty else {
+                configuration.identityHeader = nil
+                return
+            }
+            guard Cookie.isSafeToken(value) else { throw ConfigurationError("'\(value)' is not a valid header name") }
+            configuration.identityHeader = value
+        },
+        Setting(
             flag: "public-origin", environment: "TABSERVER_PUBLIC_ORIGIN", defaultValue: "(none)",
             help: "e.g. https://shop.example.com; its scheme decides Secure"
         ) { configuration, value throws(ConfigurationError) in

@@ -47,6 +47,10 @@ public struct AppConfiguration: Sendable {
     public var cookieName = "tabserver_session"
     /// Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (default: loopback).
     public var trustedProxies = ProxyTrust.loopback
+    /// The request header in which an authenticating proxy in `trustedProxies` names the
+    /// signed-in user (e.g. `X-Forwarded-User`); nil: no identities. A user's arrangement,
+    /// language and cleared badges then follow them to every browser.
+    public var identityHeader: String?
     /// The public origin, when known: its scheme decides `Secure` cookies whatever the
     /// headers say.
     public var publicOrigin: PublicOrigin?

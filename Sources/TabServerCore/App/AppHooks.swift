@@ -43,6 +43,14 @@ public struct AppHooks: Sendable {
 
     public init() {}
 
+    /// The signed-in user of the request a hook is called for, as the authenticating proxy
+    /// named them (`--identity-header`); nil for an anonymous visitor or outside a hook.
+    ///
+    /// ```swift
+    /// hooks.didSelect = { tab, _ in audit.record(AppHooks.user ?? "anonymous", selected: tab.id) }
+    /// ```
+    @TaskLocal public static var user: String?
+
     /// The hooks as the model's controller takes them for one request: the selection
     /// verdict already decided, and no observers (the app records events itself and
     /// delivers them after the commit, see `HookEvent`).

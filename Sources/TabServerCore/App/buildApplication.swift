@@ -79,6 +79,11 @@ public func buildApplication(
             "tabserver: no --csrf-secret: forms shown to visitors without a session are accepted by this instance only; give every instance sharing Redis the same secret",
             level: .warn)
     }
+    if let header = configuration.identityHeader, configuration.trustedProxies.ranges.isEmpty {
+        log.write(
+            "tabserver: --identity-header \(header) is set but --trusted-proxies is empty: every visitor is anonymous",
+            level: .warn)
+    }
     let metrics = configuration.metrics ? AppMetrics(routePatterns: TabServerApp.makeRouter().patterns) : nil
     let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
     let views = PageRenderer(
@@ -86,7 +91,8 @@ public func buildApplication(
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
-        files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, clock: clock)
+        files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
+        clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }

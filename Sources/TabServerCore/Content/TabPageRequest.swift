@@ -12,11 +12,15 @@ public struct TabPageRequest: Sendable {
     public let query: [(name: String, value: String)]
     /// The visitor's UI language (BCP 47 code, e.g. "de").
     public let language: String
+    /// The signed-in user, as the authenticating proxy named them (`--identity-header`);
+    /// nil for an anonymous visitor. Show per-user content with it.
+    public let user: String?
 
     public init(
         tab: Tab, location: [Substring], basePath: String = "", query: [(name: String, value: String)] = [],
-        language: String = "en"
+        language: String = "en", user: String? = nil
     ) {
+        self.user = user
         self.tab = tab
         self.location = location
         self.basePath = basePath

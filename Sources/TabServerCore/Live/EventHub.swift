@@ -14,6 +14,10 @@ public final class EventHub: Sendable {
     private struct Subscriber {
         let stream: ResponseStream
         let session: SessionID
+        /// The signed-in user's record id, whose events this stream gets too.
+        let user: SessionID?
+
+        func wants(_ target: SessionID?) -> Bool { target == nil || target == session || target == user }
     }
 
     private struct Recent {
@@ -51,20 +55,22 @@ public final class EventHub: Sendable {
     /// Streams open now.
     public var streamCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Opens a stream for `session`, replaying the events after `lastEventID` (or, when
-    /// they are no longer kept, one `bar` event so the page refreshes). Nil when a cap is
-    /// reached.
-    func subscribe(session: SessionID, lastEventID: Int?) -> ResponseStream? {
+    /// Opens a stream for `session` (and, when signed in, for the user's record id `user`,
+    /// which every browser of theirs hears), replaying the events after `lastEventID` (or,
+    /// when they are no longer kept, one `bar` event so the page refreshes). Nil when a
+    /// cap is reached.
+    func subscribe(session: SessionID, user: SessionID? = nil, lastEventID: Int?) -> ResponseStream? {
         let stream = ResponseStream()
         let key = ObjectIdentifier(stream)
         let replay: [[UInt8]]? = state.withLock { state in
             guard state.subscribers.count < maximumTotal, state.perSession[session, default: 0] < maximumPerSession
             else { return nil }
-            state.subscribers[key] = Subscriber(stream: stream, session: session)
+            let subscriber = Subscriber(stream: stream, session: session, user: user)
+            state.subscribers[key] = subscriber
             state.perSession[session, default: 0] += 1
             guard let lastEventID, lastEventID < state.nextID - 1 else { return [] }
             if let oldest = state.recent.first?.id, lastEventID >= oldest - 1 {
-                return state.recent.filter { $0.id > lastEventID && ($0.session == nil || $0.session == session) }
+                return state.recent.filter { $0.id > lastEventID && subscriber.wants($0.session) }
                     .map(\.bytes)
             }
             return [Self.event(id: state.nextID - 1, name: "bar", data: "{}")]
@@ -110,7 +116,7 @@ public final class EventHub: Sendable {
             let bytes = Self.event(id: id, name: name, data: data)
             state.recent.append(Recent(id: id, session: session, bytes: bytes))
             if state.recent.count > Self.recentCapacity { state.recent.removeFirst(state.recent.count / 4) }
-            let targets = state.subscribers.values.filter { session == nil || $0.session == session }.map(\.stream)
+            let targets = state.subscribers.values.filter { $0.wants(session) }.map(\.stream)
             return (bytes, targets)
         }
         for stream in targets { stream.write(bytes) }

@@ -27,11 +27,23 @@ struct RequestState {
     /// Set when the visitor's arrangement or language changed: their other open pages
     /// are told to redraw the bar once the write succeeds.
     var arrangementChanged = false
+    /// The signed-in user a trusted proxy named (nil: anonymous). Their arrangement,
+    /// language and badge overrides come from their record, not the browser session.
+    let user: String?
+    /// The browser session as stored, holding its own (anonymous) choices, which signing
+    /// in leaves unchanged (only set when `user` is).
+    private(set) var storedBrowser: Session?
+    /// The user's record as loaded (nil: none stored yet).
+    private(set) var storedUser: Session?
+    /// The user's record this request starts from: as loaded, or new, with the browser's
+    /// own choices merged in on its first signed-in request.
+    private(set) var userRecord: Session?
 
-    init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot) {
+    init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot, user: String? = nil) {
         self.app = app
         self.request = request
         self.model = model
+        self.user = user
     }
 
     /// The visitor's session, loaded or created once per request, with its tab bar state
@@ -43,13 +55,15 @@ struct RequestState {
             do {
                 // Possibly a cached copy: `TabServerApp.commit` confirms it or writes it
                 // with compare-and-set, and runs the request again if it was stale.
-                found = try store.loadOptimistically(id, now: now)
+                // A signed-in visitor's pages combine two records; both are read fresh so
+                // a page never pairs a cached browser part with the user's newer one.
+                found = try user == nil ? store.loadOptimistically(id, now: now) : store.load(id, now: now)
             } catch {
                 throw HTTPError.unavailable("Your settings cannot be loaded right now. Please try again in a moment.")
             }
         }
         var session: Session
-        if let found {
+        if let found, !found.isUserRecord {
             session = found
         } else {
             // Unknown, expired, forged or malformed: a fresh session, never the offered id.
@@ -60,10 +74,70 @@ struct RequestState {
             ownToken = .generate()
             isNewSession = true
         }
+        if let user { session = try signIn(user, browser: session, store: store, now: now) }
         loaded = session
         session.state = controller.reconciled(session.state)
         self.session = session
         return session
+    }
+
+    /// The browser session with the user's choices in place of its own: the user's record
+    /// is loaded (or started), and on the browser's first signed-in request its own
+    /// choices are merged in (the user's win where they have any).
+    private mutating func signIn(_ user: String, browser: Session, store: any SessionStore, now: Int64)
+        throws(HTTPError) -> Session
+    {
+        storedBrowser = browser
+        let id = SessionID.user(user)
+        do {
+            // Read fresh, not from an instance's cache: another device may have changed it
+            // through another instance, and this page must show that arrangement.
+            storedUser = try store.load(id, now: now).flatMap { $0.isUserRecord ? $0 : nil }
+        } catch {
+            throw HTTPError.unavailable("Your settings cannot be loaded right now. Please try again in a moment.")
+        }
+        var record = storedUser ?? .userRecord(user, now: now)
+        if browser.mergedUser != id, browser.hasOwnChoices {
+            record.state.order = record.state.order ?? browser.state.order
+            record.language = record.language ?? browser.language
+            record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
+        }
+        userRecord = record
+        var session = browser
+        session.state.order = record.state.order
+        // Badges the app set for this browser alone (`Application.setBadge`) still show,
+        // under the user's own.
+        session.state.badgeOverrides.merge(record.state.badgeOverrides) { _, mine in mine }
+        session.language = record.language
+        return session
+    }
+
+    /// What of `session` belongs to the browser: everything when anonymous; when signed
+    /// in, all but the user's choices, where the browser keeps its own unchanged.
+    func browserPart(of session: Session) -> Session {
+        guard user != nil, let storedBrowser else { return session }
+        var part = session
+        part.state.order = storedBrowser.state.order
+        part.state.badgeOverrides = storedBrowser.state.badgeOverrides
+        part.language = storedBrowser.language
+        // Whatever the browser chooses from now on while signed out (or the app sets for it)
+        // stays its own: it merges into this user only on its first signed-in request.
+        part.mergedUser = userRecord?.id ?? part.mergedUser
+        return part
+    }
+
+    /// The user's record as `session` leaves it (nil when anonymous).
+    func userPart(of session: Session) -> Session? {
+        guard var record = userRecord else { return nil }
+        record.state.order = session.state.order
+        record.language = session.language
+        // Only the badges this request changed are the user's; the browser's own stay its own.
+        let before = loaded?.state.badgeOverrides ?? [:]
+        for tabID in Set(before.keys).union(session.state.badgeOverrides.keys)
+        where session.state.badgeOverrides[tabID] != before[tabID] {
+            record.state.badgeOverrides[tabID] = session.state.badgeOverrides[tabID]
+        }
+        return record
     }
 
     /// Sets the session as the handler leaves it and returns it as its page must show
@@ -72,7 +146,7 @@ struct RequestState {
     mutating func keep(_ session: Session) -> Session {
         var kept = session
         if isNewSession, let ownToken, let loaded {
-            kept.csrfToken = kept.isDefault(for: controller) ? loaded.csrfToken : ownToken
+            kept.csrfToken = browserPart(of: kept).isDefault(for: controller) ? loaded.csrfToken : ownToken
         }
         self.session = kept
         return kept

@@ -13,4 +13,10 @@ extension Session {
             && state.locations.values.allSatisfy(\.isEmpty) && state.badgeOverrides.isEmpty
             && (state.selectedTabID == nil || state.selectedTabID == controller.model.firstEnabledTabID)
     }
+
+    /// Whether the visitor chose anything that follows a signed-in user: an order, a
+    /// language or a badge override.
+    var hasOwnChoices: Bool {
+        state.order != nil || language != nil || !state.badgeOverrides.isEmpty
+    }
 }

@@ -13,7 +13,9 @@ extension TabServerApp {
             return HTTPResponse(status: .noContent, headers: HTTPHeaders([("Cache-Control", "no-store")]))
         }
         let lastEventID = request.headers["last-event-id"].flatMap { Int($0) }
-        guard let stream = events.subscribe(session: id, lastEventID: lastEventID) else {
+        // A signed-in visitor also hears their user's events (an arrangement changed elsewhere).
+        let user = state.user.map { SessionID.user($0) }
+        guard let stream = events.subscribe(session: id, user: user, lastEventID: lastEventID) else {
             var refused = HTTPResponse.text("Too many live streams; retrying later.\n", status: .serviceUnavailable)
             refused.headers.add("Retry-After", "10")
             return refused

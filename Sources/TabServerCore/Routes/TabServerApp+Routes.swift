@@ -65,7 +65,7 @@ extension TabServerApp {
             let page = content.page(
                 for: TabPageRequest(
                     tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
-                    query: state.request.query, language: language.code))
+                    query: state.request.query, language: language.code, user: state.user))
         else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
@@ -114,7 +114,10 @@ extension TabServerApp {
         // The page the tap happened on (the bar's or More's hidden field), if it is one of ours.
         let returnPath = request.formValue("return").flatMap(Self.returnPath)
         let verdict =
-            tab.isEnabled ? appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1") : .allow
+            tab.isEnabled
+            ? AppHooks.$user.withValue(state.user) {
+                appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
+            } : .allow
         if returnPath == "/more", verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
             // From More the tab is pushed as it was left (UIKit's moreNavigationController),
             // not popped to its root as a re-tap in the bar would.

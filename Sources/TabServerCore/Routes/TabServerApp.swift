@@ -17,6 +17,11 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let appHooks: AppHooks
     let router: Router<RequestState>
     let sessionLocks = SessionLocks()
+    /// Serializes a signed-in user's requests from all their browsers in this process
+    /// (apart from `sessionLocks`, so taking both never waits on itself).
+    let userLocks = SessionLocks()
+    /// Who the authenticating proxy says the visitor is (`--identity-header`).
+    let identity: IdentityReader
     /// Live updates for open pages (`GET /events`).
     public let events: EventHub
     let clock: @Sendable () -> Int64
@@ -28,8 +33,9 @@ public final class TabServerApp: HTTPResponder, Sendable {
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
-        events: EventHub, metrics: AppMetrics? = nil, clock: @escaping @Sendable () -> Int64
+        events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, clock: @escaping @Sendable () -> Int64
     ) {
+        identity = IdentityReader(header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.events = events
         self.metrics = metrics
         self.localizer = localizer
@@ -88,18 +94,29 @@ public final class TabServerApp: HTTPResponder, Sendable {
         if let pattern { route = pattern }
         // A visitor's requests run one at a time in this process (see `SessionLocks`);
         // a request without a session cookie creates a new session and races no one.
+        // A signed-in user's requests from all their browsers do too.
+        let user = identity.user(of: request)
         guard let cookie = request.cookie(configuration.cookieName) else {
-            return run(request, resolution: resolution)
+            return runAs(user, request, resolution: resolution)
         }
-        return sessionLocks.withLock(for: cookie) { run(request, resolution: resolution) }
+        return sessionLocks.withLock(for: cookie) { runAs(user, request, resolution: resolution) }
+    }
+
+    private func runAs(_ user: String?, _ request: HTTPRequest, resolution: Router<RequestState>.Resolution)
+        -> HTTPResponse
+    {
+        guard let user else { return run(request, user: nil, resolution: resolution) }
+        return userLocks.withLock(for: user) { run(request, user: user, resolution: resolution) }
     }
 
     /// Runs the handler and commits the session. Only a conflicting write from another
     /// instance sharing the store re-runs it, on the fresh session; observer hooks fire
     /// once, after the successful commit.
-    private func run(_ request: HTTPRequest, resolution: Router<RequestState>.Resolution) -> HTTPResponse {
+    private func run(_ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution)
+        -> HTTPResponse
+    {
         for _ in 0..<Self.maxWriteAttempts {
-            var state = RequestState(app: self, request: request, model: tabs.current)
+            var state = RequestState(app: self, request: request, model: tabs.current, user: user)
             var response: HTTPResponse
             do throws(HTTPError) {
                 switch resolution {
@@ -117,9 +134,9 @@ public final class TabServerApp: HTTPResponder, Sendable {
             switch commit(&state) {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
-                appHooks.deliver(state.events)
-                if state.arrangementChanged, let id = state.session?.id {
-                    // The visitor's other windows redraw their bar.
+                AppHooks.$user.withValue(user) { appHooks.deliver(state.events) }
+                if state.arrangementChanged, let id = user.map({ SessionID.user($0) }) ?? state.session?.id {
+                    // The visitor's other windows (a signed-in user's on every device) redraw their bar.
                     events.publish("bar", data: "{}", to: id)
                 }
                 return response
@@ -149,7 +166,16 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// (otherwise the whole request is run again on the fresh session); an unchanged one
     /// is confirmed current (one cheap check in a shared store, none in the others).
     private func commit(_ state: inout RequestState) -> CommitResult {
-        guard var session = state.session else { return .done(cookie: nil) }
+        guard let final = state.session else { return .done(cookie: nil) }
+        // Signed in: the user's record first (another browser of theirs, on another
+        // instance, may have written it: then run the request again on the fresh one).
+        if let record = state.userPart(of: final) {
+            switch commitUser(record, stored: state.storedUser) {
+            case .done: break
+            case let other: return other
+            }
+        }
+        var session = state.browserPart(of: final)
         do {
             if state.isNewSession {
                 guard !session.isDefault(for: state.controller) else { return .done(cookie: nil) }
@@ -159,12 +185,37 @@ public final class TabServerApp: HTTPResponder, Sendable {
                 try store.insert(session)
                 return .done(cookie: sessionCookie(session, request: state.request))
             }
-            guard let loaded = state.loaded else { return .done(cookie: nil) }
+            guard let loaded = state.storedBrowser ?? state.loaded else { return .done(cookie: nil) }
             // Nothing to write: the answer stands if the session it rests on was current
             // (a shared store's cached copy may not have been; then run it again).
             if session == loaded { return try store.isCurrent(loaded) ? .done(cookie: nil) : .conflict }
             session.revision = loaded.revision
             return try store.update(session) == nil ? .conflict : .done(cookie: nil)
+        } catch {
+            return .failed(.unavailable("Your settings cannot be saved right now. Please try again in a moment."))
+        }
+    }
+
+    /// Writes a signed-in user's record if this request changed it (a new one only when it
+    /// holds a choice), with compare-and-set like a session; an unchanged one is confirmed
+    /// current. Two browsers creating the same user's record at once: the loser runs again.
+    private func commitUser(_ record: Session, stored: Session?) -> CommitResult {
+        do {
+            guard let stored else {
+                guard record.hasOwnChoices else { return .done(cookie: nil) }
+                do {
+                    try store.insert(record)
+                } catch {
+                    // Most likely inserted meanwhile by another instance; a store that is
+                    // down fails the next attempt's load.
+                    return .conflict
+                }
+                return .done(cookie: nil)
+            }
+            if record == stored { return try store.isCurrent(stored) ? .done(cookie: nil) : .conflict }
+            var changed = record
+            changed.revision = stored.revision
+            return try store.update(changed) == nil ? .conflict : .done(cookie: nil)
         } catch {
             return .failed(.unavailable("Your settings cannot be saved right now. Please try again in a moment."))
         }
