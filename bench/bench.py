@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs wrk against TabServer and nginx (same page, same machine, same run), alternating,
 and writes a report to bench/results/. Everything binds 127.0.0.1 and stops by pid."""
 import os

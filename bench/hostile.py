@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Memory per idle connection, measured on the real binary: starts tabserver on
 loopback, opens N connections (each sends one GET /healthz and keeps the connection
 alive, or sends nothing), and reads the server's RSS before and after. Then runs it out

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmarks TabServer against nginx serving the same rendered page as a static file,
 # on loopback, alternating, 3 rounds. Not part of the tests. Usage: bench/run.sh [seconds]
 set -euo pipefail

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- One visitor taps the tab bar from every connection at once: POST select, cycling
 -- through four tabs so that every request changes the selection (and must be written).
 -- The visitor is the first "cookie csrf" line of the file given after "--".

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- Many visitors: cycles through the sessions listed in the file given after "--"
 -- (one "cookie csrf" pair a line, made by bench.py by GETting a page per visitor).
 -- Each visitor repeats five steps, so 80% of requests are GETs of tab pages and 20%

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Real-browser tests: headless Debian Chromium driven by Selenium from a virtualenv.
 # Uses the server binary already built (.build/debug/tabserver, or $TABSERVER_BINARY);
 # build it first with `swift build`. Exit code = pytest's. Extra arguments go to pytest.

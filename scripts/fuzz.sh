@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzes every parser that reads outside bytes, each for a fixed time, with libFuzzer
 # (swiftc -sanitize=fuzzer,address). Each target compiles its harness in scripts/fuzz/
 # together with the source files it exercises, straight from Sources/.

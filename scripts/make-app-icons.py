@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Draws the app's PNG icons (home screen, maskable, apple-touch) with the standard
 library only, so they can be regenerated without an image editor:
     python3 scripts/make-app-icons.py Public/icons

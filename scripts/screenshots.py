@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Screenshots of the demo for the README: phone, phone landscape, tablet and desktop.
 
 Usage (from the repository root, with the browser suite's virtualenv):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what TabServer needs from Debian's packages, only what is missing, saying
 # what it installs. Idempotent: a second run installs nothing.
 #   scripts/setup.sh            build and run dependencies

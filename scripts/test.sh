@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up and runs every check: formatting, Dockerfile lint, the release build, the
 # Swift test suites (unit, in-process end-to-end, live socket, process lifecycle, SQLite,
 # Redis, nginx) and the browser suite (Chromium).

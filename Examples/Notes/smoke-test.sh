@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the Notes example against the TabServer package and checks that it serves its
 # own tabs, pages, search results and hook on a loopback port. Bounded; stops its server
 # by pid. Exit 0 only if every check passed; prints 'N passed, N failed'.

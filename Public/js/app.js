@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Optional enhancement: everything works without this file.
 // Sends the app's forms (tab bar, More, the question, Edit tabs) without a full page
 // load, swapping the header, <main> and the bar; keeps focus where the visitor was,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Optional enhancement: live badges and bar updates from GET /events (Server-Sent
 // Events). Without JavaScript the next page load shows the same state.
 (() => {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef TABSERVER_CLINUXIO_SHIM_H
 #define TABSERVER_CLINUXIO_SHIM_H
 

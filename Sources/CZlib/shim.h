@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef TABSERVER_CZLIB_SHIM_H
 #define TABSERVER_CZLIB_SHIM_H
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Unpadded base64url (RFC 4648 §5), the alphabet of session ids and tokens: safe in
 /// cookies, form fields and URLs without escaping. Written by hand because the
 /// toolchain's only encoder lives in Foundation, which the hot path avoids.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CCrypto
 
 /// Hashes from OpenSSL libcrypto, and the hex form they are usually shown in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CCrypto
 
 /// HMAC-SHA256 (RFC 2104) from OpenSSL libcrypto, and a comparison that takes the same

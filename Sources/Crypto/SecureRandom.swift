@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CCrypto
 
 /// Cryptographically secure random bytes from OpenSSL's CSPRNG (`RAND_bytes`).

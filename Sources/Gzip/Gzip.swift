@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CZlib
 
 /// gzip compression through zlib, used once per static file at start-up (never per

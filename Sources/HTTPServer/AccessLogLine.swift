@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One access-log line, built as bytes (it is written once per request). Everything that
 /// came from the client is escaped: control bytes, `"`, `\` and bytes outside ASCII
 /// become `\xHH`, so no request can forge or split a line.

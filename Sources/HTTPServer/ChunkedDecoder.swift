@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// Decodes a `Transfer-Encoding: chunked` body as it arrives (RFC 9112 §7.1), strictly:

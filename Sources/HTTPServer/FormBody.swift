@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// Form fields from a request body: `application/x-www-form-urlencoded` and

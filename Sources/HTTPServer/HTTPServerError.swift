@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the engine could not start.
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What failed, in words a person running the server can act on.

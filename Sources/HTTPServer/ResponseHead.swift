@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// Writes the status line and header section of a response. The engine owns framing:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an engine can tell about its own load, read when metrics are collected (not per
 /// request). The app sees the engine only through this, so it never links the engine.
 ///

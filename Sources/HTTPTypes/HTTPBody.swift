@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The body of a response.
 public enum HTTPBody: Sendable, Hashable {
     /// No body (a 303, a 304, or a HEAD answer).

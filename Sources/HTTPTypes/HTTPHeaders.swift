@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An ordered list of header fields. Names keep the spelling they were given (so the
 /// wire shows `Content-Type`) and compare case-insensitively, as HTTP requires.
 ///

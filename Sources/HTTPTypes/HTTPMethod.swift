@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An HTTP request method. Known methods are cases so routing compares integers, not strings.
 public enum HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     case get, head, post, put, delete, patch, options

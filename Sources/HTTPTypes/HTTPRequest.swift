@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A request as the engine received it: head, query and form fields already decoded.
 ///
 /// The engine builds it after the whole body has arrived, so a responder never blocks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension HTTPResponse {
     /// A short plain-text response that is never cached: health checks, and the answers
     /// given outside the app's pages (a request the engine rejects, a path outside the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A response the engine writes to the client.
 ///
 /// ```swift

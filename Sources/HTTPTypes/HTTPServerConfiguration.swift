@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every limit of the engine, set explicitly, with defaults fit for a server that faces
 /// browsers directly: deadlines for slow clients (like nginx's `client_header_timeout`
 /// and Apache's mod_reqtimeout), a connection budget answered with a fast 503 when it

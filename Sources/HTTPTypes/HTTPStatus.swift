@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An HTTP status code with its reason phrase.
 public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     /// The three-digit code.

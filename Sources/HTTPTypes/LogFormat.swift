@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a `LogSink` writes lines: plain text for people, or one JSON object per line
 /// for log collectors (`--log-format json`).
 public enum LogFormat: String, Sendable, Hashable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One item of a header list weighted with quality values, as in `Accept-Language:
 /// de-AT, de;q=0.9` or `Accept-Encoding: br, gzip;q=0.5` (RFC 9110 §12.4.2).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// A slot where the engine keeps its own ready-made form of a response that is sent

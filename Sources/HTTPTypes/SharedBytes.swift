@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Immutable bytes at a stable address, so the engine can send them without a copy.
 ///
 /// `@unchecked Sendable` is safe: the memory is written once in `init` and never again,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Substring {
     /// The substring without leading and trailing spaces and tabs, the only white space
     /// HTTP allows around list items and parameters (RFC 9110 §5.6.3).

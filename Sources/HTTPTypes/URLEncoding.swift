@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Percent-encoding for URLs this server writes, and decoding of urlencoded forms and
 /// queries and form bodies (the engine and the in-process test client both use it).
 public enum URLEncoding {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Appends `string` as UTF-8, replacing the five characters that can end an HTML text
 /// node or attribute value: `&`, `<`, `>`, `"` and `'`.
 ///

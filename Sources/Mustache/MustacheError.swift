@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A template that cannot be compiled, or a template file that cannot be loaded.
 ///
 /// Start-up stops on it, so it says exactly where to look:

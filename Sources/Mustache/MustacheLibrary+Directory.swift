@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The only file of the module that uses Foundation: loading templates happens once, at
 // start-up; parsing and rendering never touch it.
 import FoundationEssentials

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Named templates: the partials, layouts and pages of an application.
 ///
 /// Build it once at start-up (usually with ``init(directory:fileExtension:)``), check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension MustacheTemplate {
     /// Turns source into a program in three passes over the scanner's tokens:
     /// match sections, decide standalone lines and indentation, then emit the program.

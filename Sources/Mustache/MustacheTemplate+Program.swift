@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension MustacheTemplate {
     /// A compiled template: a flat list of operations over side tables.
     ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension MustacheTemplate {
     /// The mutable state of one render: lives on the caller's stack, so concurrent
     /// renders of the same template share nothing but its immutable program.

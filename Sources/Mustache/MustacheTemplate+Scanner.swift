@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension MustacheTemplate {
     /// A piece of source: a run of text or one tag, with its byte range.
     struct Token {

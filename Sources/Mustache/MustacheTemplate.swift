@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A compiled Mustache template.
 ///
 /// Compile once at start-up, then render many times, from many threads at once: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Literals let views write contexts the way they read in the template:
 // `["title": "Music", "tabs": [...], "badge": nil]`.
 

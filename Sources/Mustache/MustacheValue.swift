@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A value a template renders.
 ///
 /// Views build these explicitly instead of handing the engine arbitrary Swift values:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numbers are written straight into the output buffer: the render path builds no
 // `String` for them except for non-integral doubles.
 

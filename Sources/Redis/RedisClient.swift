@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// A thread-safe Redis client for synchronous callers (the engine's threads): a pool of

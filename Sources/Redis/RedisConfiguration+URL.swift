@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RedisConfiguration {
     /// Parses `redis://host[:port][/database]`: port 6379 and database 0 when left out;
     /// an IPv6 address goes in brackets (`redis://[::1]:6380/1`).

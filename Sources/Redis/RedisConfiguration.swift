@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a `RedisClient` connects and how long it waits.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a Redis call failed. The reason names the server (`redis 127.0.0.1:6379: …`)
 /// so a log line or a 503 page says which instance to look at.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RedisReply {
     /// The bytes of a bulk string, else nil.
     public var bytes: [UInt8]? {

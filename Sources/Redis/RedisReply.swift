@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One reply from Redis, copied out of hiredis's reply object (which is freed at once).
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Crypto
 
 /// A Lua script for `RedisClient.evaluate`, sent by its SHA-1 (`EVALSHA`) and in full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSQLite
 
 /// One SQLite connection. Not thread-safe by itself: its owner serializes calls (the

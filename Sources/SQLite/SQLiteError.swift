@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A failed SQLite call: SQLite's result code and message, with what was being done.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
     /// SQLite's primary result code (`SQLITE_BUSY` is 5, `SQLITE_CORRUPT` 11, …).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A value bound to or read from a statement.
 public enum SQLiteValue: Sendable, Hashable {
     case null

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Dictionary {
     /// Makes room for one more entry under `capacity` by dropping the least recently used:
     /// at least a sixteenth of `capacity` in one pass, so a full store or cache pays the

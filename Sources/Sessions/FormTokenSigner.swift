@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Crypto
 
 /// Form tokens for pages shown to a visitor with no stored session: nothing is stored

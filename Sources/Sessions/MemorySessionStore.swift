@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// Sessions in memory: bounded in count with least-recently-used eviction, and idle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A one-time message for the visitor's next page, kept in the session so it survives
 /// the redirect after a POST (a vetoed or refused tab selection).
 public struct Notice: Sendable, Hashable, Codable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabBar
 
 /// One visitor's server-side state: the tab bar state plus what protects it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reads what `SessionBytesWriter` wrote; every read checks the bounds and throws
 /// `SessionBytesReader.Malformed` at the first byte that does not fit.
 struct SessionBytesReader {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Appends the compact binary session format: unsigned LEB128 varints, zigzag for
 /// signed numbers, strings as a length and UTF-8 bytes, optionals behind a 0/1 byte.
 struct SessionBytesWriter {

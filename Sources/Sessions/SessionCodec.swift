@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabBar
 
 /// The bytes a durable or shared store keeps for a session (everything but the id and

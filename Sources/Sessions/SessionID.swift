@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Crypto
 
 /// A 128-bit session id from the CSPRNG. Held as two integers so a session costs no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where sessions live. Implementations: `MemorySessionStore` (tests, benchmarks),
 /// and the durable and shared stores. Calls are synchronous and bounded in time: they
 /// run on the engine's threads.

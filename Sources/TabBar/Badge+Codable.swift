@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON shape: exactly one of `{"text": "New"}`, `{"count": 3}` or `{"dot": true}`,
 /// plus an optional `"color"`. One key per kind reads better in a hand-written tab
 /// definition than a `{"kind": …, "value": …}` pair.

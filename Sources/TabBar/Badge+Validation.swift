@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Badge {
     /// Longest accepted badge text, in characters: a badge is a small pill in a bar item.
     public static let maxTextLength = 16

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A tab's badge: the web counterpart of `UITabBarItem.badgeValue` and `badgeColor`.
 ///
 /// UIKit's badge is a free string; here the common shapes are spelled out so the view

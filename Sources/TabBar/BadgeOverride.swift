@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A visitor's own version of a tab's badge, replacing the model's global badge for
 /// them alone: hidden once they have seen the tab, or a badge of their own (their
 /// unread count, say).

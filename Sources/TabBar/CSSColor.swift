@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one gate every colour passes before it may reach a `style` attribute.
 ///
 /// Colours come from the tab definition file and from per-visitor badge overrides,

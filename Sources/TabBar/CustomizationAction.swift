@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One edit on the customize page (More → Edit); each is a form post.
 public enum CustomizationAction: Sendable, Hashable {
     /// Move the tab one place up, past its nearest customizable neighbour.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a customization was refused; the visitor's state is untouched. The
 /// description is a sentence for the page that reports it.
 public enum CustomizationError: Error, Sendable, Hashable, CustomStringConvertible {

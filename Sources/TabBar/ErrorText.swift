@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Formatting shared by the error descriptions: they end up on a 400 page or in a
 /// start-up error, so whatever the input was, the quoted part stays short and printable.
 enum ErrorText {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds where a text stops being JSON (RFC 8259), for error messages only: the decoder
 /// of FoundationEssentials reports "not valid JSON" without a position. Written by hand
 /// because no library here offers it; it validates, it builds nothing.

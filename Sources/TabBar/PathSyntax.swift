@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Syntax checks for the slash-separated names this module accepts: remembered tab
 /// locations, icon file names and template names.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a selection or visit did, so the app knows where to redirect or what to show.
 public enum SelectionOutcome: Sendable, Hashable {
     /// Switched to (or stayed on) `tabID`; `location` is where to go below the tab's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON keys are the property names. Only `id`, `title` and `icon` are required, so a
 /// minimal tab definition stays short; every other key falls back to the same default
 /// as the memberwise initializer.

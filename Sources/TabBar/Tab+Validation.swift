@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Tab {
     /// Longest accepted tab id: it is a URL segment and a key in every visitor's state.
     public static let maxIDLength = 32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One tab of the shared model: the web counterpart of a view controller in
 /// `UITabBarController.viewControllers` together with its `tabBarItem`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarAppearance {
     /// Backdrop blur radius of a translucent bar.
     public static let translucentBlur = "20px"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON keys are the property names; a missing key takes the default, so
 /// `"appearance": {"tint": "#ff2d55"}` changes only the tint.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How the bar looks: the counterpart of `UITabBarAppearance`, `tintColor`,
 /// `unselectedItemTintColor`, `isTranslucent` and `itemPositioning`.
 ///

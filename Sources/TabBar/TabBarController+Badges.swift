@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// The badge this visitor sees on a tab: their override if they have a valid one
     /// (`.hidden` → none), otherwise the model's badge. `nil` for an unknown tab.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// Applies one customize-page edit and returns the new state, whose version is
     /// exactly one more; on error the caller keeps the old state untouched.

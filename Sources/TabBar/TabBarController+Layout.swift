@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// What to render for this visitor: every tab in their order with its selection,
     /// effective badge and whether it sits in the bar at each width.

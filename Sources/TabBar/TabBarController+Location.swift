@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// Most segments a remembered location may have.
     public static let maxLocationSegments = 16

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// The visitor's order of all tab ids, bar first then More, valid for the current
     /// model whatever the state holds: a permutation of the model's ids with every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// The state brought in line with the current model, for a state saved under an
     /// older one (tabs added, removed, reordered, made fixed or disabled). Call it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
     /// A tap on a tab (the bar is a form; each item a submit button).
     ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The tab bar controller: the shared model plus the app's hooks. It holds no
 /// visitor state; each visitor's `TabBarState` goes in and a new one comes out, so
 /// one controller serves every request at once and every rule is a pure function.

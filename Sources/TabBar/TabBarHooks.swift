@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The app's say in tab bar events, mirroring `UITabBarControllerDelegate`.
 ///
 /// Hooks are synchronous and receive values, so they cannot reach into the

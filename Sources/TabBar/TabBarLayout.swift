@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything a view needs to draw one visitor's bar, for both widths at once: the
 /// page carries both and CSS shows the right one, so no width detection is needed.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials  // JSONDecoder, for reading the tab definition at start-up only.
 
 /// The tab definition file: `{"appearance": {…}, "tabs": [{…}, …]}`, where

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shared tab bar definition every visitor sees: the tabs in their default order
 /// and the bar's appearance (UIKit's `viewControllers` plus `tabBar` appearance).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a tab definition was refused. Its `description` is a one-line message naming
 /// the tab and the problem, written for whoever edits the definition file: it is
 /// printed when start-up (or a reload) fails.

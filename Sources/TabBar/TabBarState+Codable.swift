@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON keys are the property names. Empty and `nil` members are left out when
 /// encoding and default when decoding, which keeps sessions small and lets states
 /// written by older versions load.

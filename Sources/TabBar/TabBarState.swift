@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One visitor's tab bar state, the part of `UITabBarController` that differs per
 /// person: selection, each tab's navigation position, custom order and badges.
 ///

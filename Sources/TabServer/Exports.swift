@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The library product's one import: `import TabServer` brings the app layer, the tab
 // model, templates' values, sessions, the HTTP value types and the configuration's
 // types (`ProxyTrust`, `RedisConfiguration`), as well as `AppServer`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation  // String searching helpers; test support only, never linked into the server.
 import HTTPTypes
 

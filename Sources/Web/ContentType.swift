@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Content types by file extension, for the kinds of files a web app ships.
 public enum ContentType {
     /// The type for a path; unknown extensions are `application/octet-stream`.

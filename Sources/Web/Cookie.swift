@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// A cookie to set, rendered as one `Set-Cookie` header value.

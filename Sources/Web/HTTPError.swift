@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// A request that cannot be answered as asked, as a value: the status, a message for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The values a route pattern captured, by name.
 public struct RouteParameters: Sendable {
     var values: [(name: String, value: String)] = []

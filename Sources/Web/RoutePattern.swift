@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A compiled path pattern such as `/tabs/{tab}/{location*}`.
 struct RoutePattern: Sendable {
     enum Segment: Sendable, Equatable {

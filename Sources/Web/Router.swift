@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// Maps method and path to a handler, with `{name}` parameters and a trailing `{name*}`

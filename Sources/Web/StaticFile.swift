@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// One file of `Public/`, held in memory with everything a response needs, computed once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One malformed, ambiguous or hostile request and what the engine must answer. Every
 /// case is followed on the same connection by a pipelined `GET /smuggled-nNz`, which
 /// must never run: the engine answers once and closes.

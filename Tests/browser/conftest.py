@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures of the real-browser tests.
 
 The suite builds nothing: it starts the already built server binary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helpers shared by the browser tests: a thin wrapper around one Selenium driver that
 knows the app's markup (the tab bar form, the More item, the customize rows).
 

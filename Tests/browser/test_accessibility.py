@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """axe-core finds no violations on every kind of page, in light and dark mode, and a
 screenshot of each is kept in screenshots/ for people to look at."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Customizing through the UI: More → Edit tabs → move a tab into the bar, move it up,
 reload, reset, Done. Everything is a form post, so it must work with JavaScript off."""
 

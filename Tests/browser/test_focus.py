@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Keyboard focus: every focused element shows a focus ring, and neither the fixed bar
 nor the sticky header ever hides the element that has focus (WCAG 2.4.7, 2.4.11)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The bar's geometry: fixed to the viewport bottom, never covering content, items big
 enough to tap, labels readable."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Live updates: a page open in Chromium shows a badge change within a second of a
 SIGHUP reload of the tab file, without navigating, and says it for screen readers."""
 

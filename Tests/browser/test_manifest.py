@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The web app manifest: Chromium considers the app installable, and the manifest keeps
 its URLs relative so the app works under a base path behind a proxy."""
 

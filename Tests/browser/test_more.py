@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """More: four tabs and More on a phone when there are more than five tabs; every tab in
 the bar (and no More) on wide screens."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Issue #12, "Feels native on every width": one test (or more) per defect, at phone
 portrait and landscape, tablet and desktop sizes, JavaScript on and off."""
 

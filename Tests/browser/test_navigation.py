@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Selecting tabs, Back, and each tab's own navigation stack, with JavaScript on (the
 fetch-and-swap enhancement) and off (plain form posts answered with 303)."""
 

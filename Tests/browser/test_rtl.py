@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Arabic: Accept-Language negotiation picks Arabic, the page is right-to-left and the
 bar is mirrored (its first tab at the right edge)."""
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libFuzzer target: `ChunkedDecoder`, fed all at once and byte by byte, which must agree.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChunkedDecoder(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

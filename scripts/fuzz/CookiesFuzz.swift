@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libFuzzer target: the `Cookie` header scanner; lines of the input are header values.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCookies(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

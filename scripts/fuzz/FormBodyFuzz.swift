@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libFuzzer target: `FormBody` (urlencoded and multipart); the first byte picks the type.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFormBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

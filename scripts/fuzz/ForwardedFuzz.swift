@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libFuzzer target: forwarded headers from a trusted peer (`Forwarded`, `X-Forwarded-*`)
 /// and address ranges; lines of the input are the values.
 nonisolated(unsafe) let trust = try! ProxyTrust("127.0.0.0/8, ::1, 10.0.0.0/8")

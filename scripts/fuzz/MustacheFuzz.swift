@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libFuzzer target: Mustache templates, compiled and rendered with a small context.
 nonisolated(unsafe) let context: MustacheValue = [
     "name": "Ada", "list": [["x": 1], ["x": 2]], "flag": true, "html": "<b>&</b>", "empty": [],

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libFuzzer target: quality-value lists (`Accept-Language`); lines are field values.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQualityValue(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

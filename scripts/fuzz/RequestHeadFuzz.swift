@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPicoHTTPParser
 
 /// libFuzzer target: request heads (picohttpparser and `RequestHead`'s checks), parsed in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension AppConfiguration {
     /// One row of the settings list: its flag, environment variable, default and meaning.
     /// `--help` prints the list and a test holds the README's "Configuration" table to it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabBar
 
 /// The app's say in selection and customization: UIKit's `UITabBarControllerDelegate`

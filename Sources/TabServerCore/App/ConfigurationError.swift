@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A setting that could not be used, named with the flag or variable it came from.
 ///
 /// ```swift

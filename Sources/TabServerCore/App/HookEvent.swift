@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabBar
 
 /// Something an `AppHooks` observer is told about. A request collects these while it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The scheme, host and port visitors use to reach the app (`https://shop.example.com`),
 /// parsed once from `--public-origin`. When it is known, its scheme decides whether the
 /// session cookie is `Secure`, whatever forwarded headers say.

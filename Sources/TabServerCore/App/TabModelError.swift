@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a tab model was refused (by `TabModelHolder.replaceModel` or when the tab file
 /// is loaded): the tab, and what it lacks, in words that say what to fix.
 public struct TabModelError: Error, Sendable, CustomStringConvertible, Equatable {

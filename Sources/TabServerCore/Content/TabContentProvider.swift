@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabBar
 
 /// Supplies each tab's pages. The app asks for the page at a location below a tab's

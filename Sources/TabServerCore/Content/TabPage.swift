@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Mustache
 
 /// One page of a tab's content: what the tab's template renders at a location.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabBar
 
 /// What a content provider knows about the page asked for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Carries live events between instances that share a session store, so a badge set on
 /// one instance reaches a visitor whose page is streaming from another.
 public protocol EventRelay: Sendable {

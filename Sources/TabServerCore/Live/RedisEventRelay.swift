@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Redis
 
 /// Live events over Redis pub/sub: `PUBLISH` on the store's client, one subscriber

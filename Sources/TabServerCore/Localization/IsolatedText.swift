@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text with embedded runs of another direction marked by the Unicode isolates
 /// FIRST STRONG ISOLATE (U+2068) and POP DIRECTIONAL ISOLATE (U+2069), as
 /// `Language.isolatedText` and `Language.translate` produce them. Views turn each run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Mustache
 
 /// One language of the UI: its strings (complete: gaps are filled from English), tab

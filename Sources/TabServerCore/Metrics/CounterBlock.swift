@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// A fixed number of counters that only grow, in one allocation, shared by every engine

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Sessions
 
 /// A session store that times each call and counts failures into `AppMetrics`, then

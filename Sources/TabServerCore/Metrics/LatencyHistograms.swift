@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A fixed set of duration histograms (one per route, or per store operation), Prometheus
 /// style, in one `CounterBlock`. Recording is two relaxed atomic adds (a bucket and the
 /// sum); cumulative counts are computed only when scraped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A short fingerprint of a visitor's tab order, carried by every customize form.
 ///
 /// A customize post is stale when the *arrangement* changed since its page was shown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// A small, bounded, thread-safe memo for values that are expensive to build and

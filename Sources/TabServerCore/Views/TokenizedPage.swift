@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Sessions
 
 /// A rendered page with the places of its CSRF token recorded, so one rendering serves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The RFC 7239 `Forwarded` header: one element per proxy hop, each with optional
 /// `for`, `proto` and `host` parameters. Malformed parts are skipped.
 struct ForwardedHeader {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// The notes, and how often each tab was tapped (kept by the `didSelect` hook).

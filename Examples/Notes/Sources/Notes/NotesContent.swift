@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabServer
 
 /// The pages of the three tabs: a list of notes and each note, a search with results as
