@@ -105,11 +105,12 @@ def session_cookie(port):
 
 def make_visitors(port, count, path):
     """Creates `count` sessions the way a browser does (a GET of a tab page without a
-    cookie), scrapes each one's cookie and CSRF token, and writes "cookie csrf" lines."""
+    cookie; not the first tab, whose default state stores no session), scrapes each
+    one's cookie and CSRF token, and writes "cookie csrf" lines."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     with open(path, "w") as f:
         for _ in range(count):
-            connection.request("GET", "/tabs/featured")
+            connection.request("GET", "/tabs/music")
             response = connection.getresponse()
             body = response.read()
             cookie = response.getheader("Set-Cookie").split(";")[0]
