@@ -35,9 +35,6 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     let database: Mutex<SQLiteDatabase>
-    /// A second connection that moves the WAL into the database file in the background,
-    /// so no request waits for a checkpoint's `fsync` (see `+Checkpoint`).
-    let checkpointer: Mutex<SQLiteDatabase>
     /// Rows in `sessions`, changed only while `database` is locked.
     let rows = Atomic<Int>(0)
     let cache = Mutex<[SessionID: Cached]>([:])
@@ -80,17 +77,13 @@ public final class SQLiteSessionStore: SessionStore {
             let db = try SQLiteDatabase(path: path)
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
-            // Checkpoints run in the background (below), never inside a request's commit.
-            try db.execute("PRAGMA wal_autocheckpoint = 0")
             try Self.migrate(db)
             let count = try db.query("SELECT count(*) FROM sessions").first?.first?.integer ?? 0
             rows.store(Int(count), ordering: .relaxed)
             database = Mutex(db)
-            checkpointer = Mutex(try SQLiteDatabase(path: path))
         } catch {
             throw SessionStoreError(error.description)
         }
-        scheduleCheckpoint()
     }
 
     /// Each step takes the schema from version N-1 to N, in one transaction.
