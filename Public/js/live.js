@@ -86,8 +86,16 @@
     if (source) { source.close(); source = null; }
   }
 
+  let missed = false;
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") connect(); else disconnect();
+    if (document.visibilityState === "visible") {
+      connect();
+      // Events sent while the page was hidden were not received: catch up once.
+      if (missed) { missed = false; refreshBar(); }
+    } else {
+      disconnect();
+      missed = true;
+    }
   });
   window.addEventListener("pagehide", disconnect);
   connect();

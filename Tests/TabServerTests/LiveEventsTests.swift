@@ -127,6 +127,21 @@ struct LiveEventsTests {
         #expect(read(stream, until: "\"Far\"").contains("\"Far\""))
     }
 
+    @Test("a badge cleared by opening its tab (clearsBadgeOnSelect) redraws the visitor's other windows")
+    func clearedBadge() throws {
+        let app = try makeApp()
+        let server = try app.start()
+        defer { server.shutdown() }
+        let visitor = TestClient(app.responder)
+        let page = visitor.get("/tabs/movies")
+        let cookie = try #require(visitor.cookies["tabserver_session"])
+        let stream = try subscribe(server.port, cookie: cookie)
+        #expect(read(stream, until: "retry:").contains("200"))
+        let token = try #require(page.csrfToken)
+        #expect(visitor.post("/select", form: [("csrf", token), ("tab", "music")]).status == 303)
+        #expect(read(stream, until: "event: bar").contains("event: bar"))
+    }
+
     @Test("a reload of the tab file tells every open page to redraw its bar")
     func barOnReload() throws {
         let app = try makeApp()

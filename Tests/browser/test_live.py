@@ -76,3 +76,27 @@ def test_without_javascript_the_next_load_shows_the_state(reloadable_server, bro
             break
         time.sleep(0.2)
     assert _badge_text(browser, "tv") == "5"
+
+
+def test_a_badge_cleared_in_one_window_disappears_in_the_other(server, browsers):
+    """Music's badge clears when the visitor opens Music (clearsBadgeOnSelect): their
+    other window shows it gone within a second, without a reload."""
+    browser = browsers.open("desktop")
+    browser.get("/tabs/movies")  # a visit worth a session, so there is something to follow
+    first = browser.driver.current_window_handle
+    browser.wait(lambda: browser.run("return document.documentElement.dataset.live === 'open';"),
+                 "the first window subscribed to /events")
+    assert _badge_text(browser, "music") == "3"
+    token = browser.mark_document()
+
+    browser.driver.switch_to.new_window("tab")
+    browser.get("/tabs/movies")
+    browser.tap_tab("music")
+    browser.wait(lambda: browser.path() == "/tabs/music", "the second window opened Music")
+    started = time.monotonic()
+    browser.driver.close()
+    browser.driver.switch_to.window(first)
+    browser.wait(lambda: _badge_text(browser, "music") is None, "the badge is gone in the first window",
+                 timeout=1.5)
+    assert time.monotonic() - started <= 1.5
+    assert browser.document_marked(token), "no navigation happened"

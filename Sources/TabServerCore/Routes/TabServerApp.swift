@@ -136,7 +136,13 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
                 AppHooks.$user.withValue(user) { appHooks.deliver(state.events) }
-                if state.arrangementChanged, let id = user.map({ SessionID.user($0) }) ?? state.session?.id {
+                // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
+                // their other windows too.
+                let badgesChanged =
+                    state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
+                if state.arrangementChanged || badgesChanged,
+                    let id = user.map({ SessionID.user($0) }) ?? state.session?.id
+                {
                     // The visitor's other windows (a signed-in user's on every device) redraw their bar.
                     events.publish("bar", data: "{}", to: id)
                 }
