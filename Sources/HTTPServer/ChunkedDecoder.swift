@@ -30,7 +30,7 @@ struct ChunkedDecoder {
             let byte = input[index]
             switch state {
             case .size:
-                if let value = Self.hexValue(byte) {
+                if let value = URLEncoding.hexValue(byte) {
                     digits += 1
                     guard digits <= 16 else { throw Self.malformed }
                     remaining = remaining << 4 | UInt64(value)
@@ -112,13 +112,4 @@ struct ChunkedDecoder {
     }
 
     private static let malformed = EngineRejection(status: .badRequest, message: "The chunked body is malformed.")
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -274,8 +274,8 @@ struct RequestHead {
                 throw EngineRejection(status: .badRequest, message: "The request target contains a control character.")
             }
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
-                    let low = hexValue(bytes[index + 2])
+                guard index + 2 < bytes.endIndex, let high = URLEncoding.hexValue(bytes[index + 1]),
+                    let low = URLEncoding.hexValue(bytes[index + 2])
                 else {
                     throw EngineRejection(status: .badRequest, message: "The request target has a malformed % escape.")
                 }
@@ -294,14 +294,6 @@ struct RequestHead {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 /// Whether `byte` may appear in a token (RFC 9110 §5.6.2): a method or a field name.
