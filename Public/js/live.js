@@ -22,7 +22,11 @@
   // The bar as the server renders it now (titles, badges, spoken labels, More).
   async function refreshBar() {
     try {
-      const response = await fetch(window.location.href, { credentials: "same-origin" });
+      // Marked as a prefetch: showing the bar again is not a visit, and must not select
+      // this page's tab again (the visitor may have just tapped another one).
+      const response = await fetch(window.location.href, {
+        credentials: "same-origin", headers: { Purpose: "prefetch" },
+      });
       if (!response.ok) return;
       const doc = new DOMParser().parseFromString(await response.text(), "text/html");
       const fresh = doc.querySelector("nav.tab-bar");
