@@ -8,9 +8,7 @@ extension TabServerApp {
     /// `GET /more`: the tabs that do not fit the bar (UIKit's `moreNavigationController`).
     func morePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
-        var notice = session.notice
-        session.notice = nil
-        session = state.keep(session)
+        var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
         return html(
             views.morePage(
@@ -23,13 +21,12 @@ extension TabServerApp {
     func customizePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
         let controller = state.controller
-        if session.customizationStart == nil {
+        // A prefetch (live.js redrawing the bar) is not the visitor opening the sheet.
+        if session.customizationStart == nil, !Self.isPrefetch(state.request) {
             session.customizationStart = controller.effectiveOrder(session.state)
             state.events.append(.willBeginCustomizing(session.state))
         }
-        let notice = session.notice
-        session.notice = nil
-        session = state.keep(session)
+        let notice = takeNotice(&session, state: &state)
         return html(
             views.customizePage(
                 session: session, model: state.model, notice: notice, message: nil,

@@ -85,14 +85,7 @@ extension TabServerApp {
         case .unknownTab, .vetoed:
             throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
         }
-        var notice = session.notice
-        // A prefetch (or prerender) is not a visit: the visitor has not seen the page.
-        if !Self.isPrefetch(state.request) {
-            session.notice = nil
-            session = state.keep(session)
-        } else {
-            notice = nil
-        }
+        var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
         let body = views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
@@ -185,6 +178,17 @@ extension TabServerApp {
             return nil
         }
         return value
+    }
+
+    /// The notice a page shows once, taken out of the session with the page's other
+    /// changes kept. A prefetch shows none and keeps nothing: the notice waits for the
+    /// visit (live.js redrawing the bar must not swallow what an Edit step said).
+    func takeNotice(_ session: inout Session, state: inout RequestState) -> Notice? {
+        guard !Self.isPrefetch(state.request) else { return nil }
+        let notice = session.notice
+        session.notice = nil
+        session = state.keep(session)
+        return notice
     }
 
     /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,
