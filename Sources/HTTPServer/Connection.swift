@@ -12,6 +12,9 @@ final class Connection {
         case head(since: UInt64)
         /// Reading the body of `head`, begun at `since`.
         case body(since: UInt64)
+        /// The responder answers later (`HTTPAnswer.later`), asked at `since`; nothing is
+        /// read or written meanwhile.
+        case waiting(since: UInt64)
         /// Writing a response; nothing is read meanwhile.
         case responding(since: UInt64)
         /// A streamed response (Server-Sent Events) with nothing left to write: waiting
@@ -52,9 +55,23 @@ final class Connection {
     var sharedSent = 0
     /// The app's stream while this connection sends one.
     var stream: ResponseStream?
+    /// The answer this connection waits for, and how to send it once it is there.
+    var deferred: DeferredResponse?
+    var deferredClose = false
+    var deferredKeepAliveForHTTP10 = false
     var writeDeadline: UInt64 = 0
     var closeAfterWrite = false
-    var wantsWrite = false
+    /// What the loop's epoll registration asks for.
+    var interest: Interest = .input
+
+    enum Interest {
+        /// Readable or the peer closed (between requests, while reading one).
+        case input
+        /// Writable (a response is stuck on a full socket buffer).
+        case output
+        /// Nothing but errors (waiting for a deferred answer: pipelined input stays unread).
+        case none
+    }
 
     // For the access log.
     var logMethod: String?

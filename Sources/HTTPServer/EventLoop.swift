@@ -137,17 +137,40 @@ final class EventLoop: @unchecked Sendable {
             defer { ready = [] }
             return ready
         }) {
-            if let connection = connections[descriptor] { pump(connection) }
+            guard let connection = connections[descriptor] else { continue }
+            if connection.deferred != nil {
+                resume(connection)
+            } else {
+                pump(connection)
+            }
         }
         if engine.draining.load(ordering: .relaxed) { sweep(now: monotonicNanos()) }
     }
 
     // MARK: Streams
 
-    /// Called from any thread when a stream of `descriptor` has something for the loop.
+    /// Called from any thread when a stream or a deferred answer of `descriptor` has
+    /// something for the loop. Only the first of a burst writes to the wake pipe: a group
+    /// of answers completed together costs one wake-up.
     private func streamReady(_ descriptor: Int32) {
-        readyStreams.withLock { $0.append(descriptor) }
-        wake()
+        let first = readyStreams.withLock { ready -> Bool in
+            ready.append(descriptor)
+            return ready.count == 1
+        }
+        if first { wake() }
+    }
+
+    /// Sends a deferred answer that has arrived, then serves pipelined requests.
+    private func resume(_ connection: Connection) {
+        guard let deferred = connection.deferred, let response = deferred.take() else { return }
+        connection.deferred = nil
+        setInterest(connection, .input)
+        queue(
+            response, on: connection, method: connection.head?.method ?? .get, close: connection.deferredClose,
+            keepAliveForHTTP10: connection.deferredKeepAliveForHTTP10)
+        flush(connection)
+        guard connections[connection.descriptor] === connection else { return }
+        if case .idle = connection.phase, !connection.input.isEmpty { process(connection, now: monotonicNanos()) }
     }
 
     /// Moves what the app wrote into the connection's output and sends it; closes the
@@ -297,7 +320,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func readAvailable(_ connection: Connection) {
-        if case .responding = connection.phase { return }
+        switch connection.phase {
+        case .responding, .waiting: return
+        default: break
+        }
         let received = read(connection.descriptor, readBuffer.baseAddress, readBuffer.count)
         if received < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
@@ -329,7 +355,7 @@ final class EventLoop: @unchecked Sendable {
             case .body:
                 guard readBody(connection) else { return }
                 dispatch(connection)
-            case .responding, .lingering, .streaming:
+            case .waiting, .responding, .lingering, .streaming:
                 return
             }
         }
@@ -475,11 +501,23 @@ final class EventLoop: @unchecked Sendable {
         let request = HTTPRequest(
             method: head.method, path: head.path, query: head.query, headers: head.headers, formFields: formFields,
             remoteAddress: connection.address, version: head.version)
-        let response = engine.responder.respond(to: request)
+        let answer = engine.responder.answer(request)
         let close = !head.keepAlive || engine.draining.load(ordering: .relaxed)
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
-        queue(response, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
-        flush(connection)
+        switch answer {
+        case .now(let response):
+            queue(response, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
+            flush(connection)
+        case .later(let deferred):
+            // The loop serves other connections meanwhile; `resume` sends the answer.
+            connection.deferred = deferred
+            connection.deferredClose = close
+            connection.deferredKeepAliveForHTTP10 = http10KeepAlive
+            connection.phase = .waiting(since: monotonicNanos())
+            setInterest(connection, .none)
+            let descriptor = connection.descriptor
+            deferred.attach { [weak self] in self?.streamReady(descriptor) }
+        }
     }
 
     /// Answers a request the engine refuses itself, then closes (after a linger).
@@ -560,7 +598,7 @@ final class EventLoop: @unchecked Sendable {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
-                    setWriteInterest(connection, true)
+                    setInterest(connection, .output)
                     return
                 }
                 closeNow(connection, aborted: true)
@@ -573,7 +611,7 @@ final class EventLoop: @unchecked Sendable {
             remaining -= fromHead
             connection.sharedSent += remaining
         }
-        setWriteInterest(connection, false)
+        setInterest(connection, .input)
         if let stream = connection.stream {
             // Everything written so far is sent; wait for the app to write more.
             connection.phase = .streaming
@@ -633,6 +671,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func closeNow(_ connection: Connection, aborted: Bool) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
+        connection.deferred = nil
         if let stream = connection.stream {
             connection.stream = nil
             stream.close()  // the app forgets its subscriber
@@ -663,6 +702,9 @@ final class EventLoop: @unchecked Sendable {
                 let allowed =
                     engine.bodyTimeoutNanos + UInt64(connection.body.count) / engine.minimumRate * 1_000_000_000
                 if now &- since > allowed { timeOut(connection, since: since, "The request body arrived too slowly.") }
+            case .waiting(let since):
+                // The app never answered (a store that hangs): give up like a stuck send.
+                if now &- since > engine.sendTimeoutNanos { closeNow(connection, aborted: true) }
             case .responding:
                 if now > connection.writeDeadline { closeNow(connection, aborted: true) }
             case .lingering(let until):
@@ -684,14 +726,19 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: epoll
 
-    private func setWriteInterest(_ connection: Connection, _ wanted: Bool) {
-        guard connection.wantsWrite != wanted else { return }
-        connection.wantsWrite = wanted
-        // While a response is pending, only writability matters: reading more would
-        // buffer pipelined requests without bound.
+    /// While a response is pending, only writability matters, and while an answer is
+    /// awaited nothing does: reading more would buffer pipelined requests without bound.
+    private func setInterest(_ connection: Connection, _ wanted: Connection.Interest) {
+        guard connection.interest != wanted else { return }
+        connection.interest = wanted
+        let events: UInt32 =
+            switch wanted {
+            case .input: EpollEvents.input | EpollEvents.readHangUp
+            case .output: EpollEvents.output
+            case .none: 0
+            }
         register(
-            connection.descriptor, events: wanted ? EpollEvents.output : EpollEvents.input | EpollEvents.readHangUp,
-            tag: UInt64(connection.descriptor), operation: Int32(EPOLL_CTL_MOD))
+            connection.descriptor, events: events, tag: UInt64(connection.descriptor), operation: Int32(EPOLL_CTL_MOD))
     }
 
     private func register(

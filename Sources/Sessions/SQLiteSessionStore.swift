@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 import FoundationEssentials
 import SQLite
 import Synchronization
@@ -6,13 +7,22 @@ import Synchronization
 /// Sessions in an SQLite file: survive restarts and crashes, for one server instance
 /// (several instances share sessions through Redis instead).
 ///
-/// Durability: WAL with `synchronous = NORMAL`. A write is acknowledged (and the 303 sent)
-/// only after its transaction is committed to the WAL, which survives the process being
-/// killed at any moment; only a power loss or kernel crash may lose the last commits —
-/// acceptable for preference-only state, and several times faster than `FULL`.
+/// Durability: WAL with `synchronous = NORMAL`, so a committed transaction survives the
+/// process being killed at any moment; only a power loss or kernel crash may lose the
+/// last commits — acceptable for preference-only state, and several times faster than
+/// `FULL`.
+///
+/// Group commit: `insert`, `update` and `delete` take effect in this process at once
+/// (later loads see them) and are queued; one writer commits everything queued in one
+/// transaction, so writes that arrive together cost one commit. `whenDurable` tells
+/// when a session's writes are committed: the app sends its answer (the 303 of a tab
+/// selection) only then, so an acknowledged write is never lost to a crash. If a
+/// commit fails, every write waiting for it fails too and is forgotten here as well.
+/// `flush()` waits for everything queued.
 ///
 /// Reads are served from a bounded in-memory copy of recently used sessions, kept
-/// coherent because this process is the only writer (each write updates both).
+/// coherent because this process is the only writer (`locking_mode = EXCLUSIVE` makes
+/// the file refuse a second one).
 ///
 /// The file is bounded too: at most `maxSessions` rows; inserting beyond that first
 /// removes the least recently used (by `last_seen`, which is kept to the minute).
@@ -34,11 +44,52 @@ public final class SQLiteSessionStore: SessionStore {
         var storedLastSeen: Int64
     }
 
+    /// A write accepted in memory and not yet committed to the file.
+    enum PendingWrite {
+        case insert(Session)
+        /// `expected` is the revision the file holds before it.
+        case update(Session, expected: Int, touches: Bool)
+        case touch(SessionID, lastSeen: Int64)
+        case delete(SessionID)
+
+        var id: SessionID {
+            switch self {
+            case .insert(let session), .update(let session, _, _): session.id
+            case .touch(let id, _), .delete(let id): id
+            }
+        }
+    }
+
+    /// What this process knows ahead of the file, under one lock: the cache and the
+    /// queue of writes, so a write's check, its effect here and its place in the queue
+    /// are one step.
+    struct Memory {
+        var cache: [SessionID: Cached] = [:]
+        /// Accepted writes, in order, waiting for the writer.
+        var pending: [PendingWrite] = []
+        /// Where in `pending` the update of a session sits while nothing else of that
+        /// session follows it: a newer update replaces it (one row write per commit).
+        var pendingUpdate: [SessionID: Int] = [:]
+        /// The group the pending writes will be committed in.
+        var group = CommitGroup()
+        /// The latest group holding a write of each session, until it is committed.
+        var unflushed: [SessionID: CommitGroup] = [:]
+        /// Whether the writer is scheduled or running.
+        var writing = false
+        /// The group the writer is committing now.
+        var committing: CommitGroup?
+        /// The group someone waits for (`whenDurable`) for each session: if it fails, that
+        /// waiter is told, so nothing more needs noting.
+        var awaited: [SessionID: CommitGroup] = [:]
+    }
+
     let database: Mutex<SQLiteDatabase>
     /// Rows in `sessions`, changed only while `database` is locked.
     let rows = Atomic<Int>(0)
-    let cache = Mutex<[SessionID: Cached]>([:])
-    private let cacheCapacity: Int
+    let memory = Mutex(Memory())
+    /// Runs the writer: one commit at a time, off the engine's threads.
+    let writer = DispatchQueue(label: "tabserver.sqlite.writer", qos: .userInitiated)
+    let cacheCapacity: Int
     public let lifetime: SessionLifetime
     /// The file.
     public let path: String
@@ -75,6 +126,9 @@ public final class SQLiteSessionStore: SessionStore {
         }
         do {
             let db = try SQLiteDatabase(path: path)
+            // One process owns the file (the cache relies on it): no other may write it,
+            // and without shared-memory locking each transaction saves its lock calls.
+            try db.execute("PRAGMA locking_mode = EXCLUSIVE")
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
             try Self.migrate(db)
@@ -126,12 +180,22 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        if let cached = cache.withLock({ $0[id] }) {
+        let cached = memory.withLock { memory -> Cached? in
+            guard var cached = memory.cache[id] else { return nil }
+            if now - cached.storedLastSeen >= Self.touchInterval, !lifetime.isExpired(cached.session, now: now) {
+                // Refreshes `last_seen` in the file (queued; nobody waits for it).
+                cached.storedLastSeen = now
+                if cached.session.lastSeen < now { cached.session.lastSeen = now }
+                memory.cache[id] = cached
+                enqueue(.touch(id, lastSeen: now), in: &memory)
+            }
+            return cached
+        }
+        if let cached {
             if lifetime.isExpired(cached.session, now: now) {
                 try delete(id)
                 return nil
             }
-            if now - cached.storedLastSeen >= Self.touchInterval { try touch(id, now: now) }
             return cached.session
         }
         let rows = try run("SELECT revision, data FROM sessions WHERE id = ?", [.blob(id.bytes)])
@@ -143,84 +207,104 @@ public final class SQLiteSessionStore: SessionStore {
         }
         let storedLastSeen = session.lastSeen
         session.lastSeen = now
-        remember(session, storedLastSeen: storedLastSeen)
-        if now - storedLastSeen >= Self.touchInterval { try touch(id, now: now) }
-        return session
+        return memory.withLock { memory -> Session in
+            // A write accepted meanwhile is newer than the file.
+            if let newer = memory.cache[id] { return newer.session }
+            let touches = now - storedLastSeen >= Self.touchInterval
+            remember(session, storedLastSeen: touches ? now : storedLastSeen, in: &memory)
+            if touches { enqueue(.touch(id, lastSeen: now), in: &memory) }
+            return session
+        }
     }
 
-    /// Stores a new session; when the file holds `maxSessions` rows, the least recently
-    /// used go first, in the same transaction.
+    /// Stores a new session (committed with the next group; see `whenDurable`); when the
+    /// file holds `maxSessions` rows, the least recently used go first, in the same
+    /// transaction. Throws when the id is already taken.
     public func insert(_ session: Session) throws(SessionStoreError) {
-        let evicted = try write { db throws(SQLiteError) -> [SessionID] in
-            try db.execute("BEGIN IMMEDIATE")
-            do throws(SQLiteError) {
-                let evicted = try evictLeastRecentlyUsed(db)
-                try db.query(
-                    "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)",
-                    [
-                        .blob(session.id.bytes), .integer(Int64(session.revision)),
-                        .blob(SessionCodec.encode(session)), .integer(session.created), .integer(session.lastSeen),
-                    ])
-                try db.execute("COMMIT")
-                rows.add(1 - evicted.count, ordering: .relaxed)
-                return evicted
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
+        let known = memory.withLock { $0.cache[session.id] != nil }
+        if known {
+            throw SessionStoreError("sqlite \(path): session \(session.id) exists already")
         }
-        if !evicted.isEmpty {
-            cache.withLock { cache in
-                for id in evicted { cache[id] = nil }
-            }
+        let found = try run("SELECT 1 FROM sessions WHERE id = ?", [.blob(session.id.bytes)])
+        if !found.isEmpty {
+            throw SessionStoreError("sqlite \(path): session \(session.id) exists already")
         }
-        remember(session, storedLastSeen: session.lastSeen)
+        try memory.withLock { memory throws(SessionStoreError) in
+            guard memory.cache[session.id] == nil else {
+                throw SessionStoreError("sqlite \(path): session \(session.id) exists already")
+            }
+            remember(session, storedLastSeen: session.lastSeen, in: &memory)
+            enqueue(.insert(session), in: &memory)
+        }
     }
 
+    /// Compare-and-set against this process's copy, which is always current (this process
+    /// is the only writer); the row is written with the next group (see `whenDurable`).
     public func update(_ session: Session) throws(SessionStoreError) -> Session? {
         var stored = session
         stored.revision = session.revision + 1
-        // `last_seen` (and its index page) is written only when the file's copy is stale,
-        // like a read's touch: most writes then change a single row and page.
-        let storedLastSeen = cache.withLock { $0[session.id]?.storedLastSeen }
-        let touches = storedLastSeen.map { stored.lastSeen - $0 >= Self.touchInterval } ?? true
-        let changed: Int = try write { db throws(SQLiteError) -> Int in
-            if touches {
-                try db.query(
-                    "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
-                    [
-                        .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
-                        .integer(stored.lastSeen), .blob(session.id.bytes), .integer(Int64(session.revision)),
-                    ])
-            } else {
-                try db.query(
-                    "UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?",
-                    [
-                        .integer(Int64(stored.revision)), .blob(SessionCodec.encode(stored)),
-                        .blob(session.id.bytes), .integer(Int64(session.revision)),
-                    ])
+        if memory.withLock({ $0.cache[session.id] == nil }) {
+            // Not in memory (evicted, or never read here): the file is current for it.
+            guard try load(session.id, now: session.lastSeen) != nil else { return nil }
+        }
+        return memory.withLock { memory -> Session? in
+            guard let cached = memory.cache[session.id], cached.session.revision == session.revision else {
+                return nil
             }
-            return db.changes
+            // `last_seen` (and its index page) is written only when the file's copy is
+            // stale, like a read's touch: most writes then change a single row and page.
+            let touches = stored.lastSeen - cached.storedLastSeen >= Self.touchInterval
+            memory.cache[session.id] = Cached(
+                session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen)
+            enqueue(.update(stored, expected: session.revision, touches: touches), in: &memory)
+            return stored
         }
-        guard changed == 1 else {
-            // Someone wrote first (or the session is gone): forget the copy, reload next time.
-            _ = cache.withLock { $0.removeValue(forKey: session.id) }
-            return nil
-        }
-        remember(stored, storedLastSeen: touches ? stored.lastSeen : storedLastSeen ?? stored.lastSeen)
-        return stored
     }
 
     public func delete(_ id: SessionID) throws(SessionStoreError) {
-        _ = cache.withLock { $0.removeValue(forKey: id) }
-        try write { db throws(SQLiteError) in
-            try db.query("DELETE FROM sessions WHERE id = ?", [.blob(id.bytes)])
-            rows.subtract(db.changes, ordering: .relaxed)
+        memory.withLock { memory in
+            memory.cache[id] = nil
+            enqueue(.delete(id), in: &memory)
         }
+    }
+
+    /// Calls `done` once the writes of `ids` accepted so far are committed (nil) or
+    /// failed; false, without calling it, when none is waiting.
+    public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
+        // Groups commit in order: the latest one suffices, unless one of them has failed
+        // already (then it is reported, once: the request that wrote asks first).
+        let group = memory.withLock { memory -> CommitGroup? in
+            var latest: CommitGroup?
+            for id in ids {
+                guard let group = memory.unflushed[id] else { continue }
+                if group.hasFailed {
+                    memory.unflushed[id] = nil
+                    return group
+                }
+                memory.awaited[id] = group
+                if latest !== memory.group { latest = group }
+            }
+            return latest
+        }
+        guard let group else { return false }
+        group.whenDone(done)
+        return true
+    }
+
+    /// Waits until every write accepted so far is committed; throws if one failed (or the
+    /// store is down since the last failed write).
+    public func flush() throws(SessionStoreError) {
+        let group = memory.withLock { memory -> CommitGroup? in
+            memory.pending.isEmpty ? memory.committing : memory.group
+        }
+        if let error = group?.wait() { throw error }
+        // Committed before this call, and failed: the store is down until a write succeeds.
+        if let failure = health.lastFailure { throw failure }
     }
 
     @discardableResult
     public func sweep(now: Int64) throws(SessionStoreError) -> Int {
+        try flush()
         let removed: Int = try write { db throws(SQLiteError) -> Int in
             try db.query(
                 "DELETE FROM sessions WHERE last_seen < ? OR created < ?",
@@ -228,45 +312,52 @@ public final class SQLiteSessionStore: SessionStore {
             rows.subtract(db.changes, ordering: .relaxed)
             return db.changes
         }
-        cache.withLock { cache in cache = cache.filter { !lifetime.isExpired($0.value.session, now: now) } }
+        memory.withLock { memory in
+            memory.cache = memory.cache.filter {
+                memory.unflushed[$0.key] != nil || !lifetime.isExpired($0.value.session, now: now)
+            }
+        }
         return removed
     }
 
     /// False while writes fail (until a request's write or the background probe
     /// succeeds); otherwise whether the file answers a query.
     public func checkReady() -> Bool {
+        // What is queued settles first: its commit may end (or start) an outage.
+        _ = try? flush()
         guard health.isUp else { return false }
         return (try? run("SELECT 1")) != nil
     }
 
     /// The number of rows (tests and diagnostics).
     public func count() throws(SessionStoreError) -> Int {
-        Int(try run("SELECT count(*) FROM sessions").first?.first?.integer ?? 0)
+        try flush()
+        return Int(try run("SELECT count(*) FROM sessions").first?.first?.integer ?? 0)
+    }
+
+    /// The session as the file holds it, whatever this process has accepted since: what
+    /// a restart would load (tests and diagnostics; `flush()` first to include everything).
+    public func fileRow(_ id: SessionID) throws(SessionStoreError) -> Session? {
+        let rows = try run("SELECT revision, data FROM sessions WHERE id = ?", [.blob(id.bytes)])
+        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes else { return nil }
+        return try? SessionCodec.decode(data, id: id, revision: Int(revision))
     }
 
     /// `PRAGMA integrity_check` says "ok".
     public func integrityCheck() throws(SessionStoreError) -> Bool {
-        try run("PRAGMA integrity_check").first?.first == .text("ok")
+        try flush()
+        return try run("PRAGMA integrity_check").first?.first == .text("ok")
     }
 
-    private func touch(_ id: SessionID, now: Int64) throws(SessionStoreError) {
-        try write { db throws(SQLiteError) in
-            try db.query("UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(now), .blob(id.bytes)])
+    /// Keeps `session` in memory, making room under `cacheCapacity` (never dropping a
+    /// session whose writes are not committed yet: the file is behind for it).
+    func remember(_ session: Session, storedLastSeen: Int64, in memory: inout Memory) {
+        if memory.cache[session.id] == nil {
+            let unflushed = memory.unflushed
+            memory.cache.evictLeastRecentlyUsed(
+                toFit: cacheCapacity, lastUsed: { $0.session.lastSeen }, isPinned: { unflushed[$0] != nil })
         }
-        cache.withLock { cache in
-            cache[id]?.storedLastSeen = now
-            // The copy's own last use moves on too, so its idle expiry counts from here.
-            if let lastSeen = cache[id]?.session.lastSeen, lastSeen < now { cache[id]?.session.lastSeen = now }
-        }
-    }
-
-    private func remember(_ session: Session, storedLastSeen: Int64) {
-        cache.withLock { cache in
-            if cache[session.id] == nil {
-                cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen }
-            }
-            cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen)
-        }
+        memory.cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen)
     }
 
     @discardableResult

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import Synchronization
+
 /// Where sessions live. Implementations: `MemorySessionStore` (tests, benchmarks),
 /// and the durable and shared stores. Calls are synchronous and bounded in time: they
-/// run on the engine's threads.
+/// run on the engine's threads. A store may accept writes before they are durable
+/// (group commit); `whenDurable` then says when they are.
 public protocol SessionStore: Sendable {
     /// The session, or nil if the id is unknown or expired at `now`.
     func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session?
@@ -26,6 +30,11 @@ public protocol SessionStore: Sendable {
     /// Whether `session.revision` is still the stored revision; a stale copy kept in
     /// this process is dropped, so the next load reads the store.
     func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool
+    /// For stores that commit writes in groups after accepting them (SQLite): calls
+    /// `done` once every write of the sessions `ids` accepted so far is durable (nil) or
+    /// has failed (the error; the write is then undone). Returns false, without calling
+    /// `done`, when none is waiting — always, for stores that write before returning.
+    func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool
 }
 
 extension SessionStore {
@@ -36,6 +45,25 @@ extension SessionStore {
 
     /// Stores whose loads are always current (one process owns them) need no check.
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { true }
+
+    /// Blocks until the writes of `ids` accepted so far are durable; throws if they
+    /// failed (for callers outside a request, which have no answer to defer).
+    public func waitUntilDurable(_ ids: [SessionID]) throws(SessionStoreError) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let outcome = Mutex<SessionStoreError?>(nil)
+        let waiting = whenDurable(ids) { error in
+            outcome.withLock { $0 = error }
+            semaphore.signal()
+        }
+        guard waiting else { return }
+        semaphore.wait()
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    /// Stores that write before returning have nothing to wait for.
+    public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
+        false
+    }
 }
 
 /// Idle and absolute lifetimes, in seconds.

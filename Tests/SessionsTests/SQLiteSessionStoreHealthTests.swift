@@ -39,13 +39,18 @@ struct SQLiteSessionStoreHealthTests {
         store.setQueryOnly(true)
         #expect(store.checkReady(), "a read alone does not notice that writes fail")
         for _ in 0..<20 {
-            #expect(throws: SessionStoreError.self) { try store.insert(Session.new(now: 1_000)) }
+            // Accepted here, refused by the commit: whoever waits hears it, and it is undone.
+            let lost = Session.new(now: 1_000)
+            try store.insert(lost)
+            #expect(throws: SessionStoreError.self) { try store.flush() }
+            #expect(try store.load(lost.id, now: 1_000) == nil)
         }
         var changed = kept
         changed.language = "de"
-        #expect(throws: SessionStoreError.self) { try store.update(changed) }
+        #expect(try store.update(changed) != nil)
+        #expect(throws: SessionStoreError.self) { try store.flush() }
         #expect(!store.checkReady())
-        #expect(try store.load(kept.id, now: 1_000) != nil, "reads still work")
+        #expect(try store.load(kept.id, now: 1_000)?.language == nil, "reads still work; the write was undone")
         #expect(lines.all.count == 1, "\(lines.all)")
         #expect(lines.all.first?.hasPrefix("error tabserver: session store sqlite:") == true)
         #expect(lines.all.first?.contains("readonly") == true, "\(lines.all)")
@@ -65,7 +70,8 @@ struct SQLiteSessionStoreHealthTests {
         let lines = Lines()
         let store = try SQLiteSessionStore(path: freshPath(), log: lines.log)
         store.setQueryOnly(true)
-        #expect(throws: SessionStoreError.self) { try store.insert(Session.new(now: 1_000)) }
+        try store.insert(Session.new(now: 1_000))
+        #expect(throws: SessionStoreError.self) { try store.flush() }
         #expect(!store.checkReady())
         store.setQueryOnly(false)
         try store.insert(Session.new(now: 1_000))

@@ -39,6 +39,7 @@ struct SQLiteSessionStoreLimitTests {
         try store.insert(first)
         var copy = try #require(try store.load(first.id, now: 1_000))
         try store.insert(Session.new(now: 2_000))
+        try store.flush()  // the eviction happens in the insert's commit
         #expect(try store.load(first.id, now: 2_000) == nil)
         copy.language = "de"
         #expect(try store.update(copy) == nil, "no write to a row that is gone")
@@ -52,9 +53,11 @@ struct SQLiteSessionStoreLimitTests {
             let store = try SQLiteSessionStore(path: path, maxSessions: 5)
             for index in 0..<5 { try store.insert(Session.new(now: 1_000 + Int64(index))) }
         }
-        let reopened = try SQLiteSessionStore(path: path, maxSessions: 5)
-        for index in 0..<5 { try reopened.insert(Session.new(now: 2_000 + Int64(index))) }
-        #expect(try reopened.count() == 5)
+        do {
+            let reopened = try SQLiteSessionStore(path: path, maxSessions: 5)
+            for index in 0..<5 { try reopened.insert(Session.new(now: 2_000 + Int64(index))) }
+            #expect(try reopened.count() == 5)
+        }
         // A smaller maximum than the file holds: the next insert brings it down to it.
         let smaller = try SQLiteSessionStore(path: path, maxSessions: 2)
         try smaller.insert(Session.new(now: 3_000))

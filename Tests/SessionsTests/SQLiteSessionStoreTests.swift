@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 import SQLite
 import Sessions
+import Synchronization
 import TabBar
 import TestSupport
 import Testing
@@ -69,24 +71,49 @@ struct SQLiteSessionStoreTests {
         stale.state.selectedTabID = "movies"
         #expect(try store.update(stale) == nil, "revision 0 is gone")
         #expect(try store.load(first.id, now: 1_000)?.state.selectedTabID == "tv")
-        let reopened = try SQLiteSessionStore(path: path)
-        #expect(try reopened.load(first.id, now: 1_000)?.state.selectedTabID == "tv")
-        #expect(try reopened.load(first.id, now: 1_000)?.revision == 1)
+        try store.flush()
+        let inFile = try store.fileRow(first.id)
+        #expect(inFile?.revision == 1)
+        #expect(inFile?.state.selectedTabID == "tv")
     }
 
-    @Test("two writers on one file never lose an update")
-    func twoWriters() throws {
+    @Test("a second store on the same file is refused: the cache relies on one writer")
+    func oneWriter() throws {
         let path = freshPath()
-        let a = try SQLiteSessionStore(path: path)
-        let b = try SQLiteSessionStore(path: path)
-        let original = session()
-        try a.insert(original)
-        var fromB = try #require(try b.load(original.id, now: 1_000))
-        var fromA = try #require(try a.load(original.id, now: 1_000))
-        fromA.state.locations["tv"] = "shows/1"
-        #expect(try a.update(fromA) != nil)
-        fromB.state.locations["movies"] = "films/2"
-        #expect(try b.update(fromB) == nil, "b's copy is stale")
+        let first = try SQLiteSessionStore(path: path)
+        try first.insert(session())
+        try first.flush()
+        let started = ContinuousClock.now
+        #expect(throws: SessionStoreError.self) { _ = try SQLiteSessionStore(path: path) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(try first.count() == 1, "the owner goes on working")
+    }
+
+    @Test("group commit: writes take effect at once, reach the file together, and tell who waits")
+    func groupCommit() throws {
+        let store = try SQLiteSessionStore(path: freshPath())
+        var sessions = (0..<50).map { _ in session() }
+        for item in sessions { try store.insert(item) }
+        for index in sessions.indices {
+            sessions[index].state.selectedTabID = "tab\(index)"
+            sessions[index] = try #require(try store.update(sessions[index]))
+            #expect(try store.load(sessions[index].id, now: 1_000)?.state.selectedTabID == "tab\(index)")
+        }
+        let heard = Mutex<[SessionStoreError?]>([])
+        let semaphore = DispatchSemaphore(value: 0)
+        let waiting = store.whenDurable([sessions[49].id]) { error in
+            heard.withLock { $0.append(error) }
+            semaphore.signal()
+        }
+        if waiting { semaphore.wait() }
+        // Once told, the last write and every one before it is in the file.
+        for (index, item) in sessions.enumerated() {
+            let row = try #require(try store.fileRow(item.id))
+            #expect(row.revision == 1)
+            #expect(row.state.selectedTabID == "tab\(index)")
+        }
+        #expect(heard.withLock { $0.allSatisfy { $0 == nil } })
+        #expect(store.whenDurable([sessions[0].id]) { _ in } == false, "nothing left to wait for")
     }
 
     @Test("idle and absolute expiry, and the sweep removes expired rows")
@@ -107,11 +134,12 @@ struct SQLiteSessionStoreTests {
     @Test("a row that cannot be decoded reads as absent, not as an error")
     func garbage() throws {
         let path = freshPath()
-        let store = try SQLiteSessionStore(path: path)
+        _ = try SQLiteSessionStore(path: path)  // creates the schema, then lets the file go
         let id = SessionID.generate()
         try SQLiteDatabase(path: path).query(
             "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, 0, ?, 1000, 1000)",
             [.blob(id.bytes), .blob(Array("not json".utf8))])
+        let store = try SQLiteSessionStore(path: path)
         #expect(try store.load(id, now: 1_000) == nil)
     }
 

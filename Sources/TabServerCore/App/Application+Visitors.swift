@@ -6,7 +6,8 @@ extension Application {
     /// Changes one visitor's tab bar state from outside a request (new content arrived,
     /// an order shipped): reads the session, applies `change`, and writes it back with
     /// compare-and-set, retrying when a request of that visitor wrote in between.
-    /// Returns false when there is no such session (expired, or never issued).
+    /// Returns once the change is durable; false when there is no such session (expired,
+    /// or never issued).
     ///
     /// ```swift
     /// try app.updateVisitor(id) { controller, state in
@@ -24,7 +25,10 @@ extension Application {
             change(controller, &state)
             if state == session.state { return true }
             session.state = state
-            if try store.update(session) != nil { return true }
+            if try store.update(session) != nil {
+                try store.waitUntilDurable([id])
+                return true
+            }
         }
         throw SessionStoreError("session \(id) kept changing; the update was not applied")
     }

@@ -48,4 +48,16 @@ final class InstrumentedSessionStore: SessionStore {
     }
 
     func checkReady() -> Bool { base.checkReady() }
+
+    func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        try measure(.load) { () throws(SessionStoreError) in try base.loadOptimistically(id, now: now) }
+    }
+
+    func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {
+        try measure(.load) { () throws(SessionStoreError) in try base.isCurrent(session) }
+    }
+
+    func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
+        base.whenDurable(ids, done)
+    }
 }

@@ -55,67 +55,66 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// At most this many attempts when another request wrote the same session meanwhile.
     static let maxWriteAttempts = 16
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        var route = metrics?.unmatchedRoute ?? 0
-        guard let metrics else { return respondCounted(to: request, route: &route) }
-        let started = AppMetrics.monotonicNanos()
-        let response = respondCounted(to: request, route: &route)
-        metrics.record(
-            route: route, method: request.method, status: response.status.code,
-            nanos: AppMetrics.monotonicNanos() &- started)
-        return response
-    }
+    public func respond(to request: HTTPRequest) -> HTTPResponse { answer(request).wait() }
 
-    /// Answers, noting in `route` (when metrics are on) which route label it counts under.
-    private func respondCounted(to request: HTTPRequest, route: inout Int) -> HTTPResponse {
+    /// The answer to `request`: at once, or once the session writes it rests on are
+    /// durable (a store that commits in groups), so the engine thread serves other
+    /// connections meanwhile.
+    public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
         if request.path == "/metrics", let metrics {
-            route = metrics.metricsRoute
-            return metricsResponse(request, metrics: metrics)
+            let response = metricsResponse(request, metrics: metrics)
+            metrics.record(
+                route: metrics.metricsRoute, method: request.method, status: response.status.code,
+                nanos: AppMetrics.monotonicNanos() &- started)
+            return .now(response)
         }
         let origin = configuration.trustedProxies.origin(of: request)
-        var response = respond(to: request, origin: origin, route: &route)
-        if origin.client != request.remoteAddress { response.accessLogNote = "client=\(origin.client)" }
-        return response
+        var finishing = Finishing(
+            metrics: metrics, method: request.method, started: started, route: metrics?.unmatchedRoute ?? 0,
+            note: origin.client != request.remoteAddress ? "client=\(origin.client)" : nil)
+        return answer(request, origin: origin, finishing: &finishing)
     }
 
-    private func respond(to request: HTTPRequest, origin: RequestOrigin, route: inout Int)
-        -> HTTPResponse
-    {
+    private func answer(_ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing) -> HTTPAnswer {
         // Health checks answer at the root too, whatever the base path: a proxy or
         // orchestrator probes the instance itself, not the app's public prefix.
         let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
-        guard let path else { return .text("404 Not Found\n", status: .notFound) }
+        guard let path else { return .now(finishing.finish(.text("404 Not Found\n", status: .notFound))) }
         let (resolution, pattern) = router.resolveWithPattern(request.method, path)
         if case .notFound = resolution, request.method == .get || request.method == .head,
             let file = files.response(for: request, path: path)
         {
-            if let metrics { route = metrics.staticRoute }
-            return file
+            if let metrics { finishing.route = metrics.staticRoute }
+            return .now(finishing.finish(file))
         }
-        if let pattern { route = pattern }
+        if let pattern { finishing.route = pattern }
         // A visitor's requests run one at a time in this process (see `SessionLocks`);
         // a request without a session cookie creates a new session and races no one.
         // A signed-in user's requests from all their browsers do too.
         let user = identity.user(of: request)
+        let finishing = finishing
         guard let cookie = request.cookie(configuration.cookieName) else {
-            return runAs(user, request, resolution: resolution)
+            return runAs(user, request, resolution: resolution, finishing: finishing)
         }
-        return sessionLocks.withLock(for: cookie) { runAs(user, request, resolution: resolution) }
+        return sessionLocks.withLock(for: cookie) {
+            runAs(user, request, resolution: resolution, finishing: finishing)
+        }
     }
 
-    private func runAs(_ user: String?, _ request: HTTPRequest, resolution: Router<RequestState>.Resolution)
-        -> HTTPResponse
-    {
-        guard let user else { return run(request, user: nil, resolution: resolution) }
-        return userLocks.withLock(for: user) { run(request, user: user, resolution: resolution) }
+    private func runAs(
+        _ user: String?, _ request: HTTPRequest, resolution: Router<RequestState>.Resolution, finishing: Finishing
+    ) -> HTTPAnswer {
+        guard let user else { return run(request, user: nil, resolution: resolution, finishing: finishing) }
+        return userLocks.withLock(for: user) { run(request, user: user, resolution: resolution, finishing: finishing) }
     }
 
     /// Runs the handler and commits the session. Only a conflicting write from another
     /// instance sharing the store re-runs it, on the fresh session; observer hooks fire
-    /// once, after the successful commit.
-    private func run(_ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution)
-        -> HTTPResponse
-    {
+    /// once, after the commit is durable, and the answer waits for that too.
+    private func run(
+        _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, finishing: Finishing
+    ) -> HTTPAnswer {
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current, user: user)
             var response: HTTPResponse
@@ -135,31 +134,62 @@ public final class TabServerApp: HTTPResponder, Sendable {
             switch commit(&state) {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
-                AppHooks.$user.withValue(user) { appHooks.deliver(state.events) }
-                // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
-                // their other windows too.
-                let badgesChanged =
-                    state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
-                if state.arrangementChanged || badgesChanged,
-                    let id = user.map({ SessionID.user($0) }) ?? state.session?.id
-                {
-                    // The visitor's other windows (a signed-in user's on every device) redraw their bar.
-                    events.publish("bar", data: "{}", to: id)
-                }
-                return response
+                return afterCommit(response, state: state, user: user, finishing: finishing)
             case .conflict:
                 continue
             case .failed(let error):
                 var bare = RequestState(app: self, request: request, model: tabs.current)
-                return errorPage(error, state: &bare, withSession: false)
+                return .now(finishing.finish(errorPage(error, state: &bare, withSession: false)))
             }
         }
         var bare = RequestState(app: self, request: request, model: tabs.current)
-        return errorPage(
-            HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
-            state: &bare,
-            withSession: false)
+        return .now(
+            finishing.finish(
+                errorPage(
+                    HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
+                    state: &bare,
+                    withSession: false)))
     }
+
+    /// Delivers the request's hook events and tells the visitor's other windows, once
+    /// the writes it rests on are durable — then answers; if they fail, answers 503
+    /// (the store has undone them) and tells no one.
+    private func afterCommit(_ response: HTTPResponse, state: RequestState, user: String?, finishing: Finishing)
+        -> HTTPAnswer
+    {
+        let events = state.events
+        // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
+        // their other windows too.
+        let badgesChanged =
+            state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
+        // The visitor's other windows (a signed-in user's on every device) redraw their bar.
+        let redraw =
+            state.arrangementChanged || badgesChanged ? user.map({ SessionID.user($0) }) ?? state.session?.id : nil
+        let announce: @Sendable () -> Void = { [self] in
+            AppHooks.$user.withValue(user) { appHooks.deliver(events) }
+            if let redraw { self.events.publish("bar", data: "{}", to: redraw) }
+        }
+        let ids = [state.session?.id, state.userRecord?.id].compactMap { $0 }
+        let deferred = DeferredResponse()
+        let request = state.request
+        let waiting = store.whenDurable(ids) { [self] error in
+            guard error == nil else {
+                var bare = RequestState(app: self, request: request, model: tabs.current)
+                deferred.complete(finishing.finish(errorPage(Self.unsaved, state: &bare, withSession: false)))
+                return
+            }
+            announce()
+            deferred.complete(finishing.finish(response))
+        }
+        guard waiting else {
+            announce()
+            return .now(finishing.finish(response))
+        }
+        return .later(deferred)
+    }
+
+    /// The answer when the store cannot write.
+    static let unsaved = HTTPError.unavailable("Your settings cannot be saved right now. Please try again in a moment.")
 
     private enum CommitResult {
         case done(cookie: String?)
@@ -199,7 +229,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             session.revision = loaded.revision
             return try store.update(session) == nil ? .conflict : .done(cookie: nil)
         } catch {
-            return .failed(.unavailable("Your settings cannot be saved right now. Please try again in a moment."))
+            return .failed(Self.unsaved)
         }
     }
 
@@ -224,7 +254,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             changed.revision = stored.revision
             return try store.update(changed) == nil ? .conflict : .done(cookie: nil)
         } catch {
-            return .failed(.unavailable("Your settings cannot be saved right now. Please try again in a moment."))
+            return .failed(Self.unsaved)
         }
     }
 

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import Synchronization
+
+/// A response that is known later: the app answers once something it waits for is done
+/// (a group of session writes reaching the disk), from any thread, while the engine
+/// thread that took the request serves other connections meanwhile.
+///
+/// ```swift
+/// let deferred = DeferredResponse()
+/// store.whenDurable(ids) { error in deferred.complete(error == nil ? page : unavailable) }
+/// return .later(deferred)
+/// ```
+public final class DeferredResponse: Sendable {
+    private struct State {
+        var response: HTTPResponse?
+        var wake: (@Sendable () -> Void)?
+        var taken = false
+    }
+
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
+
+    /// A response still to come.
+    public init() {}
+
+    /// Gives the response; only the first call counts.
+    public func complete(_ response: HTTPResponse) {
+        let wake = state.withLock { state -> (@Sendable () -> Void)?? in
+            guard state.response == nil, !state.taken else { return nil }
+            state.response = response
+            return .some(state.wake)
+        }
+        guard let wake else { return }
+        done.signal()
+        wake?()
+    }
+
+    /// Waits for the response (an in-process caller with no event loop: tests).
+    public func wait() -> HTTPResponse {
+        done.wait()
+        done.signal()  // later waits return at once
+        return state.withLock { $0.response ?? HTTPResponse(status: .internalServerError) }
+    }
+
+    // MARK: The engine's side
+
+    /// Called by the engine while the connection waits: `wake` is called (from any
+    /// thread, at once if the response is already there) when it can be taken.
+    public func attach(wake: @escaping @Sendable () -> Void) {
+        let ready = state.withLock { state -> Bool in
+            state.wake = wake
+            return state.response != nil
+        }
+        if ready { wake() }
+    }
+
+    /// The response once it is there (only once).
+    public func take() -> HTTPResponse? {
+        state.withLock { state in
+            guard !state.taken, let response = state.response else { return nil }
+            state.taken = true
+            return response
+        }
+    }
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+import SQLite
+
+extension SQLiteSessionStore {
+    /// Queues a write (the caller holds `memory`'s lock and has applied it there) and
+    /// wakes the writer if it is idle. An update right after another of the same session
+    /// in the queue replaces it: the row is written once, from the older revision.
+    func enqueue(_ write: PendingWrite, in memory: inout Memory) {
+        let id = write.id
+        if case .update(let session, _, let touches) = write, let index = memory.pendingUpdate[id],
+            case .update(_, let expected, let touchedBefore) = memory.pending[index]
+        {
+            memory.pending[index] = .update(session, expected: expected, touches: touches || touchedBefore)
+        } else {
+            memory.pendingUpdate[id] = nil
+            if case .update = write { memory.pendingUpdate[id] = memory.pending.count }
+            memory.pending.append(write)
+        }
+        memory.unflushed[id] = memory.group
+        guard !memory.writing else { return }
+        memory.writing = true
+        writer.async { [self] in commitQueued() }
+    }
+
+    /// The writer: commits what is queued, one group per transaction, until the queue is
+    /// empty. Writes arriving during a commit form the next group.
+    func commitQueued() {
+        while true {
+            let taken = memory.withLock { memory -> (writes: [PendingWrite], group: CommitGroup)? in
+                memory.committing = nil
+                guard !memory.pending.isEmpty else {
+                    memory.writing = false
+                    return nil
+                }
+                defer {
+                    memory.pending = []
+                    memory.pendingUpdate = [:]
+                    memory.committing = memory.group
+                    memory.group = CommitGroup()
+                }
+                return (memory.pending, memory.group)
+            }
+            guard let (writes, group) = taken else { return }
+            do {
+                let evicted = try commit(writes)
+                memory.withLock { memory in
+                    for write in writes {
+                        if memory.unflushed[write.id] === group { memory.unflushed[write.id] = nil }
+                        if memory.awaited[write.id] === group { memory.awaited[write.id] = nil }
+                    }
+                    for id in evicted where memory.unflushed[id] == nil { memory.cache[id] = nil }
+                }
+                group.finish(nil)
+            } catch {
+                // Nothing of this group reached the file, and later writes rest on it: fail
+                // them all, and forget their sessions here so the next load reads the file.
+                // A failed insert or update stays noted until its request asks (`whenDurable`),
+                // which may come after this.
+                let later = memory.withLock { memory -> CommitGroup in
+                    let later = memory.group
+                    let failed = [(writes, group), (memory.pending, later)]
+                    for (batch, _) in failed {
+                        for write in batch {
+                            memory.cache[write.id] = nil
+                            memory.unflushed[write.id] = nil
+                        }
+                    }
+                    for (batch, failedGroup) in failed {
+                        for write in batch where memory.awaited[write.id] !== failedGroup {
+                            if case .touch = write { continue }
+                            if case .delete = write { continue }
+                            memory.unflushed[write.id] = failedGroup
+                        }
+                    }
+                    for (batch, _) in failed {
+                        for write in batch { memory.awaited[write.id] = nil }
+                    }
+                    memory.pending = []
+                    memory.pendingUpdate = [:]
+                    memory.group = CommitGroup()
+                    return later
+                }
+                group.finish(error)
+                later.finish(error)
+            }
+        }
+    }
+
+    /// One transaction for `writes`; returns the ids removed to stay under `maxSessions`.
+    private func commit(_ writes: [PendingWrite]) throws(SessionStoreError) -> [SessionID] {
+        try write { db throws(SQLiteError) -> [SessionID] in
+            try db.execute("BEGIN IMMEDIATE")
+            // `rows` follows each statement (eviction reads it); a rollback undoes `added`.
+            var added = 0
+            func count(_ change: Int) {
+                added += change
+                rows.add(change, ordering: .relaxed)
+            }
+            do throws(SQLiteError) {
+                var evicted: [SessionID] = []
+                for write in writes {
+                    switch write {
+                    case .insert(let session):
+                        let removed = try evictLeastRecentlyUsed(db)
+                        evicted += removed
+                        try db.query(
+                            "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)",
+                            [
+                                .blob(session.id.bytes), .integer(Int64(session.revision)),
+                                .blob(SessionCodec.encode(session)), .integer(session.created),
+                                .integer(session.lastSeen),
+                            ])
+                        count(1 - removed.count)
+                    case .update(let session, let expected, let touches):
+                        if touches {
+                            try db.query(
+                                "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
+                                [
+                                    .integer(Int64(session.revision)), .blob(SessionCodec.encode(session)),
+                                    .integer(session.lastSeen), .blob(session.id.bytes), .integer(Int64(expected)),
+                                ])
+                        } else {
+                            try db.query(
+                                "UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?",
+                                [
+                                    .integer(Int64(session.revision)), .blob(SessionCodec.encode(session)),
+                                    .blob(session.id.bytes), .integer(Int64(expected)),
+                                ])
+                        }
+                    // (No row changed: the session was deleted meanwhile, expired or swept.)
+                    case .touch(let id, let lastSeen):
+                        try db.query(
+                            "UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(lastSeen), .blob(id.bytes)])
+                    case .delete(let id):
+                        try db.query("DELETE FROM sessions WHERE id = ?", [.blob(id.bytes)])
+                        count(-db.changes)
+                    }
+                }
+                try db.execute("COMMIT")
+                return evicted
+            } catch {
+                try? db.execute("ROLLBACK")
+                rows.subtract(added, ordering: .relaxed)
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import HTTPServer
+import HTTPTypes
+import Synchronization
+import TestSupport
+import Testing
+
+/// Answers `/later/N` after N milliseconds from another thread (`HTTPAnswer.later`),
+/// everything else at once.
+struct LaterResponder: HTTPResponder {
+    func respond(to request: HTTPRequest) -> HTTPResponse { answer(request).wait() }
+
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        let body = HTTPResponse.text("answered \(request.path)\n")
+        guard request.path.hasPrefix("/later/"), let delay = Int(request.path.dropFirst("/later/".count)) else {
+            return .now(body)
+        }
+        let deferred = DeferredResponse()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { deferred.complete(body) }
+        return .later(deferred)
+    }
+}
+
+@Suite("HTTP engine: answers given later")
+struct DeferredAnswerTests {
+    func withServer(threads: Int = 1, _ body: (HTTPServer) throws -> Void) throws {
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, threads: threads, connectionLimit: 64, connectionTimeout: .seconds(5),
+            shutdownGracePeriod: .seconds(3))
+        let server = try HTTPServer(configuration: configuration, responder: LaterResponder(), accessLog: nil)
+        defer { server.shutdown() }
+        try body(server)
+    }
+
+    @Test("one engine thread answers others while an answer is pending, then sends it")
+    func loopIsNotBlocked() throws {
+        try withServer(threads: 1) { server in
+            let slow = try #require(RawHTTPConnection(port: server.port))
+            slow.send("GET /later/400 HTTP/1.1\r\nHost: t\r\n\r\n")
+            let started = ContinuousClock.now
+            let fast = try #require(RawHTTPConnection(port: server.port))
+            for index in 0..<5 {
+                fast.send("GET /now/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(fast.readResponse()?.body == "answered /now/\(index)\n")
+            }
+            #expect(ContinuousClock.now - started < .milliseconds(350), "the fast answers did not wait")
+            let late = try #require(slow.readResponse())
+            #expect(late.status == 200)
+            #expect(late.body == "answered /later/400\n")
+            #expect(ContinuousClock.now - started >= .milliseconds(350))
+        }
+    }
+
+    @Test("pipelined requests behind a pending answer are answered after it, in order")
+    func pipelinedInOrder() throws {
+        try withServer { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send(
+                "GET /later/150 HTTP/1.1\r\nHost: t\r\n\r\nGET /now HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "GET /later/10 HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(connection.readResponse()?.body == "answered /later/150\n")
+            #expect(connection.readResponse()?.body == "answered /now\n")
+            #expect(connection.readResponse()?.body == "answered /later/10\n")
+        }
+    }
+
+    @Test("a client that leaves while its answer is pending costs nothing; the engine goes on")
+    func clientLeaves() throws {
+        try withServer { server in
+            for _ in 0..<20 {
+                let leaving = try #require(RawHTTPConnection(port: server.port))
+                leaving.send("GET /later/50 HTTP/1.1\r\nHost: t\r\n\r\n")
+            }
+            #expect(waitUntil(.seconds(3), every: .milliseconds(20)) { server.inFlightRequests == 0 })
+            let after = try #require(RawHTTPConnection(port: server.port))
+            after.send("GET /later/1 HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(after.readResponse()?.status == 200)
+        }
+    }
+
+    @Test("a pending answer keeps a graceful shutdown waiting until it is sent")
+    func drainWaits() throws {
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, threads: 1, connectionLimit: 64, connectionTimeout: .seconds(5),
+            shutdownGracePeriod: .seconds(3))
+        let server = try HTTPServer(configuration: configuration, responder: LaterResponder(), accessLog: nil)
+        let connection = try #require(RawHTTPConnection(port: server.port))
+        connection.send("GET /later/300 HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(waitUntil(.seconds(2), every: .milliseconds(5)) { server.inFlightRequests == 1 })
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.shutdown()
+            stopped.signal()
+        }
+        let response = try #require(connection.readResponse())
+        #expect(response.status == 200)
+        #expect(response.body == "answered /later/300\n")
+        stopped.wait()
+    }
+}
