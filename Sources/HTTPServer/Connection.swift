@@ -12,8 +12,8 @@ final class Connection {
         case head(since: UInt64)
         /// Reading the body of `head`, begun at `since`.
         case body(since: UInt64)
-        /// The responder answers later (`HTTPAnswer.later`), asked at `since`; nothing is
-        /// read or written meanwhile.
+        /// The responder answers later (`HTTPAnswer.later`), asked at `since`; pipelined
+        /// input is buffered (up to the connection's memory) and served after the answer.
         case waiting(since: UInt64)
         /// Writing a response; nothing is read meanwhile.
         case responding(since: UInt64)
@@ -69,7 +69,8 @@ final class Connection {
         case input
         /// Writable (a response is stuck on a full socket buffer).
         case output
-        /// Nothing but errors (waiting for a deferred answer: pipelined input stays unread).
+        /// Nothing but errors (a deferred answer is awaited and the client has closed its
+        /// side or sent as much as a connection may buffer).
         case none
     }
 

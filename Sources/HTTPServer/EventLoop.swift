@@ -320,14 +320,17 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func readAvailable(_ connection: Connection) {
-        switch connection.phase {
-        case .responding, .waiting: return
-        default: break
-        }
+        if case .responding = connection.phase { return }
         let received = read(connection.descriptor, readBuffer.baseAddress, readBuffer.count)
         if received < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
             closeNow(connection, aborted: connection.inFlight)
+            return
+        }
+        if received == 0, case .waiting = connection.phase {
+            // The client sent its request and closed its side: it still gets the answer.
+            connection.deferredClose = true
+            setInterest(connection, .none)
             return
         }
         if received == 0 {
@@ -337,6 +340,13 @@ final class EventLoop: @unchecked Sendable {
         }
         if case .lingering = connection.phase { return }  // discard
         if case .streaming = connection.phase { return }  // a stream's client says nothing
+        if case .waiting = connection.phase {
+            // Pipelined bytes behind a pending answer wait for it; past the memory allowed
+            // a connection, reading pauses until the answer is sent.
+            connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
+            if connection.input.count >= engine.configuration.memoryPerConnection { setInterest(connection, .none) }
+            return
+        }
         let now = monotonicNanos()
         if case .idle = connection.phase { connection.phase = .head(since: now) }
         connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
@@ -514,7 +524,6 @@ final class EventLoop: @unchecked Sendable {
             connection.deferredClose = close
             connection.deferredKeepAliveForHTTP10 = http10KeepAlive
             connection.phase = .waiting(since: monotonicNanos())
-            setInterest(connection, .none)
             let descriptor = connection.descriptor
             deferred.attach { [weak self] in self?.streamReady(descriptor) }
         }

@@ -10,7 +10,14 @@ import Synchronization
 /// ```
 public final class MemorySessionStore: SessionStore {
     private struct Storage {
-        var sessions: [SessionID: Session] = [:]
+        var sessions: [SessionID: Entry] = [:]
+    }
+
+    /// A session held by reference: the dictionary's buckets stay small (a key and a
+    /// pointer), which matters because it keeps up to twice as many buckets as entries.
+    private final class Entry {
+        var session: Session
+        init(_ session: Session) { self.session = session }
     }
 
     private let storage = Mutex(Storage())
@@ -29,33 +36,32 @@ public final class MemorySessionStore: SessionStore {
 
     public func load(_ id: SessionID, now: Int64) -> Session? {
         storage.withLock { storage -> Session? in
-            guard var session = storage.sessions[id] else { return nil }
-            if lifetime.isExpired(session, now: now) {
+            guard let entry = storage.sessions[id] else { return nil }
+            if lifetime.isExpired(entry.session, now: now) {
                 storage.sessions[id] = nil
                 return nil
             }
             // Touch for LRU only when a second has passed: avoids a write per request.
-            if session.lastSeen != now {
-                session.lastSeen = now
-                storage.sessions[id] = session
-            }
-            return session
+            if entry.session.lastSeen != now { entry.session.lastSeen = now }
+            return entry.session
         }
     }
 
     public func insert(_ session: Session) {
         storage.withLock { storage in
-            storage.sessions.evictLeastRecentlyUsed(toFit: capacity) { $0.lastSeen }
-            storage.sessions[session.id] = session
+            storage.sessions.evictLeastRecentlyUsed(toFit: capacity) { $0.session.lastSeen }
+            storage.sessions[session.id] = Entry(session)
         }
     }
 
     public func update(_ session: Session) -> Session? {
         storage.withLock { storage -> Session? in
-            guard let current = storage.sessions[session.id], current.revision == session.revision else { return nil }
+            guard let entry = storage.sessions[session.id], entry.session.revision == session.revision else {
+                return nil
+            }
             var stored = session
-            stored.revision = current.revision + 1
-            storage.sessions[session.id] = stored
+            stored.revision = entry.session.revision + 1
+            entry.session = stored
             return stored
         }
     }
@@ -68,7 +74,7 @@ public final class MemorySessionStore: SessionStore {
     public func sweep(now: Int64) -> Int {
         storage.withLock { storage in
             let before = storage.sessions.count
-            storage.sessions = storage.sessions.filter { !lifetime.isExpired($0.value, now: now) }
+            storage.sessions = storage.sessions.filter { !lifetime.isExpired($0.value.session, now: now) }
             return before - storage.sessions.count
         }
     }

@@ -141,6 +141,9 @@ public final class RawHTTPConnection {
     }
 
     /// Whether the server closed the connection (reads end of stream within the timeout).
+    /// Closes the sending side (the server reads end-of-file) and keeps reading.
+    public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     public func isClosedByPeer() -> Bool {
         if !pending.isEmpty { return false }
         var byte: UInt8 = 0

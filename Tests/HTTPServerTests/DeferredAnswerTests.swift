@@ -65,6 +65,18 @@ struct DeferredAnswerTests {
         }
     }
 
+    @Test("a client that sends its request and closes its side still gets the answer, then the close")
+    func halfClosed() throws {
+        try withServer { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("GET /later/100 HTTP/1.1\r\nHost: t\r\n\r\n")
+            connection.finishSending()
+            let response = try #require(connection.readResponse())
+            #expect(response.body == "answered /later/100\n")
+            #expect(response.headers["connection"]?.lowercased() == "close")
+        }
+    }
+
     @Test("a client that leaves while its answer is pending costs nothing; the engine goes on")
     func clientLeaves() throws {
         try withServer { server in
