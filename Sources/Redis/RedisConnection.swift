@@ -98,9 +98,35 @@ public final class RedisConnection {
         return try readReply()
     }
 
+    /// Sends several commands in one write and reads their replies, in order (a
+    /// pipeline: one round trip for all). Error replies are returned; a timeout or a
+    /// broken connection throws and leaves this connection broken.
+    public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
+        guard !isBroken else {
+            throw RedisError(.connectionLost, endpoint: endpoint, "connection already failed")
+        }
+        outgoing.removeAll(keepingCapacity: true)
+        for command in commands {
+            guard !command.isEmpty else {
+                throw RedisError(.protocolError, endpoint: endpoint, "a command needs at least its name")
+            }
+            appendFrame(command)
+        }
+        try sendOutgoing()
+        var replies: [RedisReply] = []
+        replies.reserveCapacity(commands.count)
+        for _ in commands { replies.append(try readReply()) }
+        return replies
+    }
+
     /// Writes `arguments` into `outgoing` as one RESP array of bulk strings.
     private func frame(_ arguments: [[UInt8]]) {
         outgoing.removeAll(keepingCapacity: true)
+        appendFrame(arguments)
+    }
+
+    /// Appends `arguments` to `outgoing` as one RESP array of bulk strings.
+    private func appendFrame(_ arguments: [[UInt8]]) {
         appendHeader(UInt8(ascii: "*"), arguments.count)
         for argument in arguments {
             appendHeader(UInt8(ascii: "$"), argument.count)

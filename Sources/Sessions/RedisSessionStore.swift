@@ -59,6 +59,8 @@ public final class RedisSessionStore: SessionStore {
 
     private let cache = Mutex<[SessionID: Cached]>([:])
     private let cacheCapacity: Int
+    /// Revision checks of many requests in one round trip (`isCurrent(_:then:)`).
+    private let pipeline: RedisPipeline
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
 
@@ -76,6 +78,7 @@ public final class RedisSessionStore: SessionStore {
         self.keyPrefix = keyPrefix
         self.touchInterval = min(60, lifetime.idle / 10)
         self.cacheCapacity = max(1, cacheCapacity)
+        pipeline = RedisPipeline(configuration: client.configuration)
         health = StoreHealth(
             name: "redis://\(client.configuration.endpoint)/\(client.configuration.database)",
             probeInterval: .milliseconds(250), log: log)
@@ -143,6 +146,30 @@ public final class RedisSessionStore: SessionStore {
         if reply.integer == session.revision { return true }
         forget(session.id)
         return false
+    }
+
+    /// The same `HGET` sent in the shared pipeline, so the engine thread does not wait
+    /// for it and many requests' checks share one round trip. While the store is down it
+    /// declines (the synchronous call then fails fast).
+    public func isCurrent(
+        _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
+    ) -> Bool {
+        guard health.isUp else { return false }
+        pipeline.send([Array("HGET".utf8), Array(key(for: session.id).utf8), Array("rev".utf8)]) { [self] result in
+            switch result {
+            case .success(let reply):
+                health.recordSuccess()
+                if reply.integer == session.revision {
+                    done(.success(true))
+                } else {
+                    forget(session.id)
+                    done(.success(false))
+                }
+            case .failure(let error):
+                done(.failure(failed(error)))
+            }
+        }
+        return true
     }
 
     /// The full load: one script checks expiry, records the use, renews the TTL.

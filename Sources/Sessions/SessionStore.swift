@@ -35,6 +35,11 @@ public protocol SessionStore: Sendable {
     /// has failed (the error; the write is then undone). Returns false, without calling
     /// `done`, when none is waiting — always, for stores that write before returning.
     func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool
+    /// `isCurrent` without waiting (a shared store asks in a pipeline): `done` hears the
+    /// answer later, on another thread. Returns false, without calling `done`, when the
+    /// store cannot (or need not) ask that way: the caller then calls `isCurrent`.
+    func isCurrent(_ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void)
+        -> Bool
 }
 
 extension SessionStore {
@@ -58,6 +63,13 @@ extension SessionStore {
         guard waiting else { return }
         semaphore.wait()
         if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    /// Stores whose copies are always current, or that only ask synchronously.
+    public func isCurrent(
+        _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
+    ) -> Bool {
+        false
     }
 
     /// Stores that write before returning have nothing to wait for.

@@ -45,4 +45,9 @@ public final class InterferingSessionStore: SessionStore {
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)
     }
+    public func isCurrent(
+        _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
+    ) -> Bool {
+        base.isCurrent(session, then: done)
+    }
 }

@@ -35,6 +35,47 @@ struct ScaleOutTests {
         #expect(a.responder.respond(to: .init(method: .get, path: "/readyz")).status == .ok)
     }
 
+    @Test("a page resting on a cached copy that another instance changed is answered from the fresh one")
+    func staleCopyConfirmedInPipeline() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let a = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
+        let b = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
+        let onA = TestClient(a.responder)
+        let token = try #require(onA.get("/tabs/featured").csrfToken)
+        #expect(onA.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
+        // Nothing changes on these: each is confirmed by a pipelined revision check.
+        for _ in 0..<3 {
+            let page = onA.get("/tabs/tv")
+            #expect(page.status == 200)
+            #expect(!page.barTabIDs.prefix(4).contains("purchased"))
+        }
+        let onB = TestClient(b.responder)
+        onB.cookies = onA.cookies
+        let editor = onB.get("/more/edit")
+        let moved = onB.post(
+            "/more/edit",
+            form: [
+                ("csrf", try #require(editor.csrfToken)), ("version", editor.customizeVersion!), ("action", "bar"),
+                ("tab", "purchased"),
+            ])
+        #expect(moved.status == 303)
+        // A's copy is stale now: the check finds it out, and the page is made again.
+        let fresh = onA.get("/tabs/tv")
+        #expect(fresh.status == 200)
+        #expect(fresh.barTabIDs.prefix(4).contains("purchased"))
+        // Many at once share round trips and all see the same state.
+        let answers = Mutex<[Bool]>([])
+        let cookie = onA.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        DispatchQueue.concurrentPerform(iterations: 32) { _ in
+            let page = a.responder.respond(
+                to: HTTPRequest(method: .get, path: "/tabs/tv", headers: HTTPHeaders([("Cookie", cookie)])))
+            let ok = page.status == .ok && String(decoding: page.body.bytes, as: UTF8.self).contains("purchased")
+            answers.withLock { $0.append(ok) }
+        }
+        #expect(answers.withLock { $0.count == 32 && $0.allSatisfy { $0 } })
+    }
+
     @Test("Redis down: pages 503 and /readyz 503 within a second, /healthz 200; back by itself")
     func redisOutage() throws {
         let redis = try RedisServer()

@@ -60,4 +60,16 @@ final class InstrumentedSessionStore: SessionStore {
     func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)
     }
+
+    func isCurrent(_ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void)
+        -> Bool
+    {
+        let started = AppMetrics.monotonicNanos()
+        return base.isCurrent(session) { [metrics] result in
+            metrics.storeLatency.record(
+                AppMetrics.StoreOperation.load.rawValue, nanos: AppMetrics.monotonicNanos() &- started)
+            if case .failure = result { metrics.storeErrors.increment(AppMetrics.StoreOperation.load.rawValue) }
+            done(result)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 import HTTPTypes
 import Mustache
 import Sessions
@@ -76,7 +77,11 @@ public final class TabServerApp: HTTPResponder, Sendable {
         return answer(request, origin: origin, finishing: &finishing)
     }
 
-    private func answer(_ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing) -> HTTPAnswer {
+    /// `confirmNow`: check a cached session synchronously (a request run again after its
+    /// pipelined check found the copy stale), so a request is re-run at most once that way.
+    private func answer(
+        _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, confirmNow: Bool = false
+    ) -> HTTPAnswer {
         // Health checks answer at the root too, whatever the base path: a proxy or
         // orchestrator probes the instance itself, not the app's public prefix.
         let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
@@ -94,26 +99,23 @@ public final class TabServerApp: HTTPResponder, Sendable {
         // A signed-in user's requests from all their browsers do too.
         let user = identity.user(of: request)
         let finishing = finishing
+        let run = { (user: String?) in
+            self.run(request, user: user, resolution: resolution, finishing: finishing, confirmNow: confirmNow)
+        }
         guard let cookie = request.cookie(configuration.cookieName) else {
-            return runAs(user, request, resolution: resolution, finishing: finishing)
+            return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
         }
         return sessionLocks.withLock(for: cookie) {
-            runAs(user, request, resolution: resolution, finishing: finishing)
+            user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
         }
-    }
-
-    private func runAs(
-        _ user: String?, _ request: HTTPRequest, resolution: Router<RequestState>.Resolution, finishing: Finishing
-    ) -> HTTPAnswer {
-        guard let user else { return run(request, user: nil, resolution: resolution, finishing: finishing) }
-        return userLocks.withLock(for: user) { run(request, user: user, resolution: resolution, finishing: finishing) }
     }
 
     /// Runs the handler and commits the session. Only a conflicting write from another
     /// instance sharing the store re-runs it, on the fresh session; observer hooks fire
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
-        _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, finishing: Finishing
+        _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, finishing: Finishing,
+        confirmNow: Bool
     ) -> HTTPAnswer {
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current, user: user)
@@ -134,7 +136,22 @@ public final class TabServerApp: HTTPResponder, Sendable {
             switch commit(&state) {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
-                return afterCommit(response, state: state, user: user, finishing: finishing)
+                return afterCommit(response, Announcement(state), finishing: finishing)
+            case .unchanged(let loaded):
+                // A cached copy the answer rests on: confirmed in the store's pipeline while
+                // this thread serves others, if the store can; else here.
+                if !confirmNow, user == nil,
+                    let answer = confirmLater(
+                        loaded, response: response, Announcement(state), request: request, finishing: finishing)
+                {
+                    return answer
+                }
+                do {
+                    guard try store.isCurrent(loaded) else { continue }
+                } catch {
+                    return .now(finishing.finish(unsavedPage(request)))
+                }
+                return afterCommit(response, Announcement(state), finishing: finishing)
             case .conflict:
                 continue
             case .failed(let error):
@@ -151,31 +168,47 @@ public final class TabServerApp: HTTPResponder, Sendable {
                     withSession: false)))
     }
 
+    /// What a request tells others once its writes are durable: its hook events, and
+    /// which visitor's other windows redraw their bar.
+    struct Announcement: Sendable {
+        let events: [HookEvent]
+        let user: String?
+        let redraw: SessionID?
+        /// The sessions the answer rests on.
+        let ids: [SessionID]
+        /// For the error page, in the visitor's language, should the writes fail.
+        let request: HTTPRequest
+
+        init(_ state: RequestState) {
+            request = state.request
+            events = state.events
+            user = state.user
+            // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
+            // their other windows too.
+            let badgesChanged =
+                state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
+            // The visitor's other windows (a signed-in user's on every device) redraw their bar.
+            redraw =
+                state.arrangementChanged || badgesChanged
+                ? state.user.map({ SessionID.user($0) }) ?? state.session?.id : nil
+            ids = [state.session?.id, state.userRecord?.id].compactMap { $0 }
+        }
+    }
+
     /// Delivers the request's hook events and tells the visitor's other windows, once
     /// the writes it rests on are durable — then answers; if they fail, answers 503
     /// (the store has undone them) and tells no one.
-    private func afterCommit(_ response: HTTPResponse, state: RequestState, user: String?, finishing: Finishing)
+    private func afterCommit(_ response: HTTPResponse, _ announcement: Announcement, finishing: Finishing)
         -> HTTPAnswer
     {
-        let events = state.events
-        // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
-        // their other windows too.
-        let badgesChanged =
-            state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
-        // The visitor's other windows (a signed-in user's on every device) redraw their bar.
-        let redraw =
-            state.arrangementChanged || badgesChanged ? user.map({ SessionID.user($0) }) ?? state.session?.id : nil
         let announce: @Sendable () -> Void = { [self] in
-            AppHooks.$user.withValue(user) { appHooks.deliver(events) }
-            if let redraw { self.events.publish("bar", data: "{}", to: redraw) }
+            AppHooks.$user.withValue(announcement.user) { appHooks.deliver(announcement.events) }
+            if let redraw = announcement.redraw { events.publish("bar", data: "{}", to: redraw) }
         }
-        let ids = [state.session?.id, state.userRecord?.id].compactMap { $0 }
         let deferred = DeferredResponse()
-        let request = state.request
-        let waiting = store.whenDurable(ids) { [self] error in
+        let waiting = store.whenDurable(announcement.ids) { [self] error in
             guard error == nil else {
-                var bare = RequestState(app: self, request: request, model: tabs.current)
-                deferred.complete(finishing.finish(errorPage(Self.unsaved, state: &bare, withSession: false)))
+                deferred.complete(finishing.finish(unsavedPage(announcement.request)))
                 return
             }
             announce()
@@ -188,11 +221,54 @@ public final class TabServerApp: HTTPResponder, Sendable {
         return .later(deferred)
     }
 
+    /// Asks the store, without waiting, whether the cached session the answer rests on is
+    /// current; nil when the store cannot ask that way. Current: the answer goes out.
+    /// Stale (another instance wrote): the request runs again, once, on the fresh session.
+    private func confirmLater(
+        _ loaded: Session, response: HTTPResponse, _ announcement: Announcement, request: HTTPRequest,
+        finishing: Finishing
+    ) -> HTTPAnswer? {
+        let deferred = DeferredResponse()
+        let asked = store.isCurrent(loaded) { [self] result in
+            switch result {
+            case .success(true):
+                Self.complete(deferred, with: afterCommit(response, announcement, finishing: finishing))
+            case .success(false):
+                DispatchQueue.global().async { [self] in
+                    var again = finishing
+                    let origin = configuration.trustedProxies.origin(of: request)
+                    Self.complete(
+                        deferred, with: answer(request, origin: origin, finishing: &again, confirmNow: true))
+                }
+            case .failure:
+                deferred.complete(finishing.finish(unsavedPage(request)))
+            }
+        }
+        return asked ? .later(deferred) : nil
+    }
+
+    /// Completes `deferred` with `answer`, waiting for it off the caller's thread if it
+    /// comes later too.
+    private static func complete(_ deferred: DeferredResponse, with answer: HTTPAnswer) {
+        switch answer {
+        case .now(let response): deferred.complete(response)
+        case .later: DispatchQueue.global().async { deferred.complete(answer.wait()) }
+        }
+    }
+
+    /// The 503 page for a store that cannot confirm or keep a change.
+    private func unsavedPage(_ request: HTTPRequest) -> HTTPResponse {
+        var bare = RequestState(app: self, request: request, model: tabs.current)
+        return errorPage(Self.unsaved, state: &bare, withSession: false)
+    }
+
     /// The answer when the store cannot write.
     static let unsaved = HTTPError.unavailable("Your settings cannot be saved right now. Please try again in a moment.")
 
     private enum CommitResult {
         case done(cookie: String?)
+        /// Nothing to write; the answer stands if `loaded` is still the stored session.
+        case unchanged(Session)
         case conflict
         case failed(HTTPError)
     }
@@ -225,7 +301,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             guard let loaded = state.storedBrowser ?? state.loaded else { return .done(cookie: nil) }
             // Nothing to write: the answer stands if the session it rests on was current
             // (a shared store's cached copy may not have been; then run it again).
-            if session == loaded { return try store.isCurrent(loaded) ? .done(cookie: nil) : .conflict }
+            if session == loaded { return .unchanged(loaded) }
             session.revision = loaded.revision
             return try store.update(session) == nil ? .conflict : .done(cookie: nil)
         } catch {
