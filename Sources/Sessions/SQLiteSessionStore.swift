@@ -268,6 +268,9 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
+    /// Writes are committed in groups (see `whenDurable`).
+    public var commitsInGroups: Bool { true }
+
     /// Calls `done` once the writes of `ids` accepted so far are committed (nil) or
     /// failed; false, without calling it, when none is waiting.
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {

@@ -35,6 +35,9 @@ public protocol SessionStore: Sendable {
     /// has failed (the error; the write is then undone). Returns false, without calling
     /// `done`, when none is waiting — always, for stores that write before returning.
     func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool
+    /// Whether writes may be accepted before they are durable (then `whenDurable` says
+    /// when they are); false lets callers skip asking.
+    var commitsInGroups: Bool { get }
     /// `isCurrent` without waiting (a shared store asks in a pipeline): `done` hears the
     /// answer later, on another thread. Returns false, without calling `done`, when the
     /// store cannot (or need not) ask that way: the caller then calls `isCurrent`.
@@ -54,6 +57,7 @@ extension SessionStore {
     /// Blocks until the writes of `ids` accepted so far are durable; throws if they
     /// failed (for callers outside a request, which have no answer to defer).
     public func waitUntilDurable(_ ids: [SessionID]) throws(SessionStoreError) {
+        guard commitsInGroups else { return }
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Mutex<SessionStoreError?>(nil)
         let waiting = whenDurable(ids) { error in
@@ -71,6 +75,9 @@ extension SessionStore {
     ) -> Bool {
         false
     }
+
+    /// Stores write before returning unless they say otherwise.
+    public var commitsInGroups: Bool { false }
 
     /// Stores that write before returning have nothing to wait for.
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {

@@ -136,7 +136,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             switch commit(&state) {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
-                return afterCommit(response, Announcement(state), finishing: finishing)
+                return afterCommit(response, state: state, finishing: finishing)
             case .unchanged(let loaded):
                 // A cached copy the answer rests on: confirmed in the store's pipeline while
                 // this thread serves others, if the store can; else here.
@@ -151,7 +151,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
                 } catch {
                     return .now(finishing.finish(unsavedPage(request)))
                 }
-                return afterCommit(response, Announcement(state), finishing: finishing)
+                return afterCommit(response, state: state, finishing: finishing)
             case .conflict:
                 continue
             case .failed(let error):
@@ -174,8 +174,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
         let events: [HookEvent]
         let user: String?
         let redraw: SessionID?
-        /// The sessions the answer rests on.
-        let ids: [SessionID]
+        let sessionID: SessionID?
+        let userRecordID: SessionID?
         /// For the error page, in the visitor's language, should the writes fail.
         let request: HTTPRequest
 
@@ -191,19 +191,32 @@ public final class TabServerApp: HTTPResponder, Sendable {
             redraw =
                 state.arrangementChanged || badgesChanged
                 ? state.user.map({ SessionID.user($0) }) ?? state.session?.id : nil
-            ids = [state.session?.id, state.userRecord?.id].compactMap { $0 }
+            sessionID = state.session?.id
+            userRecordID = state.userRecord?.id
         }
+
+        /// The sessions the answer rests on.
+        var ids: [SessionID] { [sessionID, userRecordID].compactMap { $0 } }
     }
 
     /// Delivers the request's hook events and tells the visitor's other windows, once
     /// the writes it rests on are durable — then answers; if they fail, answers 503
     /// (the store has undone them) and tells no one.
+    private func afterCommit(_ response: HTTPResponse, state: RequestState, finishing: Finishing) -> HTTPAnswer {
+        // Most stores write before returning: nothing to wait for, nothing to allocate.
+        guard store.commitsInGroups else {
+            announce(Announcement(state))
+            return .now(finishing.finish(response))
+        }
+        return afterCommit(response, Announcement(state), finishing: finishing)
+    }
+
     private func afterCommit(_ response: HTTPResponse, _ announcement: Announcement, finishing: Finishing)
         -> HTTPAnswer
     {
-        let announce: @Sendable () -> Void = { [self] in
-            AppHooks.$user.withValue(announcement.user) { appHooks.deliver(announcement.events) }
-            if let redraw = announcement.redraw { events.publish("bar", data: "{}", to: redraw) }
+        guard store.commitsInGroups else {
+            announce(announcement)
+            return .now(finishing.finish(response))
         }
         let deferred = DeferredResponse()
         let waiting = store.whenDurable(announcement.ids) { [self] error in
@@ -211,14 +224,22 @@ public final class TabServerApp: HTTPResponder, Sendable {
                 deferred.complete(finishing.finish(unsavedPage(announcement.request)))
                 return
             }
-            announce()
+            announce(announcement)
             deferred.complete(finishing.finish(response))
         }
         guard waiting else {
-            announce()
+            announce(announcement)
             return .now(finishing.finish(response))
         }
         return .later(deferred)
+    }
+
+    /// Delivers the hook events and tells the other windows to redraw.
+    private func announce(_ announcement: Announcement) {
+        if !announcement.events.isEmpty {
+            AppHooks.$user.withValue(announcement.user) { appHooks.deliver(announcement.events) }
+        }
+        if let redraw = announcement.redraw { events.publish("bar", data: "{}", to: redraw) }
     }
 
     /// Asks the store, without waiting, whether the cached session the answer rests on is
