@@ -59,8 +59,12 @@ public final class RedisSessionStore: SessionStore {
 
     private let cache = Mutex<[SessionID: Cached]>([:])
     private let cacheCapacity: Int
-    /// Revision checks of many requests in one round trip (`isCurrent(_:then:)`).
+    /// Revision checks and writes of many requests in one round trip (`isCurrent(_:then:)`,
+    /// `update(_:then:)`).
     private let pipeline: RedisPipeline
+    /// Sessions with a pipelined write in flight: a second one waits its turn (the
+    /// caller writes synchronously), so a session's writes never overtake each other.
+    private let writing = Mutex<Set<SessionID>>([])
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
 
@@ -170,6 +174,58 @@ public final class RedisSessionStore: SessionStore {
             }
         }
         return true
+    }
+
+    /// The compare-and-set script sent in the shared pipeline. Declines while the store is
+    /// down or while this session already has a pipelined write in flight.
+    public func update(
+        _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
+    ) -> Bool {
+        guard health.isUp, writing.withLock({ $0.insert(session.id).inserted }) else { return false }
+        let arguments = [
+            Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.lastSeen).utf8),
+            Array(String(timeToLive(for: session)).utf8),
+        ]
+        send(Self.updateScript, key: session.id, arguments) { [self] result in
+            writing.withLock { _ = $0.remove(session.id) }
+            switch result {
+            case .success(let reply):
+                health.recordSuccess()
+                if let message = reply.errorMessage {
+                    done(.failure(serverError(message)))
+                    return
+                }
+                // Null: the revision moved on, or the session is gone. Nothing was written.
+                guard let revision = reply.integer else {
+                    forget(session.id)
+                    done(.success(nil))
+                    return
+                }
+                var stored = session
+                stored.revision = revision
+                remember(stored, recordedSeen: stored.lastSeen)
+                done(.success(stored))
+            case .failure(let error):
+                done(.failure(failed(error)))
+            }
+        }
+        return true
+    }
+
+    /// Runs `script` through the pipeline (`EVALSHA`, then `EVAL` if Redis does not have
+    /// it cached: after a restart or `SCRIPT FLUSH`).
+    private func send(
+        _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]],
+        done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
+        let tail = [Array("1".utf8), Array(key(for: id).utf8)] + arguments
+        pipeline.send([Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail) { [pipeline] result in
+            if case .success(let reply) = result, let message = reply.errorMessage, message.hasPrefix("NOSCRIPT") {
+                pipeline.send([Array("EVAL".utf8), Array(script.source.utf8)] + tail, done: done)
+                return
+            }
+            done(result)
+        }
     }
 
     /// The full load: one script checks expiry, records the use, renews the TTL.

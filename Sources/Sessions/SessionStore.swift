@@ -43,6 +43,12 @@ public protocol SessionStore: Sendable {
     /// store cannot (or need not) ask that way: the caller then calls `isCurrent`.
     func isCurrent(_ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void)
         -> Bool
+    /// `update` without waiting (a shared store writes in a pipeline): `done` hears the
+    /// stored session, nil for a lost compare-and-set, or the failure, later, on another
+    /// thread. Returns false, without calling `done`, when the store cannot write that
+    /// way now: the caller then calls `update`.
+    func update(_ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void)
+        -> Bool
 }
 
 extension SessionStore {
@@ -72,6 +78,13 @@ extension SessionStore {
     /// Stores whose copies are always current, or that only ask synchronously.
     public func isCurrent(
         _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
+    ) -> Bool {
+        false
+    }
+
+    /// Stores that only write synchronously.
+    public func update(
+        _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
     ) -> Bool {
         false
     }

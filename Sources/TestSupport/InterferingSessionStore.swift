@@ -51,4 +51,9 @@ public final class InterferingSessionStore: SessionStore {
     ) -> Bool {
         base.isCurrent(session, then: done)
     }
+    public func update(
+        _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
+    ) -> Bool {
+        false  // every write goes through `update`, where the interference happens
+    }
 }

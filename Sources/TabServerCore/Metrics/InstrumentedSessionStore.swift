@@ -73,4 +73,16 @@ final class InstrumentedSessionStore: SessionStore {
             done(result)
         }
     }
+
+    func update(_ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void)
+        -> Bool
+    {
+        let started = AppMetrics.monotonicNanos()
+        return base.update(session) { [metrics] result in
+            let operation = AppMetrics.StoreOperation.update.rawValue
+            metrics.storeLatency.record(operation, nanos: AppMetrics.monotonicNanos() &- started)
+            if case .failure = result { metrics.storeErrors.increment(operation) }
+            done(result)
+        }
+    }
 }

@@ -77,10 +77,11 @@ public final class TabServerApp: HTTPResponder, Sendable {
         return answer(request, origin: origin, finishing: &finishing)
     }
 
-    /// `confirmNow`: check a cached session synchronously (a request run again after its
-    /// pipelined check found the copy stale), so a request is re-run at most once that way.
+    /// `synchronously`: confirm or write the session on this thread (a request run again
+    /// after its pipelined check or write found the copy stale), so a request is run
+    /// again at most once that way.
     private func answer(
-        _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, confirmNow: Bool = false
+        _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, synchronously: Bool = false
     ) -> HTTPAnswer {
         // Health checks answer at the root too, whatever the base path: a proxy or
         // orchestrator probes the instance itself, not the app's public prefix.
@@ -100,7 +101,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         let user = identity.user(of: request)
         let finishing = finishing
         let run = { (user: String?) in
-            self.run(request, user: user, resolution: resolution, finishing: finishing, confirmNow: confirmNow)
+            self.run(request, user: user, resolution: resolution, finishing: finishing, synchronously: synchronously)
         }
         guard let cookie = request.cookie(configuration.cookieName) else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
@@ -115,7 +116,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
         _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, finishing: Finishing,
-        confirmNow: Bool
+        synchronously: Bool
     ) -> HTTPAnswer {
         for _ in 0..<Self.maxWriteAttempts {
             var state = RequestState(app: self, request: request, model: tabs.current, user: user)
@@ -137,10 +138,25 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .done(let cookie):
                 if let cookie { response.headers.add("Set-Cookie", cookie) }
                 return afterCommit(response, state: state, finishing: finishing)
+            case .changed(let session):
+                // Written in the store's pipeline while this thread serves others, if the
+                // store can; else here.
+                if !synchronously,
+                    let answer = writeLater(
+                        session, response: response, Announcement(state), request: request, finishing: finishing)
+                {
+                    return answer
+                }
+                do {
+                    guard try store.update(session) != nil else { continue }
+                } catch {
+                    return .now(finishing.finish(unsavedPage(request)))
+                }
+                return afterCommit(response, state: state, finishing: finishing)
             case .unchanged(let loaded):
                 // A cached copy the answer rests on: confirmed in the store's pipeline while
                 // this thread serves others, if the store can; else here.
-                if !confirmNow, user == nil,
+                if !synchronously, user == nil,
                     let answer = confirmLater(
                         loaded, response: response, Announcement(state), request: request, finishing: finishing)
                 {
@@ -255,17 +271,43 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .success(true):
                 Self.complete(deferred, with: afterCommit(response, announcement, finishing: finishing))
             case .success(false):
-                DispatchQueue.global().async { [self] in
-                    var again = finishing
-                    let origin = configuration.trustedProxies.origin(of: request)
-                    Self.complete(
-                        deferred, with: answer(request, origin: origin, finishing: &again, confirmNow: true))
-                }
+                runAgain(request, finishing: finishing, into: deferred)
             case .failure:
                 deferred.complete(finishing.finish(unsavedPage(request)))
             }
         }
         return asked ? .later(deferred) : nil
+    }
+
+    /// Writes a changed (anonymous) session without waiting, if the store can; nil when
+    /// it cannot. Written: the answer goes out. Lost to another write: the request runs
+    /// again, once, on the fresh session.
+    private func writeLater(
+        _ session: Session, response: HTTPResponse, _ announcement: Announcement, request: HTTPRequest,
+        finishing: Finishing
+    ) -> HTTPAnswer? {
+        let deferred = DeferredResponse()
+        let asked = store.update(session) { [self] result in
+            switch result {
+            case .success(.some):
+                Self.complete(deferred, with: afterCommit(response, announcement, finishing: finishing))
+            case .success(.none):
+                runAgain(request, finishing: finishing, into: deferred)
+            case .failure:
+                deferred.complete(finishing.finish(unsavedPage(request)))
+            }
+        }
+        return asked ? .later(deferred) : nil
+    }
+
+    /// Runs a request again, synchronously, off the store's thread, and completes
+    /// `deferred` with its answer.
+    private func runAgain(_ request: HTTPRequest, finishing: Finishing, into deferred: DeferredResponse) {
+        DispatchQueue.global().async { [self] in
+            var again = finishing
+            let origin = configuration.trustedProxies.origin(of: request)
+            Self.complete(deferred, with: answer(request, origin: origin, finishing: &again, synchronously: true))
+        }
     }
 
     /// Completes `deferred` with `answer`, waiting for it off the caller's thread if it
@@ -290,6 +332,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
         case done(cookie: String?)
         /// Nothing to write; the answer stands if `loaded` is still the stored session.
         case unchanged(Session)
+        /// To write with compare-and-set (the caller does, now or in the store's pipeline).
+        case changed(Session)
         case conflict
         case failed(HTTPError)
     }
@@ -324,6 +368,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
             // (a shared store's cached copy may not have been; then run it again).
             if session == loaded { return .unchanged(loaded) }
             session.revision = loaded.revision
+            // Anonymous: one record, so the write may go on without this thread.
+            if state.user == nil { return .changed(session) }
             return try store.update(session) == nil ? .conflict : .done(cookie: nil)
         } catch {
             return .failed(Self.unsaved)
