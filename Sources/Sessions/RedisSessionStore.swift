@@ -55,6 +55,11 @@ public final class RedisSessionStore: SessionStore {
         var session: Session
         /// `seen` as recorded in Redis by this instance's last load or write.
         var recordedSeen: Int64
+        /// While this instance's pipelined writes of the session are unconfirmed: the bytes
+        /// of the last one (the copy is that write, applied here ahead of Redis).
+        var sentBytes: [UInt8]? = nil
+        /// The copy was such a write, and Redis refused it: never to be used or built on.
+        var failed = false
     }
 
     private let cache = Mutex<[SessionID: Cached]>([:])
@@ -62,9 +67,8 @@ public final class RedisSessionStore: SessionStore {
     /// Revision checks and writes of many requests in one round trip (`isCurrent(_:then:)`,
     /// `update(_:then:)`).
     private let pipeline: RedisPipeline
-    /// Sessions with a pipelined write in flight: a second one waits its turn (the
-    /// caller writes synchronously), so a session's writes never overtake each other.
-    private let writing = Mutex<Set<SessionID>>([])
+    /// Pipelined writes in flight, per session.
+    private let writing = Mutex<[SessionID: Int]>([:])
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
 
@@ -111,7 +115,8 @@ public final class RedisSessionStore: SessionStore {
     /// then deleted) or unreadable. When the recorded last use is older than
     /// `touchInterval`, records `now` and renews the TTL in the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        if let cached = cache.withLock({ $0[id] }), now - cached.recordedSeen < touchInterval,
+        if let cached = cache.withLock({ $0[id] }), !cached.failed, cached.sentBytes == nil,
+            now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
         {
             let reply = try command([Array("HGET".utf8), Array(key(for: id).utf8), Array("rev".utf8)])
@@ -133,7 +138,7 @@ public final class RedisSessionStore: SessionStore {
     /// full load. The app confirms a copy it does not write with `isCurrent`, and a
     /// stale copy it writes loses the compare-and-set, so no answer rests on it.
     public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        if let cached = cache.withLock({ $0[id] }), now - cached.recordedSeen < touchInterval,
+        if let cached = cache.withLock({ $0[id] }), !cached.failed, now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
         {
             var session = cached.session
@@ -146,10 +151,40 @@ public final class RedisSessionStore: SessionStore {
     /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
     /// cached copy is dropped.
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {
-        let reply = try command([Array("HGET".utf8), Array(key(for: session.id).utf8), Array("rev".utf8)])
-        if reply.integer == session.revision { return true }
+        let copy = unconfirmed(session)
+        guard !copy.failed else {
+            forget(session.id)
+            return false
+        }
+        let reply = try command(revisionCheck(session, bytes: copy.sentBytes))
+        if matches(reply, session, bytes: copy.sentBytes) { return true }
         forget(session.id)
         return false
+    }
+
+    /// What this instance knows of `session` as its own write not yet confirmed: whether
+    /// Redis refused it, and the bytes sent while it is in flight.
+    private func unconfirmed(_ session: Session) -> (failed: Bool, sentBytes: [UInt8]?) {
+        cache.withLock { cache in
+            guard let cached = cache[session.id], cached.session.revision == session.revision else {
+                return (false, nil)
+            }
+            return (cached.failed, cached.sentBytes)
+        }
+    }
+
+    /// `HGET rev`, or with the bytes of an unconfirmed write of this instance `HMGET rev
+    /// data`: another instance's write may carry the same revision.
+    private func revisionCheck(_ session: Session, bytes: [UInt8]?) -> [[UInt8]] {
+        let key = Array(key(for: session.id).utf8)
+        guard bytes != nil else { return [Array("HGET".utf8), key, Array("rev".utf8)] }
+        return [Array("HMGET".utf8), key, Array("rev".utf8), Array("data".utf8)]
+    }
+
+    private func matches(_ reply: RedisReply, _ session: Session, bytes: [UInt8]?) -> Bool {
+        guard let bytes else { return reply.integer == session.revision }
+        guard let fields = reply.array, fields.count == 2 else { return false }
+        return fields[0].integer == session.revision && fields[1].bytes == bytes
     }
 
     /// The same `HGET` sent in the shared pipeline, so the engine thread does not wait
@@ -159,11 +194,13 @@ public final class RedisSessionStore: SessionStore {
         _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
     ) -> Bool {
         guard health.isUp else { return false }
-        pipeline.send([Array("HGET".utf8), Array(key(for: session.id).utf8), Array("rev".utf8)]) { [self] result in
+        let copy = unconfirmed(session)
+        guard !copy.failed else { return false }  // the synchronous check says no at once
+        pipeline.send(revisionCheck(session, bytes: copy.sentBytes)) { [self] result in
             switch result {
             case .success(let reply):
                 health.recordSuccess()
-                if reply.integer == session.revision {
+                if matches(reply, session, bytes: copy.sentBytes) {
                     done(.success(true))
                 } else {
                     forget(session.id)
@@ -176,40 +213,70 @@ public final class RedisSessionStore: SessionStore {
         return true
     }
 
-    /// The compare-and-set script sent in the shared pipeline. Declines while the store is
-    /// down or while this session already has a pipelined write in flight.
+    /// The compare-and-set script sent in the shared pipeline, applied to this instance's
+    /// copy at once: the next request of the session builds on it and its write queues
+    /// behind this one in the same pipeline (so a visitor's quick taps do not wait for
+    /// each other's round trips). Such a chained write also checks the bytes it rests on,
+    /// so it fails, like its predecessor, if another instance wrote first; each failed
+    /// write forgets the copy. Declines while the store is down.
     public func update(
         _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
     ) -> Bool {
-        guard health.isUp, writing.withLock({ $0.insert(session.id).inserted }) else { return false }
+        guard health.isUp, !unconfirmed(session).failed else { return false }
+        let bytes = SessionCodec.encode(session)
+        let stored = session.withRevision(session.revision + 1)
+        let predecessor = cache.withLock { cache -> [UInt8] in
+            let resting = cache[session.id].flatMap { $0.session.revision == session.revision ? $0.sentBytes : nil }
+            if cache[session.id] == nil { cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen } }
+            cache[session.id] = Cached(session: stored, recordedSeen: stored.lastSeen, sentBytes: bytes)
+            return resting ?? []
+        }
+        writing.withLock { $0[session.id, default: 0] += 1 }
         let arguments = [
-            Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.lastSeen).utf8),
-            Array(String(timeToLive(for: session)).utf8),
+            Array(String(session.revision).utf8), bytes, Array(String(session.lastSeen).utf8),
+            Array(String(timeToLive(for: session)).utf8), predecessor,
         ]
         send(Self.updateScript, key: session.id, arguments) { [self] result in
-            writing.withLock { _ = $0.remove(session.id) }
+            let last = writing.withLock { writing -> Bool in
+                let left = (writing[session.id] ?? 1) - 1
+                writing[session.id] = left > 0 ? left : nil
+                return left <= 0
+            }
             switch result {
             case .success(let reply):
                 health.recordSuccess()
-                if let message = reply.errorMessage {
-                    done(.failure(serverError(message)))
+                guard reply.errorMessage == nil, let revision = reply.integer, revision == stored.revision else {
+                    // Not written (the revision moved on, the session is gone, or an error
+                    // reply): the copy here is not what Redis holds.
+                    markFailed(stored)
+                    if let message = reply.errorMessage {
+                        done(.failure(serverError(message)))
+                    } else {
+                        done(.success(nil))
+                    }
                     return
                 }
-                // Null: the revision moved on, or the session is gone. Nothing was written.
-                guard let revision = reply.integer else {
-                    forget(session.id)
-                    done(.success(nil))
-                    return
+                if last {
+                    cache.withLock { cache in
+                        if cache[session.id]?.session.revision == stored.revision { cache[session.id]?.sentBytes = nil }
+                    }
                 }
-                var stored = session
-                stored.revision = revision
-                remember(stored, recordedSeen: stored.lastSeen)
                 done(.success(stored))
             case .failure(let error):
+                markFailed(stored)
                 done(.failure(failed(error)))
             }
         }
         return true
+    }
+
+    /// Marks this instance's copy of `stored`, a write Redis refused, as never to be used.
+    private func markFailed(_ stored: Session) {
+        cache.withLock { cache in
+            guard cache[stored.id]?.session.revision == stored.revision else { return }
+            cache[stored.id]?.failed = true
+            cache[stored.id]?.sentBytes = nil
+        }
     }
 
     /// Runs `script` through the pipeline (`EVALSHA`, then `EVAL` if Redis does not have
@@ -276,9 +343,14 @@ public final class RedisSessionStore: SessionStore {
     /// with the new revision; nil when another request or instance wrote first, or the
     /// session is gone. Renews the TTL.
     public func update(_ session: Session) throws(SessionStoreError) -> Session? {
+        let copy = unconfirmed(session)
+        guard !copy.failed else {
+            forget(session.id)
+            return nil
+        }
         let arguments = [
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.lastSeen).utf8),
-            Array(String(timeToLive(for: session)).utf8),
+            Array(String(timeToLive(for: session)).utf8), copy.sentBytes ?? [],
         ]
         let reply = try run(Self.updateScript, key: session.id, arguments)
         // Null: the revision moved on, or the session is gone. Either way nothing was written.

@@ -54,3 +54,12 @@ public struct Session: Sendable, Hashable {
         self.revision = revision
     }
 }
+
+extension Session {
+    /// A copy stored under `revision`.
+    public func withRevision(_ revision: Int) -> Session {
+        var copy = self
+        copy.revision = revision
+        return copy
+    }
+}

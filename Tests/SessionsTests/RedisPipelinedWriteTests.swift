@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import Redis
+import Sessions
+import Synchronization
+import TestSupport
+import Testing
+
+/// Writes sent through the store's pipeline (`update(_:then:)`), as the app sends an
+/// anonymous visitor's changes. Each test gets a fresh `redis-server`.
+@Suite("RedisSessionStore: pipelined writes")
+struct RedisPipelinedWriteTests {
+    let redis: RedisServer
+    let store: RedisSessionStore
+
+    init() throws {
+        redis = try RedisServer()
+        store = try RedisSessionStore(url: redis.url)
+    }
+
+    /// `update(_:then:)`, waited for; nil when the store declined and the synchronous
+    /// `update` (what the app falls back to) was used instead.
+    func write(_ session: Session, on store: RedisSessionStore) throws -> Session? {
+        let outcome = Mutex<Result<Session?, SessionStoreError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let sent = store.update(session) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard sent else { return try store.update(session) }
+        done.wait()
+        return try #require(outcome.withLock { $0 }).get()
+    }
+
+    @Test("quick writes of one session chain in the pipeline: each builds on the last, all land")
+    func chained() throws {
+        let session = Session.new(now: 0)
+        try store.insert(session)
+        var copy = try #require(try store.load(session.id, now: 1))
+        let outcomes = Mutex<[Bool]>([])
+        let group = DispatchGroup()
+        for round in 0..<20 {
+            copy.state.locations["music"] = "albums/\(round)"
+            group.enter()
+            // Not waited for: the next write rests on this one's copy before Redis answered.
+            let sent = store.update(copy) { result in
+                outcomes.withLock { $0.append((try? result.get()) != nil) }
+                group.leave()
+            }
+            #expect(sent)
+            copy = try #require(try store.loadOptimistically(session.id, now: 1))
+            #expect(copy.revision == round + 1, "the next request sees this write at once")
+        }
+        group.wait()
+        #expect(outcomes.withLock { $0.count == 20 && $0.allSatisfy { $0 } })
+        let other = try RedisSessionStore(url: redis.url)
+        let stored = try #require(try other.load(session.id, now: 2))
+        #expect(stored.revision == 20)
+        #expect(stored.state.locations["music"] == "albums/19")
+    }
+
+    @Test("a write chained behind one that loses to another instance loses too, even at the same revision")
+    func chainedBehindALoser() throws {
+        let other = try RedisSessionStore(url: redis.url)
+        let session = Session.new(now: 0)
+        try store.insert(session)
+        var mine = try #require(try store.load(session.id, now: 1))
+        // Another instance writes first: revision 1, its bytes.
+        var theirs = try #require(try other.load(session.id, now: 1))
+        theirs.language = "theirs"
+        _ = try #require(try other.update(theirs))
+        // This instance, from its revision-0 copy: the write loses; a second one, built on
+        // the first (revision 1, like theirs), must lose too, whenever it is sent.
+        mine.language = "first"
+        let first = Mutex<Session??>(nil)
+        let firstDone = DispatchSemaphore(value: 0)
+        #expect(
+            store.update(mine) { result in
+                first.withLock { $0 = .some(try? result.get()) }
+                firstDone.signal()
+            })
+        var built = try #require(try store.loadOptimistically(session.id, now: 1))
+        #expect(built.language == "first" && built.revision == 1)
+        built.state.selectedTabID = "tv"
+        #expect(try write(built, on: store) == nil, "resting on a write that was refused")
+        firstDone.wait()
+        #expect(first.withLock { $0 } == .some(nil))
+        let stored = try #require(try other.load(session.id, now: 2))
+        #expect(stored.language == "theirs")
+        #expect(stored.state.selectedTabID != "tv")
+        // The refused copy is never served again: the next load is Redis's.
+        #expect(try store.loadOptimistically(session.id, now: 2)?.language == "theirs")
+    }
+}
