@@ -16,30 +16,38 @@ public final class DeferredResponse: Sendable {
         var response: HTTPResponse?
         var wake: (@Sendable () -> Void)?
         var taken = false
+        /// Made only for a caller that blocks (`wait`): the engine never does.
+        var waiter: DispatchSemaphore?
     }
 
     private let state = Mutex(State())
-    private let done = DispatchSemaphore(value: 0)
 
     /// A response still to come.
     public init() {}
 
     /// Gives the response; only the first call counts.
     public func complete(_ response: HTTPResponse) {
-        let wake = state.withLock { state -> (@Sendable () -> Void)?? in
+        let wakeAndWaiter = state.withLock { state -> ((@Sendable () -> Void)?, DispatchSemaphore?)? in
             guard state.response == nil, !state.taken else { return nil }
             state.response = response
-            return .some(state.wake)
+            return (state.wake, state.waiter)
         }
-        guard let wake else { return }
-        done.signal()
+        guard let (wake, waiter) = wakeAndWaiter else { return }
+        waiter?.signal()
         wake?()
     }
 
     /// Waits for the response (an in-process caller with no event loop: tests).
     public func wait() -> HTTPResponse {
-        done.wait()
-        done.signal()  // later waits return at once
+        let waiter = state.withLock { state -> DispatchSemaphore? in
+            guard state.response == nil else { return nil }
+            if state.waiter == nil { state.waiter = DispatchSemaphore(value: 0) }
+            return state.waiter
+        }
+        if let waiter {
+            waiter.wait()
+            waiter.signal()  // another waiter returns at once
+        }
         return state.withLock { $0.response ?? HTTPResponse(status: .internalServerError) }
     }
 

@@ -241,24 +241,25 @@ public final class SQLiteSessionStore: SessionStore {
     /// Compare-and-set against this process's copy, which is always current (this process
     /// is the only writer); the row is written with the next group (see `whenDurable`).
     public func update(_ session: Session) throws(SessionStoreError) -> Session? {
-        var stored = session
-        stored.revision = session.revision + 1
-        if memory.withLock({ $0.cache[session.id] == nil }) {
-            // Not in memory (evicted, or never read here): the file is current for it.
-            guard try load(session.id, now: session.lastSeen) != nil else { return nil }
-        }
-        return memory.withLock { memory -> Session? in
-            guard let cached = memory.cache[session.id], cached.session.revision == session.revision else {
-                return nil
-            }
-            // `last_seen` (and its index page) is written only when the file's copy is
-            // stale, like a read's touch: most writes then change a single row and page.
-            let touches = stored.lastSeen - cached.storedLastSeen >= Self.touchInterval
-            memory.cache[session.id] = Cached(
-                session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen)
-            enqueue(.update(stored, expected: session.revision, touches: touches), in: &memory)
-            return stored
-        }
+        let stored = session.withRevision(session.revision + 1)
+        if let outcome = memory.withLock({ accept(session, as: stored, in: &$0) }) { return outcome }
+        // Not in memory (evicted, or never read here): the file is current for it.
+        guard try load(session.id, now: session.lastSeen) != nil else { return nil }
+        return memory.withLock { accept(session, as: stored, in: &$0) } ?? nil
+    }
+
+    /// The compare-and-set against the copy in memory: nil when there is no copy, `.some(nil)`
+    /// when it has moved on, else the stored session (queued).
+    private func accept(_ session: Session, as stored: Session, in memory: inout Memory) -> Session?? {
+        guard let cached = memory.cache[session.id] else { return .none }
+        guard cached.session.revision == session.revision else { return .some(nil) }
+        // `last_seen` (and its index page) is written only when the file's copy is
+        // stale, like a read's touch: most writes then change a single row and page.
+        let touches = stored.lastSeen - cached.storedLastSeen >= Self.touchInterval
+        memory.cache[session.id] = Cached(
+            session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen)
+        enqueue(.update(stored, expected: session.revision, touches: touches), in: &memory)
+        return .some(stored)
     }
 
     public func delete(_ id: SessionID) throws(SessionStoreError) {
