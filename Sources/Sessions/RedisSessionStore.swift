@@ -69,6 +69,8 @@ public final class RedisSessionStore: SessionStore {
     private let pipeline: RedisPipeline
     /// Pipelined writes in flight, per session.
     private let writing = Mutex<[SessionID: Int]>([:])
+    /// Whether Redis has the update script (the pipeline then sends its hash only).
+    private let scriptLoaded = Atomic<Bool>(false)
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
 
@@ -249,7 +251,7 @@ public final class RedisSessionStore: SessionStore {
                     // Not written (the revision moved on, the session is gone, or an error
                     // reply): the copy here is not what Redis holds.
                     markFailed(stored)
-                    if let message = reply.errorMessage {
+                    if let message = reply.errorMessage, !message.hasPrefix("NOSCRIPT") {
                         done(.failure(serverError(message)))
                     } else {
                         done(.success(nil))
@@ -279,17 +281,23 @@ public final class RedisSessionStore: SessionStore {
         }
     }
 
-    /// Runs `script` through the pipeline (`EVALSHA`, then `EVAL` if Redis does not have
-    /// it cached: after a restart or `SCRIPT FLUSH`).
+    /// Runs the update script through the pipeline: with its source (`EVAL`) until Redis
+    /// has it, then by hash (`EVALSHA`). A `NOSCRIPT` answer (Redis restarted or flushed
+    /// its scripts) is not retried here, where a retry would overtake the writes queued
+    /// behind it: the write counts as lost and its request runs again.
     private func send(
         _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]],
         done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
         let tail = [Array("1".utf8), Array(key(for: id).utf8)] + arguments
-        pipeline.send([Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail) { [pipeline] result in
-            if case .success(let reply) = result, let message = reply.errorMessage, message.hasPrefix("NOSCRIPT") {
-                pipeline.send([Array("EVAL".utf8), Array(script.source.utf8)] + tail, done: done)
-                return
+        let byHash = scriptLoaded.load(ordering: .relaxed)
+        let head =
+            byHash
+            ? [Array("EVALSHA".utf8), Array(script.sha1.utf8)] : [Array("EVAL".utf8), Array(script.source.utf8)]
+        pipeline.send(head + tail) { [self] result in
+            if case .success(let reply) = result {
+                let unknown = reply.errorMessage?.hasPrefix("NOSCRIPT") ?? false
+                scriptLoaded.store(!unknown, ordering: .relaxed)
             }
             done(result)
         }

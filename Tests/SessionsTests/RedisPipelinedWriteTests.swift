@@ -91,4 +91,24 @@ struct RedisPipelinedWriteTests {
         // The refused copy is never served again: the next load is Redis's.
         #expect(try store.loadOptimistically(session.id, now: 2)?.language == "theirs")
     }
+
+    @Test("after Redis forgets its scripts, a pipelined write counts as lost (never overtaken) and the next lands")
+    func scriptsFlushed() throws {
+        let session = Session.new(now: 0)
+        try store.insert(session)
+        var copy = try #require(try store.load(session.id, now: 1))
+        for language in ["a", "b"] {  // the first sends the script, the second its hash
+            copy.language = language
+            _ = try #require(try write(copy, on: store))
+            copy = try #require(try store.loadOptimistically(session.id, now: 1))
+        }
+        _ = try store.client.command(["SCRIPT", "FLUSH"])
+        copy.language = "c"
+        #expect(try write(copy, on: store) == nil, "NOSCRIPT: lost, so its request runs again")
+        copy = try #require(try store.loadOptimistically(session.id, now: 1))
+        #expect(copy.language == "b")
+        copy.language = "d"
+        #expect(try write(copy, on: store)?.language == "d")
+        #expect(try RedisSessionStore(url: redis.url).load(session.id, now: 2)?.language == "d")
+    }
 }
