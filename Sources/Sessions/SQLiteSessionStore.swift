@@ -129,6 +129,9 @@ public final class SQLiteSessionStore: SessionStore {
             // One process owns the file (the cache relies on it): no other may write it,
             // and without shared-memory locking each transaction saves its lock calls.
             try db.execute("PRAGMA locking_mode = EXCLUSIVE")
+            // A new file gets 1 KiB pages: a session row is ~300 bytes, and each commit
+            // appends every page it changed to the WAL, so small pages write less.
+            if try db.userVersion == 0 { try db.execute("PRAGMA page_size = 1024") }
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
             try Self.migrate(db)

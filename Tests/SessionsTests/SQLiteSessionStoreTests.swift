@@ -28,6 +28,7 @@ struct SQLiteSessionStoreTests {
         let db = try SQLiteDatabase(path: path)
         #expect(try db.userVersion == SQLiteSessionStore.schemaVersion)
         #expect(try db.query("PRAGMA journal_mode").first?.first == .text("wal"))
+        #expect(try db.query("PRAGMA page_size").first?.first == .integer(1024), "small pages for small rows")
     }
 
     @Test("refuses a file whose schema is newer than it knows")
