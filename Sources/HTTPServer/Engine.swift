@@ -12,6 +12,10 @@ final class Engine: Sendable {
     let errorLog: LogSink
     let listenDescriptor: Int32
 
+    /// The event loops, to deal accepted connections out in turn (emptied at shutdown).
+    let loops = Mutex<[EventLoop]>([])
+    private let nextLoopIndex = Atomic<Int>(0)
+
     let inFlight = Atomic<Int>(0)
     let completed = Atomic<Int>(0)
     let openConnections = Atomic<Int>(0)
@@ -71,6 +75,13 @@ final class Engine: Sendable {
             let remaining = counts[address, default: 1] - 1
             counts[address] = remaining > 0 ? remaining : nil
         }
+    }
+
+    /// The loop the next accepted connection goes to (round robin); nil before the loops
+    /// are known or after shutdown.
+    func nextLoop() -> EventLoop? {
+        let index = nextLoopIndex.add(1, ordering: .relaxed).oldValue
+        return loops.withLock { loops in loops.isEmpty ? nil : loops[index % loops.count] }
     }
 }
 

@@ -31,12 +31,15 @@ final class EventLoop: @unchecked Sendable {
     /// Connections whose stream has bytes (or ended), named by other threads; the loop
     /// takes the list when woken.
     private let readyStreams = Mutex<[Int32]>([])
+    /// Connections other loops accepted for this one, not yet registered.
+    private let adopted = Mutex<[(descriptor: Int32, address: String)]>([])
 
     private static let listenTag = UInt64.max
     private static let wakeTag = UInt64.max - 1
     /// Lingering closes at most this long, and read at most this much.
     private static let lingerNanos: UInt64 = 2_000_000_000
     private static let sweepNanos: UInt64 = 100_000_000
+    private static let acceptsPerWake = 64
     /// Buffers an idle connection keeps between requests; larger ones are freed, so
     /// 10,000 kept-alive connections do not each hold their largest page or body.
     private static let retainedBufferBytes = 16 * 1024
@@ -128,11 +131,18 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         for connection in Array(connections.values) { closeNow(connection, aborted: true) }
+        let unadmitted = adopted.withLock { $0.map(\.descriptor) }
+        for descriptor in unadmitted { close(descriptor) }
     }
 
     private func drainWakePipe() {
         var scratch = [UInt8](repeating: 0, count: 64)
         while read(wakeRead, &scratch, scratch.count) > 0 {}
+        let arrivals = adopted.withLock { adopted -> [(descriptor: Int32, address: String)] in
+            defer { adopted = [] }
+            return adopted
+        }
+        for arrival in arrivals { admit(arrival.descriptor, address: arrival.address) }
         for descriptor in readyStreams.withLock({ ready in
             defer { ready = [] }
             return ready
@@ -199,9 +209,13 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: Accepting
 
+    /// Accepts what is waiting (up to `acceptsPerWake`) and deals the connections out to
+    /// the loops in turn: epoll wakes whichever loop it likes first, so without this a
+    /// burst of connections (a proxy's pool, wrk's 64) lands on one engine thread while
+    /// the other idles.
     private func acceptConnections() {
         guard listening else { return }
-        for _ in 0..<64 {
+        for _ in 0..<Self.acceptsPerWake {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let descriptor = withUnsafeMutablePointer(to: &storage) {
@@ -224,8 +238,22 @@ final class EventLoop: @unchecked Sendable {
                 }
                 return
             }
-            admit(descriptor, address: Self.addressText(&storage))
+            let address = Self.addressText(&storage)
+            if let other = engine.nextLoop(), other !== self {
+                other.adopt(descriptor, address: address)
+            } else {
+                admit(descriptor, address: address)
+            }
         }
+    }
+
+    /// Takes a connection another loop accepted (from that loop's thread).
+    func adopt(_ descriptor: Int32, address: String) {
+        let first = adopted.withLock { adopted -> Bool in
+            adopted.append((descriptor, address))
+            return adopted.count == 1
+        }
+        if first { wake() }
     }
 
     /// Out of descriptors: frees the spare one to accept a waiting client, answers it a
@@ -276,10 +304,21 @@ final class EventLoop: @unchecked Sendable {
             close(descriptor)
             return
         }
-        let open = engine.openConnections.add(1, ordering: .relaxed).newValue
-        let overBudget = open > engine.configuration.connectionLimit
-        if overBudget || !engine.admit(address: address) {
-            engine.openConnections.subtract(1, ordering: .relaxed)
+        // Counted only while under the budget (never over it, even for a moment, with
+        // several loops admitting at once).
+        var open = engine.openConnections.load(ordering: .relaxed)
+        var counted = false
+        while open < engine.configuration.connectionLimit {
+            let (exchanged, original) = engine.openConnections.compareExchange(
+                expected: open, desired: open + 1, ordering: .relaxed)
+            if exchanged {
+                counted = true
+                break
+            }
+            open = original
+        }
+        if !counted || !engine.admit(address: address) {
+            if counted { engine.openConnections.subtract(1, ordering: .relaxed) }
             engine.refusedConnections.add(1, ordering: .relaxed)
             refuse(descriptor, address: address, now: now)
             return

@@ -60,6 +60,7 @@ public final class HTTPServer: @unchecked Sendable {
             close(socket.descriptor)
             throw error
         }
+        engine.loops.withLock { $0 = loops }
         self.engine = engine
         self.loops = loops
         self.listenSocket = socket
@@ -111,6 +112,7 @@ public final class HTTPServer: @unchecked Sendable {
         engine.stopping.store(true, ordering: .relaxed)
         for loop in loops { loop.wake() }
         for loop in loops { loop.join() }
+        engine.loops.withLock { $0 = [] }  // the loops and the engine refer to each other
         close(listenSocket.descriptor)
         engine.accessLog?.flush()
         engine.errorLog.flush()
