@@ -259,39 +259,41 @@ public final class TabServerApp: HTTPResponder, Sendable {
     }
 
     /// Asks the store, without waiting, whether the cached session the answer rests on is
-    /// current; nil when the store cannot ask that way. Current: the answer goes out.
-    /// Stale (another instance wrote): the request runs again, once, on the fresh session.
+    /// current; nil when the store cannot ask that way.
     private func confirmLater(
         _ loaded: Session, response: HTTPResponse, _ announcement: Announcement, request: HTTPRequest,
         finishing: Finishing
     ) -> HTTPAnswer? {
-        let deferred = DeferredResponse()
-        let asked = store.isCurrent(loaded) { [self] result in
-            switch result {
-            case .success(true):
-                Self.complete(deferred, with: afterCommit(response, announcement, finishing: finishing))
-            case .success(false):
-                runAgain(request, finishing: finishing, into: deferred)
-            case .failure:
-                deferred.complete(finishing.finish(unsavedPage(request)))
-            }
+        answerLater(response, announcement, request: request, finishing: finishing) { settled in
+            store.isCurrent(loaded, then: settled)
         }
-        return asked ? .later(deferred) : nil
     }
 
     /// Writes a changed (anonymous) session without waiting, if the store can; nil when
-    /// it cannot. Written: the answer goes out. Lost to another write: the request runs
-    /// again, once, on the fresh session.
+    /// it cannot.
     private func writeLater(
         _ session: Session, response: HTTPResponse, _ announcement: Announcement, request: HTTPRequest,
         finishing: Finishing
     ) -> HTTPAnswer? {
+        answerLater(response, announcement, request: request, finishing: finishing) { settled in
+            store.update(session) { result in settled(result.map { $0 != nil }) }
+        }
+    }
+
+    /// The answer once the store has settled, later, what it rests on (`ask` returns false
+    /// when the store cannot answer that way: then nil). Settled: the answer goes out.
+    /// Stale or lost to another write: the request runs again, once, on the fresh session.
+    /// Failed: 503.
+    private func answerLater(
+        _ response: HTTPResponse, _ announcement: Announcement, request: HTTPRequest, finishing: Finishing,
+        ask: (@escaping @Sendable (Result<Bool, SessionStoreError>) -> Void) -> Bool
+    ) -> HTTPAnswer? {
         let deferred = DeferredResponse()
-        let asked = store.update(session) { [self] result in
+        let asked = ask { [self] result in
             switch result {
-            case .success(.some):
+            case .success(true):
                 Self.complete(deferred, with: afterCommit(response, announcement, finishing: finishing))
-            case .success(.none):
+            case .success(false):
                 runAgain(request, finishing: finishing, into: deferred)
             case .failure:
                 deferred.complete(finishing.finish(unsavedPage(request)))
