@@ -16,7 +16,7 @@ public final class CaddyServer {
     public let port: Int
     /// Caddy's working directory: `Caddyfile`, `caddy.log`, storage.
     public let directory: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts Caddy with the site blocks `sites(port)` returns, after a global block that
     /// turns off the admin endpoint and automatic HTTPS. Site blocks should `bind 127.0.0.1`.
@@ -39,20 +39,15 @@ public final class CaddyServer {
             \(sites(port))
             """
         try caddyfile.write(toFile: directory + "/Caddyfile", atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["run", "--config", directory + "/Caddyfile", "--adapter", "caddyfile"]
         // Caddy keeps data and autosaved config under XDG folders: keep them here too.
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory
         environment["XDG_DATA_HOME"] = directory + "/data"
         environment["XDG_CONFIG_HOME"] = directory + "/config"
-        process.environment = environment
-        FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
-        let output = FileHandle(forWritingAtPath: directory + "/stderr.log")
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let output = ChildProcess.Output.file(directory + "/stderr.log")
+        process = try ChildProcess(
+            [Self.binary, "run", "--config", directory + "/Caddyfile", "--adapter", "caddyfile"],
+            environment: environment, standardOutput: output, standardError: output)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline && process.isRunning {
             if RawHTTPConnection(port: port, timeoutSeconds: 1) != nil { return }
@@ -82,11 +77,6 @@ public final class CaddyServer {
 
     /// Stops Caddy (SIGTERM, then SIGKILL after 5 s: it keeps no state worth a wait) and reaps it.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.stop(SIGTERM)
     }
 }

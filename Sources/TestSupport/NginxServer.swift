@@ -6,7 +6,7 @@ import Foundation
 public final class NginxServer {
     public let port: Int
     public let directory: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts nginx with `locations` inside its `server` block and `upstreams` (whole
     /// `upstream` blocks) beside it. The port is chosen here and can be read back.
@@ -36,12 +36,7 @@ public final class NginxServer {
             }
             """
         try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["-c", directory + "/nginx.conf", "-p", directory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess([Self.binary, "-c", directory + "/nginx.conf", "-p", directory])
         if waitUntil(.seconds(5), every: .milliseconds(20), { RawHTTPConnection(port: port, timeoutSeconds: 1) != nil })
         {
             return
@@ -64,11 +59,7 @@ public final class NginxServer {
 
     /// Stops nginx (SIGQUIT: finish requests, then exit) and waits.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGQUIT)
-        waitUntil(.seconds(5), every: .milliseconds(10)) { !process.isRunning }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.stop(SIGQUIT)
     }
 }
 

@@ -8,11 +8,7 @@ import Foundation
 /// A real `redis-server` for tests: on a free port on 127.0.0.1, no persistence, its
 /// own temporary directory, stopped by pid. It can be stopped and started again on the
 /// same port, to test what clients do while Redis is down.
-///
-/// The process is started with `posix_spawn` rather than Foundation's `Process`: test
-/// code runs on dispatch worker threads, which block nearly every signal, and `Process`
-/// passes that mask on to the child, so `redis-server` would never see SIGTERM. Here the
-/// child starts with an empty mask and default handlers, and is reaped with `waitpid`.
+/// It is a `ChildProcess`, so it sees SIGTERM although tests run on threads that block it.
 ///
 /// ```swift
 /// let redis = try RedisServer()
@@ -33,8 +29,8 @@ public final class RedisServer {
     /// The server's working directory (its log is `redis.log` there).
     public let directory: String
     private let executable: String
-    /// The running server's pid; nil once it has been stopped and reaped.
-    private var pid: pid_t?
+    /// The running server; nil once it has been stopped and reaped.
+    private var child: ChildProcess?
 
     /// Starts a server on a free loopback port; waits (at most 10 s) until it answers, and
     /// checks that the answer comes from this process (`INFO server` names its pid).
@@ -50,7 +46,7 @@ public final class RedisServer {
         for _ in 0..<5 {
             let candidate = Self.freePort()
             do {
-                pid = try Self.launch(executable: executable, port: candidate, directory: directory)
+                child = try Self.launch(executable: executable, port: candidate, directory: directory)
                 port = candidate
                 return
             } catch {
@@ -67,97 +63,47 @@ public final class RedisServer {
     }
 
     /// The server's process id while it runs (to pause it with SIGSTOP in a test).
-    public var processIdentifier: Int32? { pid }
+    public var processIdentifier: Int32? { child?.processIdentifier }
 
     /// Whether the server process is running.
     public var isRunning: Bool {
-        guard let pid else { return false }
-        if Self.reap(pid) {
-            self.pid = nil
-            return false
-        }
-        return true
+        guard let child else { return false }
+        if child.isRunning { return true }
+        self.child = nil
+        return false
     }
 
     /// Starts the server again on the same port (nothing if it runs). Its data is gone:
     /// the server keeps nothing on disk.
     public func start() throws {
         if isRunning { return }
-        pid = try Self.launch(executable: executable, port: port, directory: directory)
+        child = try Self.launch(executable: executable, port: port, directory: directory)
     }
 
     /// Stops the server: SIGTERM, then SIGKILL if it has not exited after 5 s.
     public func stop() {
-        guard let pid else { return }
-        self.pid = nil
-        if Self.reap(pid) { return }
-        kill(pid, SIGTERM)
-        kill(pid, SIGCONT)  // a test may have paused it
-        if waitUntil(.seconds(5), { Self.reap(pid) }) { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        child?.stop()
+        child = nil
     }
 
-    /// Whether child `pid` has exited (and is now reaped).
-    private static func reap(_ pid: pid_t) -> Bool {
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        return result == pid || (result == -1 && errno == ECHILD)
-    }
-
-    private static func launch(executable: String, port: Int, directory: String) throws -> pid_t {
+    private static func launch(executable: String, port: Int, directory: String) throws -> ChildProcess {
         let arguments = [
             executable, "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
             "--save", "", "--appendonly", "no", "--dir", directory,
             "--logfile", directory + "/redis.log", "--daemonize", "no",
         ]
-        let pid = try spawn(arguments)
-
+        let child = try ChildProcess(arguments)
         let started = try waitUntil(.seconds(10)) {
-            if reap(pid) {
+            if !child.isRunning {
                 let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? ""
                 throw StartError(description: "redis-server on port \(port) exited at start:\n\(log.suffix(2_000))")
             }
             // Our server, not another one that took the port first (then ours exits).
-            return serverProcessID(port: port) == pid
+            return serverProcessID(port: port) == child.processIdentifier
         }
-        if started { return pid }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        if started { return child }
+        child.stop(SIGKILL)
         throw StartError(description: "redis-server on port \(port) did not answer within 10 s")
-    }
-
-    /// Starts `arguments[0]` with a clean signal state and /dev/null for standard input
-    /// and output.
-    private static func spawn(_ arguments: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
-        guard result == 0 else {
-            throw StartError(description: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
-        }
-        return pid
     }
 
     /// The `process_id` that the server on 127.0.0.1:`port` reports in `INFO server`;

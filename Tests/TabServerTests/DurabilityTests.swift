@@ -39,8 +39,8 @@ struct DurabilityTests {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary), "build the package first")
         let folder = TestFixtures.temporaryDirectory("kill9")
         let store = "sqlite:\(folder)/sessions.sqlite"
-        let (process, port, _) = try ProcessTests.launch([], sessions: store)
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let (process, port) = try ProcessTests.launch([], sessions: store)
+        defer { process.stop(SIGKILL) }
 
         // 500 visitors, each with a session and a token.
         struct Visitor: Sendable {
@@ -62,7 +62,6 @@ struct DurabilityTests {
         // Each visitor posts once, 16 at a time; the server is killed part-way.
         let acknowledged = Mutex<[Int]>([])
         let answered = Atomic<Int>(0)
-        let killer = ProcessBox(process)
         let all = visitors
         DispatchQueue.concurrentPerform(iterations: 16) { worker in
             guard let connection = RawHTTPConnection(port: port, timeoutSeconds: 2) else { return }
@@ -77,17 +76,16 @@ struct DurabilityTests {
                 if response.status == 303 && response.location == "/tabs/\(visitor.target)" {
                     acknowledged.withLock { $0.append(index) }
                 }
-                if answered.add(1, ordering: .relaxed).newValue == 250 { killer.kill9() }
+                if answered.add(1, ordering: .relaxed).newValue == 250 { process.signal(SIGKILL) }
             }
         }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.waitForExit(.seconds(30)) == .signaled(SIGKILL))
         let acked = acknowledged.withLock { $0 }
         #expect(acked.count >= 200, "the kill came part-way, after at least 250 answers")
         #expect(acked.count < 500, "the kill came before the end")
 
-        let (restarted, newPort, _) = try ProcessTests.launch([], sessions: store)
-        defer { restarted.terminate() }
+        let (restarted, newPort) = try ProcessTests.launch([], sessions: store)
+        defer { restarted.stop() }
         let check = try #require(RawHTTPConnection(port: newPort))
         var missing: [Int] = []
         for index in acked {
@@ -96,17 +94,8 @@ struct DurabilityTests {
             if response.location != "/tabs/\(visitors[index].target)" { missing.append(index) }
         }
         #expect(missing.isEmpty, "acknowledged but lost: \(missing.prefix(10))")
-        restarted.terminate()
-        restarted.waitUntilExit()
+        restarted.stop()
         let db = try SQLiteDatabase(path: "\(folder)/sessions.sqlite")
         #expect(try db.query("PRAGMA integrity_check").first?.first == .text("ok"))
     }
-}
-
-/// Lets a worker thread kill the server process (`Process` is not `Sendable`).
-final class ProcessBox: @unchecked Sendable {
-    // Safe: only `processIdentifier` (fixed once running) is read, and kill(2) is thread-safe.
-    private let process: Process
-    init(_ process: Process) { self.process = process }
-    func kill9() { kill(process.processIdentifier, SIGKILL) }
 }

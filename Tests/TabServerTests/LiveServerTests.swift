@@ -83,32 +83,25 @@ struct ProcessTests {
     static var binary: String { TestFixtures.repositoryRoot + "/.build/debug/tabserver" }
 
     /// Starts the built binary on a free port and waits for its "listening" line.
-    static func launch(_ extra: [String] = [], sessions: String = "memory") throws -> (Process, Int, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+    static func launch(_ extra: [String] = [], sessions: String = "memory") throws -> (ChildProcess, Int) {
         let root = TestFixtures.repositoryRoot
-        process.arguments =
+        let process = try ChildProcess(
             [
-                "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates", "--locales",
-                root + "/Locales", "--access-log", "off",
-                "--sessions", sessions,
-            ] + extra
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+                Self.binary, "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
+                "--locales", root + "/Locales", "--access-log", "off", "--sessions", sessions,
+            ] + extra, standardError: .pipe)
         var collected = ""
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let chunk = errors.fileHandleForReading.availableData
-            collected += String(decoding: chunk, as: UTF8.self)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let chunk = process.readOutput(within: .milliseconds(100))
+            collected += chunk
             if let range = collected.range(of: "listening on http://127.0.0.1:") {
                 let digits = collected[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits) { return (process, port, errors) }
+                if let port = Int(digits) { return (process, port) }
             }
             if chunk.isEmpty && !process.isRunning { break }
         }
-        process.terminate()
+        process.stop()
         throw ConfigurationError("tabserver did not start: \(collected)")
     }
 
@@ -121,8 +114,8 @@ struct ProcessTests {
             #"{"tabs": [{"id": "music", "title": "Music", "icon": "music.svg"}, {"id": "tv", "title": "TV", "icon": "tv.svg"}]}"#,
             to: tabs)
         let started = Date()
-        let (process, port, _) = try Self.launch(["--tabs", tabs])
-        defer { if process.isRunning { process.terminate() } }
+        let (process, port) = try Self.launch(["--tabs", tabs])
+        defer { process.stop() }
         var firstResponse: TimeInterval? = nil
         while firstResponse == nil && Date().timeIntervalSince(started) < 5 {
             if let connection = RawHTTPConnection(port: port) {
@@ -143,7 +136,7 @@ struct ProcessTests {
         TestFixtures.write(
             #"{"tabs": [{"id": "music", "title": "Music", "icon": "music.svg"}, {"id": "tv", "title": "Television", "icon": "tv.svg"}]}"#,
             to: tabs)
-        kill(process.processIdentifier, SIGHUP)
+        process.signal(SIGHUP)
         var reloaded = false
         for _ in 0..<100 where !reloaded {
             usleep(20_000)
@@ -151,14 +144,13 @@ struct ProcessTests {
         }
         #expect(reloaded)
         TestFixtures.write("{ broken", to: tabs)
-        kill(process.processIdentifier, SIGHUP)
+        process.signal(SIGHUP)
         usleep(200_000)
         #expect(try barTitles().contains(">Television</span>"), "an invalid reload keeps the model")
 
         let stopAt = Date()
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(.seconds(15)) == .exited(0))
         #expect(Date().timeIntervalSince(stopAt) < 10)
         #expect(RawHTTPConnection(port: port) == nil)
     }
@@ -169,15 +161,9 @@ struct ProcessTests {
         for (arguments, status, text) in [
             (["--port", "abc"], Int32(2), "--port"), (["--tabs", "/nonexistent.json"], Int32(1), "/nonexistent.json"),
         ] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.binary)
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            process.waitUntilExit()
-            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == status)
+            let process = try ChildProcess([Self.binary] + arguments, standardError: .pipe)
+            let output = process.readAllOutput()
+            #expect(process.waitForExit(.seconds(10)) == .exited(status))
             #expect(output.contains(text))
         }
     }

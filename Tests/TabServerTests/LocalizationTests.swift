@@ -71,7 +71,7 @@ struct LocalizationTests {
             #"{"name": "Nederlands", "direction": "ltr", "strings": {"more": "Meer"}, "tabs": {"music": "Muziek"}}"#,
             to: folder + "/nl.json")
         let logPath = folder + "/log.txt"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: logPath))
         let log = LogSink(descriptor: handle.fileDescriptor)
         var configuration = TestFixtures.configuration()
