@@ -36,6 +36,16 @@ def rss_kib(pid):
     return 0
 
 
+def cpu_seconds(pids):
+    """User + system CPU time of these processes so far (all their threads)."""
+    ticks = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def wait_http(url, timeout=10):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -68,7 +78,7 @@ def first_response_ms(extra_args):
         proc.wait(timeout=10)
 
 
-def wrk(url, headers=(), script=None, script_args=()):
+def wrk(url, headers=(), script=None, script_args=(), pids=()):
     args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
     for h in headers:
         args += ["-H", h]
@@ -77,8 +87,11 @@ def wrk(url, headers=(), script=None, script_args=()):
     args.append(url)
     if script_args:
         args += ["--"] + list(script_args)
+    cpu_before = cpu_seconds(pids)
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(pids) - cpu_before
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    total = int(re.search(r"(\d+) requests in", out).group(1))
     def latency(p):
         m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out)
         value, unit = float(m.group(1)), m.group(2)
@@ -86,7 +99,9 @@ def wrk(url, headers=(), script=None, script_args=()):
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     return {"rps": rps, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0,
-            "socket": sum(int(g) for g in socket_errors.groups()) if socket_errors else 0}
+            "socket": sum(int(g) for g in socket_errors.groups()) if socket_errors else 0,
+            # Server CPU per request (microseconds), when the server's pids were given.
+            "cpu_us": cpu * 1e6 / total if pids and total else 0.0}
 
 
 def start_server(args, log):
@@ -292,19 +307,22 @@ http {{
 """)
         nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_http(f"http://127.0.0.1:{nginx_port}/page.html")
+        with open(f"/proc/{nginx.pid}/task/{nginx.pid}/children") as f:
+            nginx_workers = [int(pid) for pid in f.read().split()]
 
         targets = {
-            "tabserver page": (f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookie}"]),
-            "nginx page": (f"http://127.0.0.1:{nginx_port}/page.html", []),
-            "tabserver css": (f"http://127.0.0.1:{port}{css_path}", []),
-            "nginx css": (f"http://127.0.0.1:{nginx_port}/css/app.css", []),
+            "tabserver page": (f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookie}"], [server.pid]),
+            "nginx page": (f"http://127.0.0.1:{nginx_port}/page.html", [], nginx_workers),
+            "tabserver css": (f"http://127.0.0.1:{port}{css_path}", [], [server.pid]),
+            "nginx css": (f"http://127.0.0.1:{nginx_port}/css/app.css", [], nginx_workers),
         }
         results = {name: [] for name in targets}
         for round_index in range(ROUNDS):
-            for name, (url, headers) in targets.items():
-                r = wrk(url, headers)
+            for name, (url, headers, pids) in targets.items():
+                r = wrk(url, headers, pids=pids)
                 results[name].append(r)
                 print(f"round {round_index + 1} {name:15s} {r['rps']:>9.0f} req/s  p50 {r['p50']:.2f} ms  p99 {r['p99']:.2f} ms"
+                      f"  server CPU {r['cpu_us']:.1f} us/req"
                       + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else ""), flush=True)
         loaded_rss = rss_kib(server.pid)
     finally:
@@ -317,7 +335,8 @@ http {{
     starts = sorted(first_response_ms(["--sessions", "memory"]) for _ in range(5))
     stores, footprint, sqlite_files = compare_stores(work)
     per_session = memory_per_session()
-    med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99")} for name, rs in results.items()}
+    med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99", "cpu_us")}
+           for name, rs in results.items()}
     page_ratio = med["tabserver page"]["rps"] / med["nginx page"]["rps"]
     css_ratio = med["tabserver css"]["rps"] / med["nginx css"]["rps"]
     lines = [
@@ -327,16 +346,21 @@ http {{
         f"{ROUNDS} alternating rounds, medians. nginx: 2 workers, sendfile, access log off. Page: {len(page)} bytes.",
         "TabServer: release build, default engine threads (one per core), memory sessions, access log on (to /dev/null).",
         "",
-        "| target | req/s | p50 ms | p99 ms |",
-        "|---|---|---|---|",
+        "Server CPU: user + system time of the server's process (nginx: its workers) during the run, per request",
+        "(kernel socket work included); a steadier comparison than req/s when wrk shares the two cores.",
+        "",
+        "| target | req/s | p50 ms | p99 ms | server CPU us/req |",
+        "|---|---|---|---|---|",
     ]
     for name, m in med.items():
-        lines.append(f"| {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} |")
+        lines.append(f"| {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} | {m['cpu_us']:.1f} |")
     lines += [
         "",
-        f"- tab page with an existing session: {page_ratio:.0%} of nginx (target >= 80%)",
+        f"- tab page with an existing session: {page_ratio:.0%} of nginx (target >= 80%); server CPU per request "
+        f"{med['tabserver page']['cpu_us']:.1f} us vs nginx {med['nginx page']['cpu_us']:.1f} us",
         f"- tab page p99 at {CONNECTIONS} connections: {med['tabserver page']['p99']:.2f} ms (target <= 5 ms)",
-        f"- static CSS: {css_ratio:.0%} of nginx (target >= 100%)",
+        f"- static CSS: {css_ratio:.0%} of nginx (target >= 100%); server CPU per request "
+        f"{med['tabserver css']['cpu_us']:.1f} us vs nginx {med['nginx css']['cpu_us']:.1f} us",
         f"- idle RSS: {idle_rss / 1024:.1f} MiB (target <= 24 MiB); after load: {loaded_rss / 1024:.1f} MiB",
         f"- first response after exec: median {statistics.median(starts):.1f} ms of 5 (min {starts[0]:.1f}, max {starts[-1]:.1f}; target <= 50 ms)",
     ]

@@ -7,13 +7,23 @@
 // glibc declares only under _GNU_SOURCE. Defining that here would change how other
 // headers (fd_set) look in this module, so the two prototypes are stated instead.
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 extern int pipe2(int ends[2], int flags);
+extern int memfd_create(const char *name, unsigned int flags);
+
+// From <linux/memfd.h> and <linux/fcntl.h> (which clash with glibc's <fcntl.h>).
+#define TABSERVER_MFD_CLOEXEC 0x0001U
+#define TABSERVER_MFD_ALLOW_SEALING 0x0002U
+#define TABSERVER_F_ADD_SEALS 1033
+#define TABSERVER_F_SEAL_ALL (0x0001 | 0x0002 | 0x0004 | 0x0008) /* seal, shrink, grow, write */
 
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 static inline int tabserver_accept_nonblocking(int listener, struct sockaddr *address, socklen_t *length) {
@@ -49,6 +59,38 @@ static inline int tabserver_epoll_wait(int epoll, struct epoll_event *scratch, s
         ready[i].tag = scratch[i].data.u64;
     }
     return count;
+}
+
+/// An anonymous in-memory file holding a copy of `count` bytes, sealed so it can never
+/// change (a static file served with sendfile). Returns its descriptor, or -1 with errno.
+static inline int tabserver_memory_file(const void *bytes, size_t count) {
+    int fd = memfd_create("tabserver-static", TABSERVER_MFD_CLOEXEC | TABSERVER_MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    size_t written = 0;
+    while (written < count) {
+        ssize_t n = write(fd, (const char *)bytes + written, count - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            int saved = errno;
+            close(fd);
+            errno = saved ? saved : EIO;
+            return -1;
+        }
+        written += (size_t)n;
+    }
+    if (fcntl(fd, TABSERVER_F_ADD_SEALS, TABSERVER_F_SEAL_ALL) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+/// sendfile(2) from `file` at `offset` (not moved in the file) to `socket`.
+static inline ssize_t tabserver_sendfile(int socket, int file, int64_t offset, size_t count) {
+    off_t position = (off_t)offset;
+    return sendfile(socket, file, &position, count);
 }
 
 #endif

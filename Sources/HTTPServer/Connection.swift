@@ -48,11 +48,13 @@ final class Connection {
     var requestsServed = 0
 
     // The response being written: `output`, then `sharedBody` (a static file, unsent bytes
-    // referenced, not copied).
+    // referenced, not copied) or `fileBody` (a large static file, sent with sendfile).
     var output: [UInt8] = []
     var outputSent = 0
     var sharedBody: SharedBytes?
     var sharedSent = 0
+    var fileBody: MemoryFile?
+    var fileSent = 0
     /// The app's stream while this connection sends one.
     var stream: ResponseStream?
     /// The answer this connection waits for, and how to send it once it is there.
@@ -91,5 +93,6 @@ final class Connection {
     /// Whether a response is still (partly) unsent.
     var hasPendingOutput: Bool {
         outputSent < output.count || (sharedBody.map { sharedSent < $0.count } ?? false)
+            || (fileBody.map { fileSent < $0.count } ?? false)
     }
 }

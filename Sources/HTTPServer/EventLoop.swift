@@ -581,12 +581,13 @@ final class EventLoop: @unchecked Sendable {
     ) {
         connection.output.removeAll(keepingCapacity: true)
         connection.outputSent = 0
+        var bodyFile: MemoryFile?
         if let cache = response.cache,
-            let entry = cache.entry(orMake: {
-                ResponseCache.Entry(PreparedHead(ResponseHead.stable(response, log: engine.errorLog)))
-            }), let prepared = entry.object as? PreparedHead
+            let entry = cache.entry(orMake: { ResponseCache.Entry(prepare(response)) }),
+            let prepared = entry.object as? PreparedHead
         {
             connection.output.append(contentsOf: prepared.bytes)
+            bodyFile = prepared.bodyFile
         } else {
             connection.output.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
         }
@@ -598,11 +599,14 @@ final class EventLoop: @unchecked Sendable {
         let sendsBody = method != .head && ResponseHead.hasBody(response.status)
         connection.sharedBody = nil
         connection.sharedSent = 0
+        connection.fileBody = nil
+        connection.fileSent = 0
         if sendsBody {
             switch response.body {
             case .empty: break
             case .bytes(let bytes): connection.output.append(contentsOf: bytes)
-            case .shared(let shared): connection.sharedBody = shared
+            case .shared(let shared):
+                if let bodyFile { connection.fileBody = bodyFile } else { connection.sharedBody = shared }
             case .stream(let stream): connection.stream = stream
             }
         }
@@ -618,16 +622,39 @@ final class EventLoop: @unchecked Sendable {
         connection.logBytes = sendsBody ? response.body.count : 0
         connection.logNote = response.accessLogNote
         let now = monotonicNanos()
-        let total = UInt64(connection.output.count + (connection.sharedBody?.count ?? 0))
+        let total = UInt64(
+            connection.output.count + (connection.sharedBody?.count ?? 0) + (connection.fileBody?.count ?? 0))
         connection.writeDeadline = now + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
         connection.phase = .responding(since: now)
     }
 
-    /// Writes what it can without blocking; finishes the request when all is sent.
-    private func flush(_ connection: Connection) {
-        while connection.hasPendingOutput {
-            let written: Int = connection.output.withUnsafeBytes { head in
-                var vectors = [iovec](repeating: iovec(), count: 2)
+    /// The head and body of a cached response, prepared once: the body as a memory file
+    /// when it is a large shared one.
+    private func prepare(_ response: HTTPResponse) -> PreparedHead {
+        let head = ResponseHead.stable(response, log: engine.errorLog)
+        guard case .shared(let shared) = response.body, shared.count >= MemoryFile.threshold else {
+            return PreparedHead(head)
+        }
+        return PreparedHead(head, bodyFile: MemoryFile(shared))
+    }
+
+    /// Sends what it can of the head and body without blocking: bytes in memory with one
+    /// `writev`, a memory file with `sendfile` after its head (sent with MSG_MORE so the
+    /// head and the first body bytes still leave in one segment).
+    private func transmit(_ connection: Connection) -> Int {
+        if let file = connection.fileBody {
+            if connection.outputSent < connection.output.count {
+                return connection.output.withUnsafeBytes { head in
+                    send(
+                        connection.descriptor, head.baseAddress! + connection.outputSent,
+                        head.count - connection.outputSent, Int32(MSG_NOSIGNAL | MSG_MORE))
+                }
+            }
+            return tabserver_sendfile(
+                connection.descriptor, file.descriptor, Int64(connection.fileSent), file.count - connection.fileSent)
+        }
+        return connection.output.withUnsafeBytes { head in
+            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
                 var count = 0
                 if connection.outputSent < head.count {
                     vectors[0] = iovec(
@@ -641,8 +668,15 @@ final class EventLoop: @unchecked Sendable {
                         iov_len: shared.count - connection.sharedSent)
                     count += 1
                 }
-                return writev(connection.descriptor, vectors, Int32(count))
+                return writev(connection.descriptor, vectors.baseAddress, Int32(count))
             }
+        }
+    }
+
+    /// Writes what it can without blocking; finishes the request when all is sent.
+    private func flush(_ connection: Connection) {
+        while connection.hasPendingOutput {
+            let written = transmit(connection)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -657,7 +691,7 @@ final class EventLoop: @unchecked Sendable {
             let fromHead = min(remaining, headLeft)
             connection.outputSent += fromHead
             remaining -= fromHead
-            connection.sharedSent += remaining
+            if connection.fileBody != nil { connection.fileSent += remaining } else { connection.sharedSent += remaining }
         }
         setInterest(connection, .input)
         if let stream = connection.stream {
@@ -671,6 +705,7 @@ final class EventLoop: @unchecked Sendable {
         if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }
         if connection.input.isEmpty && connection.input.capacity > Self.retainedBufferBytes { connection.input = [] }
         connection.sharedBody = nil
+        connection.fileBody = nil
         if connection.closeAfterWrite {
             linger(connection)
         } else {

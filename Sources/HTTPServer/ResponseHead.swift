@@ -72,11 +72,16 @@ enum ResponseHead {
 }
 
 /// The stable part of a response's head, prepared once for responses marked with a
-/// `ResponseCache` (static files) and reused for every request.
+/// `ResponseCache` (static files) and reused for every request, with the body as a
+/// memory file when it is large enough to be worth `sendfile`.
 final class PreparedHead: Sendable {
     let bytes: [UInt8]
+    let bodyFile: MemoryFile?
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], bodyFile: MemoryFile? = nil) {
+        self.bytes = bytes
+        self.bodyFile = bodyFile
+    }
 }
 
 /// Appends `value` in decimal.
