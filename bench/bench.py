@@ -167,21 +167,26 @@ def compare_stores(work):
         results = {(w, name): [] for w in WORKLOADS for name in servers}
         for round_index in range(ROUNDS):
             for workload in WORKLOADS:
-                for name, (_, port) in servers.items():
+                for name, (proc, port) in servers.items():
                     url = f"http://127.0.0.1:{port}"
+                    # Redis's own CPU counts for the Redis store.
+                    pids = [proc.pid] + ([redis.pid] if name == "redis" else [])
                     if workload == "page":
-                        r = wrk(f"{url}/tabs/music", [f"Cookie: {cookies[name]}"])
+                        r = wrk(f"{url}/tabs/music", [f"Cookie: {cookies[name]}"], pids=pids)
                     elif workload == "visitors":
-                        r = wrk(url, script=os.path.join(ROOT, "bench/visitors.lua"), script_args=[visitor_files[name]])
+                        r = wrk(url, script=os.path.join(ROOT, "bench/visitors.lua"), script_args=[visitor_files[name]],
+                                pids=pids)
                     else:
-                        r = wrk(url, script=os.path.join(ROOT, "bench/select.lua"), script_args=[tapper_files[name]])
+                        r = wrk(url, script=os.path.join(ROOT, "bench/select.lua"), script_args=[tapper_files[name]],
+                                pids=pids)
                     results[(workload, name)].append(r)
                     print(f"round {round_index + 1} {workload:8s} {name:7s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
+                          f"  server CPU {r['cpu_us']:.1f} us/req"
                           + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else "")
                           + (f"  SOCKET ERRORS {r['socket']}" if r["socket"] else ""), flush=True)
         summary = {}
         for key, rs in results.items():
-            summary[key] = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99")}
+            summary[key] = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99", "cpu_us")}
             summary[key]["non2xx"] = sum(r["non2xx"] + r["socket"] for r in rs)
         footprint = {name: rss_kib(proc.pid) for name, (proc, _) in servers.items()}
         files = {suffix: os.path.getsize(sqlite_path + suffix) if os.path.exists(sqlite_path + suffix) else 0
@@ -199,8 +204,8 @@ def store_table(summary):
     """One row per workload and store: req/s, p99, errors, ratio to memory, the targets
     that apply and the verdict."""
     lines = [
-        "| workload | store | req/s | p99 ms | non-2xx/3xx | ratio to memory | target | verdict |",
-        "|---|---|---|---|---|---|---|---|",
+        "| workload | store | req/s | p99 ms | server CPU us/req | non-2xx/3xx | ratio to memory | target | verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     verdicts = []
     for workload, (title, ratios, p99_limit) in WORKLOADS.items():
@@ -219,7 +224,7 @@ def store_table(summary):
                 passed &= m["non2xx"] == 0
             verdict = ("pass" if passed else "FAIL") if targets else "-"
             verdicts.append(verdict)
-            lines.append(f"| {title} | {name} | {m['rps']:.0f} | {m['p99']:.2f} | {m['non2xx']} | {ratio:.0%} | "
+            lines.append(f"| {title} | {name} | {m['rps']:.0f} | {m['p99']:.2f} | {m['cpu_us']:.1f} | {m['non2xx']} | {ratio:.0%} | "
                          f"{', '.join(targets) or '-'} | {verdict} |")
     return lines, verdicts
 
@@ -372,6 +377,7 @@ http {{
         f"redis-server). Many visitors: {VISITORS:,} sessions made beforehand by GETting a page and scraping the cookie and",
         "CSRF token; bench/visitors.lua cycles through them. One visitor: bench/select.lua posts select from all",
         f"{CONNECTIONS} connections with one cookie, cycling through four tabs so every request writes.",
+        "Server CPU per request includes redis-server's CPU for the Redis store.",
         "",
     ] + table + [
         "",

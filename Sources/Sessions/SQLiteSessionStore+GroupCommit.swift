@@ -19,7 +19,7 @@ extension SQLiteSessionStore {
         memory.unflushed[id] = memory.group
         guard !memory.writing else { return }
         memory.writing = true
-        writer.async { [self] in commitQueued() }
+        writer.wake()
     }
 
     /// The writer: commits what is queued, one group per transaction, until the queue is

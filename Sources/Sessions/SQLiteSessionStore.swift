@@ -88,7 +88,7 @@ public final class SQLiteSessionStore: SessionStore {
     let rows = Atomic<Int>(0)
     let memory = Mutex(Memory())
     /// Runs the writer: one commit at a time, off the engine's threads.
-    let writer = DispatchQueue(label: "tabserver.sqlite.writer", qos: .userInitiated)
+    let writer = BatchWorker()
     let cacheCapacity: Int
     public let lifetime: SessionLifetime
     /// The file.
@@ -141,6 +141,14 @@ public final class SQLiteSessionStore: SessionStore {
         } catch {
             throw SessionStoreError(error.description)
         }
+        writer.start { [weak self] in self?.commitQueued() }
+    }
+
+    /// Commits what is still queued (the writer thread holds no reference to the store, so
+    /// nothing else would), then ends the writer thread.
+    deinit {
+        commitQueued()
+        writer.stop()
     }
 
     /// Each step takes the schema from version N-1 to N, in one transaction.
