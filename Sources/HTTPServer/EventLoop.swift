@@ -691,7 +691,11 @@ final class EventLoop: @unchecked Sendable {
             let fromHead = min(remaining, headLeft)
             connection.outputSent += fromHead
             remaining -= fromHead
-            if connection.fileBody != nil { connection.fileSent += remaining } else { connection.sharedSent += remaining }
+            if connection.fileBody != nil {
+                connection.fileSent += remaining
+            } else {
+                connection.sharedSent += remaining
+            }
         }
         setInterest(connection, .input)
         if let stream = connection.stream {
