@@ -18,6 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, ".build/release/tabserver")
 DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 ROUNDS = 3
+# The comparison with nginx swings most between rounds (wrk, nginx and TabServer share two
+# cores): more rounds, and each pair run in both orders.
+NGINX_ROUNDS = 5
 CONNECTIONS = 64
 VISITORS = 2000
 
@@ -287,8 +290,10 @@ def main():
         os.makedirs(os.path.join(docroot, "css"))
         with open(os.path.join(docroot, "page.html"), "wb") as f:
             f.write(page)
-        with open(os.path.join(ROOT, "Public/css/app.css"), "rb") as src, open(os.path.join(docroot, "css/app.css"), "wb") as dst:
-            dst.write(src.read())
+        with open(os.path.join(ROOT, "Public/css/app.css"), "rb") as src:
+            css = src.read()
+        with open(os.path.join(docroot, "css/app.css"), "wb") as dst:
+            dst.write(css)
         conf = os.path.join(work, "nginx.conf")
         with open(conf, "w") as f:
             f.write(f"""
@@ -322,8 +327,13 @@ http {{
             "nginx css": (f"http://127.0.0.1:{nginx_port}/css/app.css", [], nginx_workers),
         }
         results = {name: [] for name in targets}
-        for round_index in range(ROUNDS):
-            for name, (url, headers, pids) in targets.items():
+        names = list(targets)
+        for round_index in range(NGINX_ROUNDS):
+            order = names
+            if round_index % 2 == 1:  # nginx first in each pair
+                order = [names[i ^ 1] for i in range(len(names))]
+            for name in order:
+                url, headers, pids = targets[name]
                 r = wrk(url, headers, pids=pids)
                 results[name].append(r)
                 print(f"round {round_index + 1} {name:15s} {r['rps']:>9.0f} req/s  p50 {r['p50']:.2f} ms  p99 {r['p99']:.2f} ms"
@@ -348,7 +358,8 @@ http {{
         f"# TabServer benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
         "",
         f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, keep-alive, loopback, {os.cpu_count()} cores shared with wrk and nginx;",
-        f"{ROUNDS} alternating rounds, medians. nginx: 2 workers, sendfile, access log off. Page: {len(page)} bytes.",
+        f"{NGINX_ROUNDS} rounds, each pair run in both orders in turn, medians. nginx: 2 workers, sendfile, access log off.",
+        f"Page: {len(page)} bytes; CSS: {len(css)} bytes (identity; wrk asks for no compression).",
         "TabServer: release build, default engine threads (one per core), memory sessions, access log on (to /dev/null).",
         "",
         "Server CPU: user + system time of the server's process (nginx: its workers) during the run, per request",
