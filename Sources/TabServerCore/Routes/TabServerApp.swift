@@ -195,7 +195,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         /// For the error page, in the visitor's language, should the writes fail.
         let request: HTTPRequest
 
-        init(_ state: RequestState) {
+        init(_ state: borrowing RequestState) {
             request = state.request
             events = state.events
             user = state.user
