@@ -17,7 +17,8 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, ".build/release/tabserver")
 DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 10
-ROUNDS = 3
+# Rounds for the store workloads; the stores take turns going first.
+ROUNDS = 5
 # The comparison with nginx swings most between rounds (wrk, nginx and TabServer share two
 # cores): more rounds, and each pair run in both orders.
 NGINX_ROUNDS = 5
@@ -148,7 +149,7 @@ WORKLOADS = {
 
 def compare_stores(work):
     """Every workload against the three stores (memory, SQLite file in work, Redis), in
-    alternating order, ROUNDS rounds; medians per store and workload."""
+    ROUNDS rounds, the stores taking turns to go first; medians per store and workload."""
     redis_port = free_port()
     redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
                               "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -168,9 +169,12 @@ def compare_stores(work):
             tapper_files[name] = os.path.join(work, f"tapper-{name}.txt")
             make_visitors(port, 1, tapper_files[name])
         results = {(w, name): [] for w in WORKLOADS for name in servers}
+        names = list(servers)
         for round_index in range(ROUNDS):
+            order = names[round_index % len(names):] + names[:round_index % len(names)]
             for workload in WORKLOADS:
-                for name, (proc, port) in servers.items():
+                for name in order:
+                    proc, port = servers[name]
                     url = f"http://127.0.0.1:{port}"
                     # Redis's own CPU counts for the Redis store.
                     pids = [proc.pid] + ([redis.pid] if name == "redis" else [])
@@ -383,7 +387,8 @@ http {{
     table, verdicts = store_table(stores)
     lines += [
         "",
-        f"Session stores (same run, {ROUNDS} alternating rounds, medians; errors summed over the rounds). Every workload",
+        f"Session stores (same run, {ROUNDS} rounds, the stores taking turns to go first, medians; errors summed over",
+        "the rounds). Every workload",
         "runs against three servers with default settings but the store: memory, SQLite (a file), Redis (a local",
         f"redis-server). Many visitors: {VISITORS:,} sessions made beforehand by GETting a page and scraping the cookie and",
         "CSRF token; bench/visitors.lua cycles through them. One visitor: bench/select.lua posts select from all",

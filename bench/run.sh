@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Benchmarks TabServer against nginx serving the same rendered page as a static file,
-# on loopback, alternating (5 rounds against nginx, 3 for the stores). Not part of the tests. Usage: bench/run.sh [seconds]
+# on loopback, alternating (5 rounds against nginx, 5 for the stores). Not part of the tests. Usage: bench/run.sh [seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
