@@ -125,7 +125,7 @@ public final class SQLiteSessionStore: SessionStore {
             }
         }
         do {
-            let db = try SQLiteDatabase(path: path)
+            let db = try SQLiteDatabase(path: path, coalescingWrites: true)
             // One process owns the file (the cache relies on it): no other may write it,
             // and without shared-memory locking each transaction saves its lock calls.
             try db.execute("PRAGMA locking_mode = EXCLUSIVE")
