@@ -26,9 +26,11 @@ struct SQLiteCoalescingWritesTests {
                     [.integer(Int64(round * 10 + index)), .blob([UInt8](repeating: UInt8(round), count: size))])
             }
             try writer.execute("COMMIT")
-            let seen = try reader.query("SELECT count(*), sum(length(data)) FROM rows WHERE id / 10 = ?", [
-                .integer(Int64(round))
-            ])
+            let seen = try reader.query(
+                "SELECT count(*), sum(length(data)) FROM rows WHERE id / 10 = ?",
+                [
+                    .integer(Int64(round))
+                ])
             #expect(seen.first?[0] == .integer(5), "round \(round)")
             #expect(seen.first?[1] == .integer(Int64(5 * size)), "round \(round)")
         }
