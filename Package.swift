@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(
             name: "CPicoHTTPParser", pkgConfig: "libh2o-evloop",
             providers: [.apt(["libh2o-evloop-dev"])]),
-        // epoll, accept4 and pipe2 for the engine (part of the C library; no package).
+        // epoll, accept4, pipe2, memfd and sendfile for the engine (part of the C library; no package).
         .systemLibrary(name: "CLinuxIO"),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",

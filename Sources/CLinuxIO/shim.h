@@ -3,9 +3,10 @@
 #define TABSERVER_CLINUXIO_SHIM_H
 
 // The Linux system calls the engine's event loops use that Swift's Glibc module does
-// not bring in: epoll (sys/epoll.h is not part of it), and accept4 and pipe2, which
-// glibc declares only under _GNU_SOURCE. Defining that here would change how other
-// headers (fd_set) look in this module, so the two prototypes are stated instead.
+// not bring in: epoll and sendfile (their headers are not part of it), and accept4,
+// pipe2 and memfd_create, which glibc declares only under _GNU_SOURCE. Defining that
+// here would change how other headers (fd_set) look in this module, so those
+// prototypes are stated instead.
 
 #include <errno.h>
 #include <fcntl.h>
