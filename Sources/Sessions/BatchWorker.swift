@@ -6,8 +6,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// A thread of its own that runs some work each time it is woken (wakes that come while
-/// it works are merged into one more run), scheduled as `SCHED_BATCH`.
+/// A thread of its own that runs some work once for each `wake()`, scheduled as
+/// `SCHED_BATCH`. (The SQLite store wakes it only when its writer goes from idle to busy,
+/// and the work drains everything queued, so wakes do not pile up.)
 ///
 /// Why not a dispatch queue: the SQLite writer is woken thousands of times a second under
 /// load, and a normal thread that wakes preempts whoever runs, an engine loop in the middle
@@ -18,7 +19,8 @@ import Synchronization
 /// idle it runs at once, as before. (The policy is per thread, so it cannot be set on a
 /// thread that dispatch shares with other work.)
 ///
-/// `@unchecked Sendable` is safe: `work` is written once, before the thread starts.
+/// `@unchecked Sendable` is safe: `work` and `fallback` are written only in `start`,
+/// before the thread runs and before the owner's first `wake()`.
 final class BatchWorker: @unchecked Sendable {
     private let wakeUps = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
