@@ -189,6 +189,9 @@ public final class RedisSessionStore: SessionStore {
         return fields[0].integer == session.revision && fields[1].bytes == bytes
     }
 
+    /// Checks and writes go through the shared pipeline (see below).
+    public var answersLater: Bool { true }
+
     /// The same `HGET` sent in the shared pipeline, so the engine thread does not wait
     /// for it and many requests' checks share one round trip. While the store is down it
     /// declines (the synchronous call then fails fast).

@@ -283,6 +283,10 @@ public final class SQLiteSessionStore: SessionStore {
     /// Writes are committed in groups (see `whenDurable`).
     public var commitsInGroups: Bool { true }
 
+    public func awaitsCommit(_ id: SessionID) -> Bool {
+        memory.withLock { $0.unflushed[id] != nil }
+    }
+
     /// Calls `done` once the writes of `ids` accepted so far are committed (nil) or
     /// failed; false, without calling it, when none is waiting.
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {

@@ -49,6 +49,13 @@ public protocol SessionStore: Sendable {
     /// way now: the caller then calls `update`.
     func update(_ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void)
         -> Bool
+    /// Whether `isCurrent(_:then:)` and `update(_:then:)` may answer later at all; false
+    /// lets callers skip preparing for it.
+    var answersLater: Bool { get }
+    /// Whether a write of `id` accepted so far is not durable yet (or failed and has not
+    /// been reported): `whenDurable` would wait for it. False lets callers skip preparing
+    /// to wait.
+    func awaitsCommit(_ id: SessionID) -> Bool
 }
 
 extension SessionStore {
@@ -88,6 +95,12 @@ extension SessionStore {
     ) -> Bool {
         false
     }
+
+    /// Stores that answer at once unless they say otherwise.
+    public var answersLater: Bool { false }
+
+    /// Stores that write before returning have nothing to wait for.
+    public func awaitsCommit(_ id: SessionID) -> Bool { false }
 
     /// Stores write before returning unless they say otherwise.
     public var commitsInGroups: Bool { false }

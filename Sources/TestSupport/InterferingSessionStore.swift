@@ -42,6 +42,8 @@ public final class InterferingSessionStore: SessionStore {
         try base.loadOptimistically(id, now: now)
     }
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { try base.isCurrent(session) }
+    public var answersLater: Bool { base.answersLater }
+    public func awaitsCommit(_ id: SessionID) -> Bool { base.awaitsCommit(id) }
     public var commitsInGroups: Bool { base.commitsInGroups }
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)

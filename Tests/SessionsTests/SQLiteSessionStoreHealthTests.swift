@@ -78,4 +78,45 @@ struct SQLiteSessionStoreHealthTests {
         #expect(store.checkReady())
         #expect(lines.all.count == 2, "\(lines.all)")
     }
+
+    @Test("a failed write is awaited until its request hears of it; then nothing is")
+    func failedWriteIsAwaited() throws {
+        let store = try SQLiteSessionStore(path: freshPath())
+        var kept = Session.new(now: 1_000)
+        try store.insert(kept)
+        try store.flush()
+        #expect(!store.awaitsCommit(kept.id), "committed: nothing to wait for")
+        #expect(!store.awaitsCommit(Session.new(now: 1_000).id), "unknown: nothing to wait for")
+
+        store.setQueryOnly(true)
+        kept.language = "de"
+        #expect(try store.update(kept) != nil)
+        #expect(throws: SessionStoreError.self) { try store.flush() }
+        // The commit failed and no request has asked yet: answering now would confirm a
+        // change that was undone, so the caller must ask `whenDurable`, which reports it.
+        #expect(store.awaitsCommit(kept.id))
+        let heard = Mutex<[SessionStoreError?]>([])
+        #expect(store.whenDurable([kept.id]) { error in heard.withLock { $0.append(error) } })
+        #expect(heard.withLock { $0.count == 1 && $0[0] != nil })
+        #expect(!store.awaitsCommit(kept.id), "reported once")
+    }
+
+    @Test("a write is awaited from its update until its commit")
+    func writeIsAwaitedUntilCommitted() throws {
+        let store = try SQLiteSessionStore(path: freshPath())
+        var sessions = (0..<200).map { _ in Session.new(now: 1_000) }
+        for session in sessions { try store.insert(session) }
+        try store.flush()
+        for index in sessions.indices {
+            sessions[index].language = "ja"
+            sessions[index] = try #require(try store.update(sessions[index]))
+            // Whether the writer has committed it yet or not, the two views agree.
+            let waited = Mutex(false)
+            let awaited = store.awaitsCommit(sessions[index].id)
+            let asked = store.whenDurable([sessions[index].id]) { _ in waited.withLock { $0 = true } }
+            #expect(awaited || !asked, "whenDurable waited for a write awaitsCommit called done")
+        }
+        try store.flush()
+        #expect(sessions.allSatisfy { !store.awaitsCommit($0.id) })
+    }
 }

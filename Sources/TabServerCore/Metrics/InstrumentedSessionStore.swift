@@ -57,6 +57,8 @@ final class InstrumentedSessionStore: SessionStore {
         try measure(.load) { () throws(SessionStoreError) in try base.isCurrent(session) }
     }
 
+    var answersLater: Bool { base.answersLater }
+    func awaitsCommit(_ id: SessionID) -> Bool { base.awaitsCommit(id) }
     var commitsInGroups: Bool { base.commitsInGroups }
     func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)

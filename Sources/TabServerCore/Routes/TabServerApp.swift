@@ -141,7 +141,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .changed(let session):
                 // Written in the store's pipeline while this thread serves others, if the
                 // store can; else here.
-                if !synchronously,
+                if !synchronously, store.answersLater,
                     let answer = writeLater(
                         session, response: response, Announcement(state), request: request, finishing: finishing)
                 {
@@ -156,7 +156,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             case .unchanged(let loaded):
                 // A cached copy the answer rests on: confirmed in the store's pipeline while
                 // this thread serves others, if the store can; else here.
-                if !synchronously, user == nil,
+                if !synchronously, user == nil, store.answersLater,
                     let answer = confirmLater(
                         loaded, response: response, Announcement(state), request: request, finishing: finishing)
                 {
@@ -219,12 +219,20 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// the writes it rests on are durable — then answers; if they fail, answers 503
     /// (the store has undone them) and tells no one.
     private func afterCommit(_ response: HTTPResponse, state: RequestState, finishing: Finishing) -> HTTPAnswer {
-        // Most stores write before returning: nothing to wait for, nothing to allocate.
-        guard store.commitsInGroups else {
+        // Most stores write before returning, and most requests rest on sessions written
+        // long ago: nothing to wait for, nothing to allocate.
+        guard store.commitsInGroups, awaitsCommit(state) else {
             announce(Announcement(state))
             return .now(finishing.finish(response))
         }
         return afterCommit(response, Announcement(state), finishing: finishing)
+    }
+
+    /// Whether a session the answer rests on has a write that is not durable yet.
+    private func awaitsCommit(_ state: borrowing RequestState) -> Bool {
+        if let id = state.session?.id, store.awaitsCommit(id) { return true }
+        if let id = state.userRecord?.id, store.awaitsCommit(id) { return true }
+        return false
     }
 
     private func afterCommit(_ response: HTTPResponse, _ announcement: Announcement, finishing: Finishing)
