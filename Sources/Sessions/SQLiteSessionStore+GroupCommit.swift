@@ -89,7 +89,8 @@ extension SQLiteSessionStore {
     /// One transaction for `writes`; returns the ids removed to stay under `maxSessions`.
     private func commit(_ writes: [PendingWrite]) throws(SessionStoreError) -> [SessionID] {
         try write { db throws(SQLiteError) -> [SessionID] in
-            try db.execute("BEGIN IMMEDIATE")
+            // Prepared once (`query`), not parsed again for each group (`execute`).
+            try db.query("BEGIN IMMEDIATE")
             // `rows` follows each statement (eviction reads it); a rollback undoes `added`.
             var added = 0
             func count(_ change: Int) {
@@ -136,7 +137,7 @@ extension SQLiteSessionStore {
                         count(-db.changes)
                     }
                 }
-                try db.execute("COMMIT")
+                try db.query("COMMIT")
                 return evicted
             } catch {
                 try? db.execute("ROLLBACK")
