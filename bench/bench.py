@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Runs wrk against TabServer and nginx (same page, same machine, same run), alternating,
 and writes a report to bench/results/. Everything binds 127.0.0.1 and stops by pid."""
+import glob
 import os
 import http.client
 import re
@@ -47,6 +48,21 @@ def cpu_seconds(pids):
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def batch_thread_seconds(pid):
+    """User + system CPU time so far of the process's SCHED_BATCH threads (the SQLite
+    store's writer), so its share of the server CPU can be told apart."""
+    ticks = 0
+    for stat in glob.glob(f"/proc/{pid}/task/*/stat"):
+        try:
+            with open(stat) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended meanwhile
+        if int(fields[38]) == 3:  # policy: SCHED_BATCH
+            ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
@@ -102,7 +118,7 @@ def wrk(url, headers=(), script=None, script_args=(), pids=()):
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    return {"rps": rps, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0,
+    return {"rps": rps, "requests": total, "p50": latency(50), "p99": latency(99), "non2xx": int(errors.group(1)) if errors else 0,
             "socket": sum(int(g) for g in socket_errors.groups()) if socket_errors else 0,
             # Server CPU per request (microseconds), when the server's pids were given.
             "cpu_us": cpu * 1e6 / total if pids and total else 0.0}
@@ -178,6 +194,7 @@ def compare_stores(work):
                     url = f"http://127.0.0.1:{port}"
                     # Redis's own CPU counts for the Redis store.
                     pids = [proc.pid] + ([redis.pid] if name == "redis" else [])
+                    writer_before = batch_thread_seconds(proc.pid)
                     if workload == "page":
                         r = wrk(f"{url}/tabs/music", [f"Cookie: {cookies[name]}"], pids=pids)
                     elif workload == "visitors":
@@ -186,6 +203,7 @@ def compare_stores(work):
                     else:
                         r = wrk(url, script=os.path.join(ROOT, "bench/select.lua"), script_args=[tapper_files[name]],
                                 pids=pids)
+                    r["writer_us"] = (batch_thread_seconds(proc.pid) - writer_before) * 1e6 / max(r["requests"], 1)
                     results[(workload, name)].append(r)
                     print(f"round {round_index + 1} {workload:8s} {name:7s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
                           f"  server CPU {r['cpu_us']:.1f} us/req"
@@ -193,7 +211,7 @@ def compare_stores(work):
                           + (f"  SOCKET ERRORS {r['socket']}" if r["socket"] else ""), flush=True)
         summary = {}
         for key, rs in results.items():
-            summary[key] = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99", "cpu_us")}
+            summary[key] = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99", "cpu_us", "writer_us")}
             summary[key]["non2xx"] = sum(r["non2xx"] + r["socket"] for r in rs)
         footprint = {name: rss_kib(proc.pid) for name, (proc, _) in servers.items()}
         files = {suffix: os.path.getsize(sqlite_path + suffix) if os.path.exists(sqlite_path + suffix) else 0
@@ -205,6 +223,13 @@ def compare_stores(work):
             proc.wait(timeout=15)
         redis.send_signal(signal.SIGTERM)
         redis.wait(timeout=10)
+
+
+def writer_line(summary):
+    """How much of the SQLite server's CPU per request its writer thread used."""
+    shares = " / ".join(f"{summary[(w, 'sqlite')]['writer_us']:.1f}" for w in WORKLOADS)
+    return (f"- SQLite's writer thread (SCHED_BATCH, its own): {shares} us of the SQLite server's CPU per request "
+            f"({' / '.join(WORKLOADS)}); the rest is the engine threads")
 
 
 def store_table(summary):
@@ -266,6 +291,7 @@ def stores_only():
     print("\n".join(table))
     print("RSS: " + ", ".join(f"{n} {footprint[n] / 1024:.1f} MiB" for n in STORES)
           + f"; SQLite {sqlite_files[''] / 1024:.0f} KiB + WAL {sqlite_files['-wal'] / 1024:.0f} KiB")
+    print(writer_line(stores))
 
 
 def main():
@@ -401,6 +427,7 @@ http {{
         + ("pass" if per_session <= 512 else "FAIL"),
         "- RSS after the store workloads: " + ", ".join(f"{n} {footprint[n] / 1024:.1f} MiB" for n in STORES),
         f"- SQLite file after the store workloads: {sqlite_files[''] / 1024:.0f} KiB, WAL {sqlite_files['-wal'] / 1024:.0f} KiB",
+        writer_line(stores),
         f"- verdicts: {verdicts.count('pass')} pass, {verdicts.count('FAIL')} fail",
     ]
     report = "\n".join(lines) + "\n"
