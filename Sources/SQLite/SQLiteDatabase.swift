@@ -12,6 +12,8 @@ import CSQLite
 public final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
+    /// Statements handed out by `prepare`, by `SQLiteStatement.index` (also in `statements`).
+    private var handedOut: [(statement: OpaquePointer, sql: String)] = []
     /// The file path.
     public let path: String
 
@@ -82,6 +84,36 @@ public final class SQLiteDatabase {
             rows.append((0..<count).map { column(statement, $0) })
         }
         return rows
+    }
+
+    /// Prepares `sql` once for `run` (a statement that returns no rows, run many times).
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        handedOut.append((try prepared(sql), sql))
+        return SQLiteStatement(index: handedOut.count - 1, database: ObjectIdentifier(self))
+    }
+
+    /// Runs a statement from `prepare` with its parameters bound in place by `bind` (no
+    /// arrays of values, no lookup by text: the session store's writer runs one per row it
+    /// writes). Returns the rows changed.
+    @discardableResult
+    public func run(
+        _ statement: SQLiteStatement, _ bind: (borrowing SQLiteBindings) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) -> Int {
+        precondition(statement.database == ObjectIdentifier(self), "a statement prepared by another connection")
+        let (prepared, sql) = handedOut[statement.index]
+        defer {
+            sqlite3_reset(prepared)
+            sqlite3_clear_bindings(prepared)
+        }
+        try bind(SQLiteBindings(statement: prepared, connection: handle, sql: sql))
+        let status = sqlite3_step(prepared)
+        guard status == SQLITE_DONE else {
+            if status == SQLITE_ROW {
+                throw SQLiteError(code: status, message: "returns rows: use query", operation: "run \(sql.prefix(60))")
+            }
+            throw failure(status, "step \(sql.prefix(60))")
+        }
+        return Int(sqlite3_changes(handle))
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

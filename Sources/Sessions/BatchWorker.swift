@@ -19,14 +19,32 @@ import Synchronization
 /// idle it runs at once, as before. (The policy is per thread, so it cannot be set on a
 /// thread that dispatch shares with other work.)
 ///
+/// Gathering: woken within `busyWindow` of its last run's end (work arrives steadily), it
+/// sleeps `gather` before running, so more work joins the run (a commit delay, as
+/// databases do for group commit). Woken after a quiet spell, it runs at once. Measured
+/// with 2,000 visitors on the SQLite store, 100 µs against `sched_yield` alone (two A/Bs
+/// of 8 rounds): 0.35 and 0.9 µs less server CPU a request, p99 4.7–4.8 → 4.2–4.4 ms:
+/// fewer, larger commits cost less than the wait.
+///
 /// `@unchecked Sendable` is safe: `work` and `fallback` are written only in `start`,
-/// before the thread runs and before the owner's first `wake()`.
+/// before the thread runs and before the owner's first `wake()`; `lastRunEnd` only on
+/// the worker's thread.
 final class BatchWorker: @unchecked Sendable {
     private let wakeUps = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
     private var work: (@Sendable () -> Void)?
+    private let gather: Duration
+    private let busyWindow: Duration
+    /// When the last run ended (uptime nanoseconds; 0 before the first).
+    private var lastRunEnd: UInt64 = 0
+    /// Runs that waited `gather` first (tests and diagnostics).
+    let gatheredRuns = Atomic<Int>(0)
 
-    init() {}
+    /// `gather`: how long a run waits for more work when the worker is busy (`.zero`: never).
+    init(gather: Duration = .zero, busyWindow: Duration = .milliseconds(2)) {
+        self.gather = gather
+        self.busyWindow = busyWindow
+    }
 
     /// Starts the thread; it runs `work` after each `wake()`. Call once.
     func start(_ work: @escaping @Sendable () -> Void) {
@@ -75,11 +93,23 @@ final class BatchWorker: @unchecked Sendable {
         while true {
             wakeUps.wait()
             if stopped.load(ordering: .sequentiallyConsistent) { return }
-            // Lets the loops finish the requests in hand first: more of their writes join
-            // this run (measured: 3,750 runs in 5 s instead of 6,000; 2% less CPU a request).
-            sched_yield()
+            if gather > .zero, lastRunEnd > 0, Self.nanoseconds(since: lastRunEnd) < busyWindow {
+                gatheredRuns.add(1, ordering: .relaxed)
+                var pause = timespec(tv_sec: 0, tv_nsec: Int(gather.components.attoseconds / 1_000_000_000))
+                pause.tv_sec = Int(gather.components.seconds)
+                _ = nanosleep(&pause, nil)
+            } else {
+                // Lets the loops finish the requests in hand first: more of their writes join
+                // this run (measured: 3,750 runs in 5 s instead of 6,000; 2% less CPU a request).
+                sched_yield()
+            }
             work?()
+            lastRunEnd = DispatchTime.now().uptimeNanoseconds
         }
+    }
+
+    private static func nanoseconds(since start: UInt64) -> Duration {
+        .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds &- start))
     }
 
     /// `SCHED_BATCH` (Linux; glibc declares it only under _GNU_SOURCE).

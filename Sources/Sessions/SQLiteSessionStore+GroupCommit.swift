@@ -86,9 +86,30 @@ extension SQLiteSessionStore {
         }
     }
 
+    /// The writer's statements, prepared once when the store opens.
+    struct WriterStatements: Sendable {
+        let insert: SQLiteStatement
+        let update: SQLiteStatement
+        /// `update` that also refreshes `last_seen`.
+        let updateTouching: SQLiteStatement
+        let touch: SQLiteStatement
+        let delete: SQLiteStatement
+
+        init(_ db: SQLiteDatabase) throws(SQLiteError) {
+            insert = try db.prepare(
+                "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)")
+            update = try db.prepare("UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?")
+            updateTouching = try db.prepare(
+                "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?")
+            touch = try db.prepare("UPDATE sessions SET last_seen = ? WHERE id = ?")
+            delete = try db.prepare("DELETE FROM sessions WHERE id = ?")
+        }
+    }
+
     /// One transaction for `writes`; returns the ids removed to stay under `maxSessions`.
     private func commit(_ writes: [PendingWrite]) throws(SessionStoreError) -> [SessionID] {
-        try write { db throws(SQLiteError) -> [SessionID] in
+        let statements = writerStatements
+        return try write { db throws(SQLiteError) -> [SessionID] in
             // Prepared once (`query`), not parsed again for each group (`execute`).
             try db.query("BEGIN IMMEDIATE")
             // `rows` follows each statement (eviction reads it); a rollback undoes `added`.
@@ -97,6 +118,8 @@ extension SQLiteSessionStore {
                 added += change
                 rows.add(change, ordering: .relaxed)
             }
+            // One buffer encodes every session of the group; ids are bound from the stack.
+            var encoded = SessionBytesWriter(capacity: 256)
             do throws(SQLiteError) {
                 var evicted: [SessionID] = []
                 for write in writes {
@@ -104,37 +127,42 @@ extension SQLiteSessionStore {
                     case .insert(let session):
                         let removed = try evictLeastRecentlyUsed(db)
                         evicted += removed
-                        try db.query(
-                            "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)",
-                            [
-                                .blob(session.id.bytes), .integer(Int64(session.revision)),
-                                .blob(SessionCodec.encode(session)), .integer(session.created),
-                                .integer(session.lastSeen),
-                            ])
+                        encoded.removeAll()
+                        SessionCodec.encode(session, into: &encoded)
+                        try db.run(statements.insert) { bind throws(SQLiteError) in
+                            try session.id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 1) }
+                            try bind.integer(Int64(session.revision), at: 2)
+                            try bind.blob(encoded.bytes, at: 3)
+                            try bind.integer(session.created, at: 4)
+                            try bind.integer(session.lastSeen, at: 5)
+                        }
                         count(1 - removed.count)
                     case .update(let session, let expected, let touches):
-                        if touches {
-                            try db.query(
-                                "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?",
-                                [
-                                    .integer(Int64(session.revision)), .blob(SessionCodec.encode(session)),
-                                    .integer(session.lastSeen), .blob(session.id.bytes), .integer(Int64(expected)),
-                                ])
-                        } else {
-                            try db.query(
-                                "UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?",
-                                [
-                                    .integer(Int64(session.revision)), .blob(SessionCodec.encode(session)),
-                                    .blob(session.id.bytes), .integer(Int64(expected)),
-                                ])
+                        encoded.removeAll()
+                        SessionCodec.encode(session, into: &encoded)
+                        try db.run(touches ? statements.updateTouching : statements.update) {
+                            bind throws(SQLiteError) in
+                            try bind.integer(Int64(session.revision), at: 1)
+                            try bind.blob(encoded.bytes, at: 2)
+                            var next: Int32 = 3
+                            if touches {
+                                try bind.integer(session.lastSeen, at: next)
+                                next += 1
+                            }
+                            try session.id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: next) }
+                            try bind.integer(Int64(expected), at: next + 1)
                         }
                     // (No row changed: the session was deleted meanwhile, expired or swept.)
                     case .touch(let id, let lastSeen):
-                        try db.query(
-                            "UPDATE sessions SET last_seen = ? WHERE id = ?", [.integer(lastSeen), .blob(id.bytes)])
+                        try db.run(statements.touch) { bind throws(SQLiteError) in
+                            try bind.integer(lastSeen, at: 1)
+                            try id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 2) }
+                        }
                     case .delete(let id):
-                        try db.query("DELETE FROM sessions WHERE id = ?", [.blob(id.bytes)])
-                        count(-db.changes)
+                        let changed = try db.run(statements.delete) { bind throws(SQLiteError) in
+                            try id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 1) }
+                        }
+                        count(-changed)
                     }
                 }
                 try db.query("COMMIT")

@@ -84,11 +84,14 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     let database: Mutex<SQLiteDatabase>
+    /// The writer's statements on `database`.
+    let writerStatements: WriterStatements
     /// Rows in `sessions`, changed only while `database` is locked.
     let rows = Atomic<Int>(0)
     let memory = Mutex(Memory())
-    /// Runs the writer: one commit at a time, off the engine's threads.
-    let writer = BatchWorker()
+    /// Runs the writer: one commit at a time, off the engine's threads; under steady
+    /// writes it waits 100 µs before a commit so more writes share it (see `BatchWorker`).
+    let writer = BatchWorker(gather: .microseconds(100))
     let cacheCapacity: Int
     public let lifetime: SessionLifetime
     /// The file.
@@ -135,6 +138,7 @@ public final class SQLiteSessionStore: SessionStore {
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
             try Self.migrate(db)
+            writerStatements = try WriterStatements(db)
             let count = try db.query("SELECT count(*) FROM sessions").first?.first?.integer ?? 0
             rows.store(Int(count), ordering: .relaxed)
             database = Mutex(db)

@@ -10,6 +10,15 @@ struct SessionBytesWriter {
 
     mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
 
+    /// An id's 16 bytes, big-endian (as `SessionID.bytes`, without making that array).
+    mutating func id(_ value: SessionID) {
+        value.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// Empties it, keeping its storage for the next session (the SQLite writer encodes a
+    /// whole group into one buffer).
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     mutating func unsigned(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {

@@ -17,8 +17,14 @@ public enum SessionCodec {
     /// The stored form of `session`.
     public static func encode(_ session: Session) -> [UInt8] {
         var writer = SessionBytesWriter(capacity: 96)
+        encode(session, into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the stored form of `session` to `writer` (which may be reused).
+    static func encode(_ session: Session, into writer: inout SessionBytesWriter) {
         writer.byte(UInt8(format))
-        writer.raw(session.csrfToken.bytes)
+        writer.id(session.csrfToken)
         writer.signed(session.created)
         writer.signed(session.lastSeen)
         writer.optionalString(session.language)
@@ -39,9 +45,8 @@ public enum SessionCodec {
         // An optional tail (absent in sessions written before it existed).
         if let merged = session.mergedUser {
             writer.byte(1)
-            writer.raw(merged.bytes)
+            writer.id(merged)
         }
-        return writer.bytes
     }
 
     /// The session stored as `bytes` under `id` at `revision`; throws when the bytes are

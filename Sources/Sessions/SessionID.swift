@@ -46,6 +46,14 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Calls `body` with the 16 bytes, big-endian, from the stack (no array).
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var words = (high.bigEndian, low.bigEndian)
+        return try Swift.withUnsafeBytes(of: &words) { raw throws(Failure) in try body(raw) }
+    }
+
     /// The cookie form.
     public var text: String { Base64URL.encode(bytes) }
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import Sessions
+
+/// The SQLite writer's thread: every wake runs the work, and a run right after another
+/// (steady work) first waits a moment so more work joins it.
+@Suite("Batch worker")
+struct BatchWorkerTests {
+    /// Counts runs and lets the test wait for the n-th.
+    final class Runs: Sendable {
+        private let count = Mutex(0)
+        private let ran = DispatchSemaphore(value: 0)
+        func record() {
+            count.withLock { $0 += 1 }
+            ran.signal()
+        }
+        /// Waits up to 5 s for one more run.
+        func awaitRun() -> Bool { ran.wait(timeout: .now() + 5) == .success }
+        var total: Int { count.withLock { $0 } }
+    }
+
+    @Test("a wake soon after a run waits to gather; the first run does not")
+    func gathersWhenBusy() {
+        // A busy window of a minute: the second wake is surely within it.
+        let worker = BatchWorker(gather: .microseconds(200), busyWindow: .seconds(60))
+        let runs = Runs()
+        worker.start { runs.record() }
+        defer { worker.stop() }
+        worker.wake()
+        #expect(runs.awaitRun())
+        #expect(worker.gatheredRuns.load(ordering: .relaxed) == 0)
+        worker.wake()
+        #expect(runs.awaitRun())
+        #expect(worker.gatheredRuns.load(ordering: .relaxed) == 1)
+        #expect(runs.total == 2)
+    }
+
+    @Test("after a quiet spell, or without a gathering time, a wake runs at once")
+    func runsAtOnceWhenQuiet() {
+        // A busy window of zero: every wake comes after it.
+        let quiet = BatchWorker(gather: .milliseconds(50), busyWindow: .zero)
+        let never = BatchWorker(gather: .zero, busyWindow: .seconds(60))
+        for worker in [quiet, never] {
+            let runs = Runs()
+            worker.start { runs.record() }
+            for _ in 0..<3 {
+                worker.wake()
+                #expect(runs.awaitRun())
+            }
+            #expect(worker.gatheredRuns.load(ordering: .relaxed) == 0)
+            #expect(runs.total == 3)
+            worker.stop()
+        }
+    }
+}
