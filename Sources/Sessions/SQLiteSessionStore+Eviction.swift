@@ -12,7 +12,7 @@ extension SQLiteSessionStore {
         guard count >= maxSessions else { return [] }
         let batch = max(count - maxSessions + 1, min(maxSessions / 16, 1_000), 1)
         let removed = try db.query(
-            "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions ORDER BY last_seen LIMIT ?) RETURNING id",
+            "DELETE FROM sessions WHERE key IN (SELECT key FROM sessions ORDER BY last_seen LIMIT ?) RETURNING id",
             [.integer(Int64(batch))])
         return removed.compactMap { row in row.first?.bytes.flatMap { SessionID(bytes: $0) } }
     }

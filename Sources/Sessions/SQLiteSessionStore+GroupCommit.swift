@@ -7,10 +7,10 @@ extension SQLiteSessionStore {
     /// in the queue replaces it: the row is written once, from the older revision.
     func enqueue(_ write: PendingWrite, in memory: inout Memory) {
         let id = write.id
-        if case .update(let session, _, let touches) = write, let index = memory.pendingUpdate[id],
-            case .update(_, let expected, let touchedBefore) = memory.pending[index]
+        if case .update(let session, let key, _, let touches) = write, let index = memory.pendingUpdate[id],
+            case .update(_, _, let expected, let touchedBefore) = memory.pending[index]
         {
-            memory.pending[index] = .update(session, expected: expected, touches: touches || touchedBefore)
+            memory.pending[index] = .update(session, key: key, expected: expected, touches: touches || touchedBefore)
         } else {
             memory.pendingUpdate[id] = nil
             if case .update = write { memory.pendingUpdate[id] = memory.pending.count }
@@ -97,11 +97,11 @@ extension SQLiteSessionStore {
 
         init(_ db: SQLiteDatabase) throws(SQLiteError) {
             insert = try db.prepare(
-                "INSERT INTO sessions (id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?)")
-            update = try db.prepare("UPDATE sessions SET revision = ?, data = ? WHERE id = ? AND revision = ?")
+                "INSERT INTO sessions (key, id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?, ?)")
+            update = try db.prepare("UPDATE sessions SET revision = ?, data = ? WHERE key = ? AND revision = ?")
             updateTouching = try db.prepare(
-                "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE id = ? AND revision = ?")
-            touch = try db.prepare("UPDATE sessions SET last_seen = ? WHERE id = ?")
+                "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE key = ? AND revision = ?")
+            touch = try db.prepare("UPDATE sessions SET last_seen = ? WHERE key = ?")
             delete = try db.prepare("DELETE FROM sessions WHERE id = ?")
         }
     }
@@ -124,20 +124,21 @@ extension SQLiteSessionStore {
                 var evicted: [SessionID] = []
                 for write in writes {
                     switch write {
-                    case .insert(let session):
+                    case .insert(let session, let key):
                         let removed = try evictLeastRecentlyUsed(db)
                         evicted += removed
                         encoded.removeAll()
                         SessionCodec.encode(session, into: &encoded)
                         try db.run(statements.insert) { bind throws(SQLiteError) in
-                            try session.id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 1) }
-                            try bind.integer(Int64(session.revision), at: 2)
-                            try bind.blob(encoded.bytes, at: 3)
-                            try bind.integer(session.created, at: 4)
-                            try bind.integer(session.lastSeen, at: 5)
+                            try bind.integer(key, at: 1)
+                            try session.id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 2) }
+                            try bind.integer(Int64(session.revision), at: 3)
+                            try bind.blob(encoded.bytes, at: 4)
+                            try bind.integer(session.created, at: 5)
+                            try bind.integer(session.lastSeen, at: 6)
                         }
                         count(1 - removed.count)
-                    case .update(let session, let expected, let touches):
+                    case .update(let session, let key, let expected, let touches):
                         encoded.removeAll()
                         SessionCodec.encode(session, into: &encoded)
                         try db.run(touches ? statements.updateTouching : statements.update) {
@@ -149,14 +150,14 @@ extension SQLiteSessionStore {
                                 try bind.integer(session.lastSeen, at: next)
                                 next += 1
                             }
-                            try session.id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: next) }
+                            try bind.integer(key, at: next)
                             try bind.integer(Int64(expected), at: next + 1)
                         }
                     // (No row changed: the session was deleted meanwhile, expired or swept.)
-                    case .touch(let id, let lastSeen):
+                    case .touch(_, let key, let lastSeen):
                         try db.run(statements.touch) { bind throws(SQLiteError) in
                             try bind.integer(lastSeen, at: 1)
-                            try id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 2) }
+                            try bind.integer(key, at: 2)
                         }
                     case .delete(let id):
                         let changed = try db.run(statements.delete) { bind throws(SQLiteError) in

@@ -36,26 +36,28 @@ import Synchronization
 /// ```
 public final class SQLiteSessionStore: SessionStore {
     /// The schema version this code writes; older files are migrated on open.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     struct Cached {
         var session: Session
         /// `last_seen` as stored in the file (refreshed at most once a minute).
         var storedLastSeen: Int64
+        /// The row's integer key: the writer finds the row by it (see `migrations`).
+        var key: Int64
     }
 
     /// A write accepted in memory and not yet committed to the file.
     enum PendingWrite {
-        case insert(Session)
+        case insert(Session, key: Int64)
         /// `expected` is the revision the file holds before it.
-        case update(Session, expected: Int, touches: Bool)
-        case touch(SessionID, lastSeen: Int64)
+        case update(Session, key: Int64, expected: Int, touches: Bool)
+        case touch(SessionID, key: Int64, lastSeen: Int64)
         case delete(SessionID)
 
         var id: SessionID {
             switch self {
-            case .insert(let session), .update(let session, _, _): session.id
-            case .touch(let id, _), .delete(let id): id
+            case .insert(let session, _), .update(let session, _, _, _): session.id
+            case .touch(let id, _, _), .delete(let id): id
             }
         }
     }
@@ -81,6 +83,8 @@ public final class SQLiteSessionStore: SessionStore {
         /// The group someone waits for (`whenDurable`) for each session: if it fails, that
         /// waiter is told, so nothing more needs noting.
         var awaited: [SessionID: CommitGroup] = [:]
+        /// The key the next inserted row gets (keys are never reused while the file is open).
+        var nextKey: Int64 = 1
     }
 
     let database: Mutex<SQLiteDatabase>
@@ -141,6 +145,8 @@ public final class SQLiteSessionStore: SessionStore {
             writerStatements = try WriterStatements(db)
             let count = try db.query("SELECT count(*) FROM sessions").first?.first?.integer ?? 0
             rows.store(Int(count), ordering: .relaxed)
+            let lastKey = try db.query("SELECT max(key) FROM sessions").first?.first?.integer ?? 0
+            memory.withLock { $0.nextKey = lastKey + 1 }
             database = Mutex(db)
         } catch {
             throw SessionStoreError(error.description)
@@ -172,6 +178,25 @@ public final class SQLiteSessionStore: SessionStore {
         """
         CREATE TABLE probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);
         """,
+        // An integer key (the rowid) beside the id: the writer's UPDATE finds its row by an
+        // integer seek instead of comparing 16-byte blob keys at each level (the seek was
+        // 12 % of the writer's time); the id stays unique, for loads, through its index.
+        """
+        CREATE TABLE sessions_keyed (
+            key INTEGER PRIMARY KEY,
+            id BLOB NOT NULL UNIQUE,
+            revision INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            created INTEGER NOT NULL,
+            last_seen INTEGER NOT NULL
+        );
+        INSERT INTO sessions_keyed (id, revision, data, created, last_seen)
+            SELECT id, revision, data, created, last_seen FROM sessions;
+        DROP TABLE sessions;
+        ALTER TABLE sessions_keyed RENAME TO sessions;
+        CREATE INDEX sessions_last_seen ON sessions (last_seen);
+        CREATE INDEX sessions_created ON sessions (created);
+        """,
     ]
 
     private static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
@@ -202,7 +227,7 @@ public final class SQLiteSessionStore: SessionStore {
                 cached.storedLastSeen = now
                 if cached.session.lastSeen < now { cached.session.lastSeen = now }
                 memory.cache[id] = cached
-                enqueue(.touch(id, lastSeen: now), in: &memory)
+                enqueue(.touch(id, key: cached.key, lastSeen: now), in: &memory)
             }
             return cached
         }
@@ -213,8 +238,9 @@ public final class SQLiteSessionStore: SessionStore {
             }
             return cached.session
         }
-        let rows = try run("SELECT revision, data FROM sessions WHERE id = ?", [.blob(id.bytes)])
-        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes else { return nil }
+        let rows = try run("SELECT revision, data, key FROM sessions WHERE id = ?", [.blob(id.bytes)])
+        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes, let key = row[2].integer
+        else { return nil }
         guard var session = try? SessionCodec.decode(data, id: id, revision: Int(revision)) else { return nil }
         if lifetime.isExpired(session, now: now) {
             try delete(id)
@@ -226,8 +252,8 @@ public final class SQLiteSessionStore: SessionStore {
             // A write accepted meanwhile is newer than the file.
             if let newer = memory.cache[id] { return newer.session }
             let touches = now - storedLastSeen >= Self.touchInterval
-            remember(session, storedLastSeen: touches ? now : storedLastSeen, in: &memory)
-            if touches { enqueue(.touch(id, lastSeen: now), in: &memory) }
+            remember(session, storedLastSeen: touches ? now : storedLastSeen, key: key, in: &memory)
+            if touches { enqueue(.touch(id, key: key, lastSeen: now), in: &memory) }
             return session
         }
     }
@@ -248,8 +274,10 @@ public final class SQLiteSessionStore: SessionStore {
             guard memory.cache[session.id] == nil else {
                 throw SessionStoreError("sqlite \(path): session \(session.id) exists already")
             }
-            remember(session, storedLastSeen: session.lastSeen, in: &memory)
-            enqueue(.insert(session), in: &memory)
+            let key = memory.nextKey
+            memory.nextKey += 1
+            remember(session, storedLastSeen: session.lastSeen, key: key, in: &memory)
+            enqueue(.insert(session, key: key), in: &memory)
         }
     }
 
@@ -272,8 +300,8 @@ public final class SQLiteSessionStore: SessionStore {
         // stale, like a read's touch: most writes then change a single row and page.
         let touches = stored.lastSeen - cached.storedLastSeen >= Self.touchInterval
         memory.cache[session.id] = Cached(
-            session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen)
-        enqueue(.update(stored, expected: session.revision, touches: touches), in: &memory)
+            session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen, key: cached.key)
+        enqueue(.update(stored, key: cached.key, expected: session.revision, touches: touches), in: &memory)
         return .some(stored)
     }
 
@@ -374,13 +402,13 @@ public final class SQLiteSessionStore: SessionStore {
 
     /// Keeps `session` in memory, making room under `cacheCapacity` (never dropping a
     /// session whose writes are not committed yet: the file is behind for it).
-    func remember(_ session: Session, storedLastSeen: Int64, in memory: inout Memory) {
+    func remember(_ session: Session, storedLastSeen: Int64, key: Int64, in memory: inout Memory) {
         if memory.cache[session.id] == nil {
             let unflushed = memory.unflushed
             memory.cache.evictLeastRecentlyUsed(
                 toFit: cacheCapacity, lastUsed: { $0.session.lastSeen }, isPinned: { unflushed[$0] != nil })
         }
-        memory.cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen)
+        memory.cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen, key: key)
     }
 
     @discardableResult
