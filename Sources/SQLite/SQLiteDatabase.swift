@@ -72,8 +72,9 @@ public final class SQLiteDatabase {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
+        let bindings = SQLiteBindings(statement: statement, connection: handle, sql: sql)
         for (index, value) in parameters.enumerated() {
-            try bind(value, at: Int32(index + 1), in: statement, sql: sql)
+            try bindings.value(value, at: Int32(index + 1))
         }
         var rows: [[SQLiteValue]] = []
         while true {
@@ -131,25 +132,6 @@ public final class SQLiteDatabase {
         guard status == SQLITE_OK, let statement else { throw failure(status, "prepare \(sql.prefix(60))") }
         statements[sql] = statement
         return statement
-    }
-
-    private func bind(_ value: SQLiteValue, at index: Int32, in statement: OpaquePointer, sql: String)
-        throws(SQLiteError)
-    {
-        let status: Int32
-        switch value {
-        case .null:
-            status = sqlite3_bind_null(statement, index)
-        case .integer(let integer):
-            status = sqlite3_bind_int64(statement, index, integer)
-        case .text(let text):
-            status = sqlite3_bind_text(statement, index, text, -1, tabserver_sqlite_transient())
-        case .blob(let bytes):
-            status = bytes.withUnsafeBytes { raw in
-                sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), tabserver_sqlite_transient())
-            }
-        }
-        guard status == SQLITE_OK else { throw failure(status, "bind \(index) of \(sql.prefix(60))") }
     }
 
     private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {

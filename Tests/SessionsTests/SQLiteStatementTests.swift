@@ -63,6 +63,16 @@ struct SQLiteStatementTests {
         #expect(try add() == 1)
     }
 
+    @Test("query binds every kind of value through the same bindings, an empty blob as a blob")
+    func queryValues() throws {
+        let db = try database()
+        let values: [SQLiteValue] = [.null, .integer(-7), .text("grüß"), .blob([]), .blob([0, 1])]
+        for value in values {
+            #expect(try db.query("SELECT ?", [value]).first?.first == value)
+        }
+        #expect(try db.query("SELECT typeof(?)", [.blob([])]).first?.first == .text("blob"))
+    }
+
     @Test("an id's bytes from the stack are its bytes")
     func idBytes() {
         for _ in 0..<20 {
