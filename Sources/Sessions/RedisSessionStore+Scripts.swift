@@ -37,25 +37,26 @@ extension RedisSessionStore {
         return 1
         """)
 
-    /// KEYS[1] = session key; ARGV = expected rev, data, seen, ttl, and optionally the
-    /// expected current data (a write queued behind this instance's own write, not yet
-    /// confirmed: it must rest on exactly those bytes, not on another instance's write
-    /// that happens to carry the same revision).
-    /// Returns the new revision, or nil when the key is missing or its revision (or data)
-    /// is not the expected one (then nothing changes).
+    /// KEYS[1] = session key; ARGV = expected rev, data, seen, ttl, the expected write
+    /// token and the new one. A non-empty expected token marks a write built on this
+    /// instance's own write that Redis had not confirmed: it must rest on exactly that
+    /// write (field `w`), not on another instance's write that happens to carry the same
+    /// revision. The new token (empty for a confirmed write) is stored in `w`.
+    /// Returns the new revision, or nil when the key is missing or its revision (or
+    /// token) is not the expected one (then nothing changes).
     static let updateScript = RedisScript(
         """
         local key = KEYS[1]
         if redis.call('TYPE', key).ok ~= 'hash' then return false end
-        local f = redis.call('HMGET', key, 'rev', 'seen', 'data')
+        local f = redis.call('HMGET', key, 'rev', 'seen', 'w')
         local rev = tonumber(f[1])
         if not rev or rev ~= tonumber(ARGV[1]) then return false end
-        if ARGV[5] and ARGV[5] ~= '' and f[3] ~= ARGV[5] then return false end
+        if ARGV[5] ~= '' and f[3] ~= ARGV[5] then return false end
         rev = rev + 1
         local seen = tonumber(f[2])
         local newSeen = tonumber(ARGV[3])
         if seen and seen > newSeen then newSeen = seen end
-        redis.call('HSET', key, 'rev', string.format('%d', rev), 'data', ARGV[2], 'seen', string.format('%d', newSeen))
+        redis.call('HSET', key, 'rev', string.format('%d', rev), 'data', ARGV[2], 'seen', string.format('%d', newSeen), 'w', ARGV[6])
         redis.call('EXPIRE', key, ARGV[4])
         return rev
         """)

@@ -55,9 +55,9 @@ public final class RedisSessionStore: SessionStore {
         var session: Session
         /// `seen` as recorded in Redis by this instance's last load or write.
         var recordedSeen: Int64
-        /// While this instance's pipelined writes of the session are unconfirmed: the bytes
-        /// of the last one (the copy is that write, applied here ahead of Redis).
-        var sentBytes: [UInt8]? = nil
+        /// This instance's pipelined writes of the session are unconfirmed: the copy is
+        /// the last one (its `writeToken` set), applied here ahead of Redis.
+        var inFlight = false
         /// The copy was such a write, and Redis refused it: never to be used or built on.
         var failed = false
     }
@@ -71,6 +71,9 @@ public final class RedisSessionStore: SessionStore {
     private let writing = Mutex<[SessionID: Int]>([:])
     /// Whether Redis has the update script (the pipeline then sends its hash only).
     private let scriptLoaded = Atomic<Bool>(false)
+    /// Tokens of this instance's pipelined writes: a random start, so two instances'
+    /// tokens do not meet, counted up from there (never 0, which means "confirmed").
+    private let writeTokens = Atomic<UInt64>(UInt64.random(in: 1...(UInt64.max / 2)))
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
 
@@ -117,7 +120,7 @@ public final class RedisSessionStore: SessionStore {
     /// then deleted) or unreadable. When the recorded last use is older than
     /// `touchInterval`, records `now` and renews the TTL in the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        if let cached = cache.withLock({ $0[id] }), !cached.failed, cached.sentBytes == nil,
+        if let cached = cache.withLock({ $0[id] }), !cached.failed, !cached.inFlight,
             now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
         {
@@ -153,40 +156,45 @@ public final class RedisSessionStore: SessionStore {
     /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
     /// cached copy is dropped.
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {
-        let copy = unconfirmed(session)
-        guard !copy.failed else {
+        guard !isRefused(session) else {
             forget(session.id)
             return false
         }
-        let reply = try command(revisionCheck(session, bytes: copy.sentBytes))
-        if matches(reply, session, bytes: copy.sentBytes) { return true }
+        let reply = try command(revisionCheck(session))
+        if matches(reply, session) { return true }
         forget(session.id)
         return false
     }
 
-    /// What this instance knows of `session` as its own write not yet confirmed: whether
-    /// Redis refused it, and the bytes sent while it is in flight.
-    private func unconfirmed(_ session: Session) -> (failed: Bool, sentBytes: [UInt8]?) {
-        cache.withLock { cache in
-            guard let cached = cache[session.id], cached.session.revision == session.revision else {
-                return (false, nil)
-            }
-            return (cached.failed, cached.sentBytes)
+    /// Whether `session` is a write of this instance that Redis refused (known here once
+    /// its answer came; Redis refuses whatever is built on it in any case).
+    private func isRefused(_ session: Session) -> Bool {
+        guard session.writeToken != 0 else { return false }
+        return cache.withLock { cache in
+            guard let cached = cache[session.id], cached.session.revision == session.revision,
+                cached.session.writeToken == session.writeToken
+            else { return false }
+            return cached.failed
         }
     }
 
-    /// `HGET rev`, or with the bytes of an unconfirmed write of this instance `HMGET rev
-    /// data`: another instance's write may carry the same revision.
-    private func revisionCheck(_ session: Session, bytes: [UInt8]?) -> [[UInt8]] {
+    /// `HGET rev`, or for a copy that is an unconfirmed write of this instance `HMGET rev
+    /// w`: another instance's write may carry the same revision.
+    private func revisionCheck(_ session: Session) -> [[UInt8]] {
         let key = Array(key(for: session.id).utf8)
-        guard bytes != nil else { return [Array("HGET".utf8), key, Array("rev".utf8)] }
-        return [Array("HMGET".utf8), key, Array("rev".utf8), Array("data".utf8)]
+        guard session.writeToken != 0 else { return [Array("HGET".utf8), key, Array("rev".utf8)] }
+        return [Array("HMGET".utf8), key, Array("rev".utf8), Array("w".utf8)]
     }
 
-    private func matches(_ reply: RedisReply, _ session: Session, bytes: [UInt8]?) -> Bool {
-        guard let bytes else { return reply.integer == session.revision }
+    private func matches(_ reply: RedisReply, _ session: Session) -> Bool {
+        guard session.writeToken != 0 else { return reply.integer == session.revision }
         guard let fields = reply.array, fields.count == 2 else { return false }
-        return fields[0].integer == session.revision && fields[1].bytes == bytes
+        return fields[0].integer == session.revision && fields[1].bytes == Self.tokenText(session.writeToken)
+    }
+
+    /// A write token as the script compares it (empty for 0: no token).
+    private static func tokenText(_ token: UInt64) -> [UInt8] {
+        token == 0 ? [] : Array(String(token).utf8)
     }
 
     /// Checks and writes go through the shared pipeline (see below).
@@ -198,14 +206,12 @@ public final class RedisSessionStore: SessionStore {
     public func isCurrent(
         _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
     ) -> Bool {
-        guard health.isUp else { return false }
-        let copy = unconfirmed(session)
-        guard !copy.failed else { return false }  // the synchronous check says no at once
-        pipeline.send(revisionCheck(session, bytes: copy.sentBytes)) { [self] result in
+        guard health.isUp, !isRefused(session) else { return false }  // the synchronous check answers at once
+        pipeline.send(revisionCheck(session)) { [self] result in
             switch result {
             case .success(let reply):
                 health.recordSuccess()
-                if matches(reply, session, bytes: copy.sentBytes) {
+                if matches(reply, session) {
                     done(.success(true))
                 } else {
                     forget(session.id)
@@ -221,25 +227,27 @@ public final class RedisSessionStore: SessionStore {
     /// The compare-and-set script sent in the shared pipeline, applied to this instance's
     /// copy at once: the next request of the session builds on it and its write queues
     /// behind this one in the same pipeline (so a visitor's quick taps do not wait for
-    /// each other's round trips). Such a chained write also checks the bytes it rests on,
-    /// so it fails, like its predecessor, if another instance wrote first; each failed
+    /// each other's round trips). Each such write carries a token, stored with it in
+    /// Redis, and so does the copy built on it: a write resting on an unconfirmed one
+    /// names its token, so it fails, like its predecessor, if another instance wrote
+    /// first, whatever this instance's cache forgot or reloaded meanwhile. Each failed
     /// write forgets the copy. Declines while the store is down.
     public func update(
         _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
     ) -> Bool {
-        guard health.isUp, !unconfirmed(session).failed else { return false }
+        guard health.isUp, !isRefused(session) else { return false }
         let bytes = SessionCodec.encode(session)
-        let stored = session.withRevision(session.revision + 1)
-        let predecessor = cache.withLock { cache -> [UInt8] in
-            let resting = cache[session.id].flatMap { $0.session.revision == session.revision ? $0.sentBytes : nil }
+        let stored = session.withRevision(
+            session.revision + 1, writeToken: max(1, writeTokens.wrappingAdd(1, ordering: .relaxed).newValue))
+        cache.withLock { cache in
             if cache[session.id] == nil { cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen } }
-            cache[session.id] = Cached(session: stored, recordedSeen: stored.lastSeen, sentBytes: bytes)
-            return resting ?? []
+            cache[session.id] = Cached(session: stored, recordedSeen: stored.lastSeen, inFlight: true)
         }
         writing.withLock { $0[session.id, default: 0] += 1 }
         let arguments = [
             Array(String(session.revision).utf8), bytes, Array(String(session.lastSeen).utf8),
-            Array(String(timeToLive(for: session)).utf8), predecessor,
+            Array(String(timeToLive(for: session)).utf8), Self.tokenText(session.writeToken),
+            Self.tokenText(stored.writeToken),
         ]
         send(Self.updateScript, key: session.id, arguments) { [self] result in
             let last = writing.withLock { writing -> Bool in
@@ -251,8 +259,8 @@ public final class RedisSessionStore: SessionStore {
             case .success(let reply):
                 health.recordSuccess()
                 guard reply.errorMessage == nil, let revision = reply.integer, revision == stored.revision else {
-                    // Not written (the revision moved on, the session is gone, or an error
-                    // reply): the copy here is not what Redis holds.
+                    // Not written (the revision or token moved on, the session is gone, or
+                    // an error reply): the copy here is not what Redis holds.
                     markFailed(stored)
                     if let message = reply.errorMessage, !message.hasPrefix("NOSCRIPT") {
                         done(.failure(serverError(message)))
@@ -263,7 +271,9 @@ public final class RedisSessionStore: SessionStore {
                 }
                 if last {
                     cache.withLock { cache in
-                        if cache[session.id]?.session.revision == stored.revision { cache[session.id]?.sentBytes = nil }
+                        if cache[session.id]?.session.writeToken == stored.writeToken {
+                            cache[session.id]?.inFlight = false
+                        }
                     }
                 }
                 done(.success(stored))
@@ -278,9 +288,11 @@ public final class RedisSessionStore: SessionStore {
     /// Marks this instance's copy of `stored`, a write Redis refused, as never to be used.
     private func markFailed(_ stored: Session) {
         cache.withLock { cache in
-            guard cache[stored.id]?.session.revision == stored.revision else { return }
+            guard let cached = cache[stored.id], cached.session.revision == stored.revision,
+                cached.session.writeToken == stored.writeToken
+            else { return }
             cache[stored.id]?.failed = true
-            cache[stored.id]?.sentBytes = nil
+            cache[stored.id]?.inFlight = false
         }
     }
 
@@ -354,14 +366,13 @@ public final class RedisSessionStore: SessionStore {
     /// with the new revision; nil when another request or instance wrote first, or the
     /// session is gone. Renews the TTL.
     public func update(_ session: Session) throws(SessionStoreError) -> Session? {
-        let copy = unconfirmed(session)
-        guard !copy.failed else {
+        guard !isRefused(session) else {
             forget(session.id)
             return nil
         }
         let arguments = [
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.lastSeen).utf8),
-            Array(String(timeToLive(for: session)).utf8), copy.sentBytes ?? [],
+            Array(String(timeToLive(for: session)).utf8), Self.tokenText(session.writeToken), [],
         ]
         let reply = try run(Self.updateScript, key: session.id, arguments)
         // Null: the revision moved on, or the session is gone. Either way nothing was written.
@@ -371,6 +382,7 @@ public final class RedisSessionStore: SessionStore {
         }
         var stored = session
         stored.revision = revision
+        stored.writeToken = 0
         remember(stored, recordedSeen: stored.lastSeen)
         return stored
     }

@@ -26,6 +26,12 @@ public struct Session: Sendable, Hashable {
     /// The signed-in user's record (`SessionID.user(_:)`) this browser session's own
     /// choices were merged into, so they are merged only once (nil: never merged).
     public var mergedUser: SessionID?
+    /// Set by a store whose writes are confirmed later (Redis): the token of this
+    /// instance's own write that this copy is, while that write may still be refused
+    /// (0: the copy rests on what the store holds). A write built on the copy is
+    /// refused unless the store still holds exactly that write, since another
+    /// instance's write can carry the same revision.
+    var writeToken: UInt64 = 0
 
     /// A new session with fresh random id and token.
     public static func new(now: Int64) -> Session {
@@ -60,6 +66,16 @@ extension Session {
     public func withRevision(_ revision: Int) -> Session {
         var copy = self
         copy.revision = revision
+        return copy
+    }
+}
+
+extension Session {
+    /// A copy stored under `revision` as this instance's unconfirmed write `writeToken`.
+    func withRevision(_ revision: Int, writeToken: UInt64) -> Session {
+        var copy = self
+        copy.revision = revision
+        copy.writeToken = writeToken
         return copy
     }
 }

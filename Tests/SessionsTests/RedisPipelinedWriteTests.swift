@@ -92,6 +92,38 @@ struct RedisPipelinedWriteTests {
         #expect(try store.loadOptimistically(session.id, now: 2)?.language == "theirs")
     }
 
+    @Test("a copy built on a refused write loses even after the refusal was forgotten and the stored copy reloaded")
+    func builtOnALoserAfterReload() throws {
+        let other = try RedisSessionStore(url: redis.url)
+        let session = Session.new(now: 0)
+        try store.insert(session)
+        var mine = try #require(try store.load(session.id, now: 1))
+        var theirs = try #require(try other.load(session.id, now: 1))
+        theirs.language = "theirs"
+        _ = try #require(try other.update(theirs))
+        mine.language = "first"
+        let refused = DispatchSemaphore(value: 0)
+        let first = Mutex<Session??>(nil)
+        #expect(
+            store.update(mine) { result in
+                first.withLock { $0 = .some(try? result.get()) }
+                refused.signal()
+            })
+        // A request takes the unconfirmed copy (revision 1, like theirs) and works on it
+        // while the refusal arrives and another request of the session reloads Redis's copy.
+        var built = try #require(try store.loadOptimistically(session.id, now: 1))
+        #expect(built.language == "first" && built.revision == 1)
+        refused.wait()
+        #expect(first.withLock { $0 } == .some(nil))
+        #expect(try store.load(session.id, now: 1)?.language == "theirs")
+        built.state.selectedTabID = "tv"
+        #expect(try store.update(built) == nil, "the synchronous write rests on the refused copy")
+        #expect(try write(built, on: store) == nil, "so does a pipelined one")
+        let stored = try #require(try other.load(session.id, now: 2))
+        #expect(stored.language == "theirs" && stored.revision == 1)
+        #expect(stored.state.selectedTabID != "tv")
+    }
+
     @Test("after Redis forgets its scripts, a pipelined write counts as lost (never overtaken) and the next lands")
     func scriptsFlushed() throws {
         let session = Session.new(now: 0)
