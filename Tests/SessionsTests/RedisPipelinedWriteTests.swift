@@ -32,6 +32,12 @@ struct RedisPipelinedWriteTests {
         return try #require(outcome.withLock { $0 }).get()
     }
 
+    /// Holds every Redis answer for a second (`CLIENT PAUSE`), so what the test does next
+    /// happens before the write it sends is answered, however loaded the machine is.
+    func holdRedis() throws {
+        _ = try store.client.command(["CLIENT", "PAUSE", "1000", "ALL"])
+    }
+
     @Test("quick writes of one session chain in the pipeline: each builds on the last, all land")
     func chained() throws {
         let session = Session.new(now: 0)
@@ -72,6 +78,7 @@ struct RedisPipelinedWriteTests {
         // This instance, from its revision-0 copy: the write loses; a second one, built on
         // the first (revision 1, like theirs), must lose too, whenever it is sent.
         mine.language = "first"
+        try holdRedis()
         let first = Mutex<Session??>(nil)
         let firstDone = DispatchSemaphore(value: 0)
         #expect(
@@ -102,6 +109,7 @@ struct RedisPipelinedWriteTests {
         theirs.language = "theirs"
         _ = try #require(try other.update(theirs))
         mine.language = "first"
+        try holdRedis()
         let refused = DispatchSemaphore(value: 0)
         let first = Mutex<Session??>(nil)
         #expect(
