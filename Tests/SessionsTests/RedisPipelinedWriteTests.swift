@@ -32,10 +32,11 @@ struct RedisPipelinedWriteTests {
         return try #require(outcome.withLock { $0 }).get()
     }
 
-    /// Holds every Redis answer for a second (`CLIENT PAUSE`), so what the test does next
-    /// happens before the write it sends is answered, however loaded the machine is.
+    /// Holds every Redis answer for 400 ms (`CLIENT PAUSE`; calls time out at 500), so
+    /// what the test does next happens before the write it sends is answered, however
+    /// loaded the machine is.
     func holdRedis() throws {
-        _ = try store.client.command(["CLIENT", "PAUSE", "1000", "ALL"])
+        _ = try store.client.command(["CLIENT", "PAUSE", "400", "ALL"])
     }
 
     @Test("quick writes of one session chain in the pipeline: each builds on the last, all land")
