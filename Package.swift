@@ -72,7 +72,7 @@ let package = Package(
 
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "TabBarTests", dependencies: ["TabBar"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "TestSupport", "Web"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "HTTPTypes", "Gzip"]),
         .testTarget(

@@ -471,7 +471,6 @@ final class EventLoop: @unchecked Sendable {
                 status: .contentTooLarge,
                 message: "The request body is larger than \(engine.configuration.maxBodySize) bytes.")
         }
-        if !FormBody.isSupported(contentType: head.headers["content-type"]) { return FormBody.unsupported }
         return nil
     }
 
@@ -540,15 +539,8 @@ final class EventLoop: @unchecked Sendable {
     /// Calls the responder for the complete request and queues its answer.
     private func dispatch(_ connection: Connection) {
         guard let head = connection.head else { return }
-        let formFields: [(name: String, value: String)]
-        do {
-            formFields = try FormBody.fields(contentType: head.headers["content-type"], body: connection.body)
-        } catch {
-            reject(connection, error)
-            return
-        }
         let request = HTTPRequest(
-            method: head.method, path: head.path, query: head.query, headers: head.headers, formFields: formFields,
+            method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.body,
             remoteAddress: connection.address, version: head.version)
         let answer = engine.responder.answer(request)
         let close = !head.keepAlive || engine.draining.load(ordering: .relaxed)

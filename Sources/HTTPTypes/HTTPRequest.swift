@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-/// A request as the engine received it: head, query and form fields already decoded.
+/// A request as the engine received it: head and query decoded, the body whole.
 ///
 /// The engine builds it after the whole body has arrived, so a responder never blocks
-/// on the network. Tests build it directly (see `TestSupport`).
+/// on the network. It frames the body (length or chunked, at most `--max-body`) and
+/// decodes nothing in it: the web layer does (`decodeForm`, `decodeJSON`), and the app
+/// fills `formFields` from a form post before its routes run. Tests build it directly
+/// (see `TestSupport`).
 public struct HTTPRequest: Sendable {
     /// The request method.
     public var method: HTTPMethod
@@ -12,7 +15,10 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String)]
     /// Header fields, names lowercased.
     public var headers: HTTPHeaders
-    /// Fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body, in order.
+    /// The body's bytes (empty when there is none).
+    public var body: [UInt8]
+    /// Text fields of a form post (`application/x-www-form-urlencoded` or
+    /// `multipart/form-data`), in order, once the web layer decoded the body.
     public var formFields: [(name: String, value: String)]
     /// The socket peer's address (not a forwarded one).
     public var remoteAddress: String
@@ -22,9 +28,10 @@ public struct HTTPRequest: Sendable {
     /// A request with the given parts.
     public init(
         method: HTTPMethod, path: String, query: [(name: String, value: String)] = [],
-        headers: HTTPHeaders = HTTPHeaders(), formFields: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], formFields: [(name: String, value: String)] = [],
         remoteAddress: String = "127.0.0.1", version: String = "HTTP/1.1"
     ) {
+        self.body = body
         self.method = method
         self.path = path
         self.query = query

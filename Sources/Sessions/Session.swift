@@ -26,6 +26,8 @@ public struct Session: Sendable, Hashable {
     /// The signed-in user's record (`SessionID.user(_:)`) this browser session's own
     /// choices were merged into, so they are merged only once (nil: never merged).
     public var mergedUser: SessionID?
+    /// Values the app keeps for this visitor (its own settings), stored with the session.
+    public var appValues: [String: String] = [:]
     /// Set by a store whose writes are confirmed later (Redis): the token of this
     /// instance's own write that this copy is, while that write may still be refused
     /// (0: the copy rests on what the store holds). A write built on the copy is

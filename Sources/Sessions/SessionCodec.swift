@@ -42,10 +42,17 @@ public enum SessionCodec {
             writer.byte(0)
         }
         encode(session.state, into: &writer)
-        // An optional tail (absent in sessions written before it existed).
+        // Optional tail entries, each tagged (absent in sessions written before they
+        // existed): 1 the merged user, 2 the app's values.
         if let merged = session.mergedUser {
             writer.byte(1)
             writer.id(merged)
+        }
+        if !session.appValues.isEmpty {
+            writer.byte(2)
+            let pairs = session.appValues.sorted { $0.key < $1.key }
+            writer.strings(pairs.map(\.key))
+            writer.strings(pairs.map(\.value))
         }
     }
 
@@ -70,16 +77,34 @@ public enum SessionCodec {
             let start = try reader.flag() ? try reader.strings() : nil
             let state = try decodeState(&reader)
             var merged: SessionID? = nil
-            if !reader.isAtEnd {
-                guard try reader.byte() == 1, let id = SessionID(bytes: try reader.raw(count: 16)) else {
+            var appValues: [String: String] = [:]
+            var lastTag: UInt8 = 0
+            while !reader.isAtEnd {
+                let tag = try reader.byte()
+                guard tag > lastTag else { throw SessionBytesReader.Malformed() }
+                lastTag = tag
+                switch tag {
+                case 1:
+                    guard let id = SessionID(bytes: try reader.raw(count: 16)) else {
+                        throw SessionBytesReader.Malformed()
+                    }
+                    merged = id
+                case 2:
+                    let keys = try reader.strings()
+                    let values = try reader.strings()
+                    guard keys.count == values.count, Set(keys).count == keys.count else {
+                        throw SessionBytesReader.Malformed()
+                    }
+                    appValues = Dictionary(uniqueKeysWithValues: zip(keys, values))
+                default:
                     throw SessionBytesReader.Malformed()
                 }
-                merged = id
             }
-            guard reader.isAtEnd else { throw SessionBytesReader.Malformed() }
-            return Session(
+            var session = Session(
                 id: id, csrfToken: csrf, state: state, language: language, notice: notice, customizationStart: start,
                 created: created, lastSeen: lastSeen, revision: revision, mergedUser: merged)
+            session.appValues = appValues
+            return session
         } catch {
             throw SessionStoreError("session \(id) is malformed")
         }

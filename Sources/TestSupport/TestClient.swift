@@ -25,8 +25,11 @@ public final class TestClient {
     }
 
     /// Sends a request and records any cookie it sets.
+    /// A form is sent as an url-encoded body, as a browser sends it; `body` with its
+    /// content type in `headers` sends anything else (JSON, multipart).
     public func send(
-        _ method: HTTPMethod, _ target: String, form: [(String, String)] = [], headers: [(String, String)] = []
+        _ method: HTTPMethod, _ target: String, form: [(String, String)] = [], body: [UInt8] = [],
+        headers: [(String, String)] = []
     ) -> TestResponse {
         var path = target
         var query: [(name: String, value: String)] = []
@@ -40,10 +43,14 @@ public final class TestClient {
             headerList.add(
                 "Cookie", cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
-        if !form.isEmpty { headerList.add("Content-Type", "application/x-www-form-urlencoded") }
+        var bytes = body
+        if !form.isEmpty {
+            headerList.add("Content-Type", "application/x-www-form-urlencoded")
+            bytes = Array(URLEncoding.encodeForm(form).utf8)
+        }
         let request = HTTPRequest(
             method: method, path: URLEncoding.decode(path, plusIsSpace: false), query: query, headers: headerList,
-            formFields: form.map { (name: $0.0, value: $0.1) }, remoteAddress: remoteAddress)
+            body: bytes, remoteAddress: remoteAddress)
         let response = TestResponse(responder.respond(to: request))
         for header in response.headers.values("set-cookie") {
             let pair = header.split(separator: ";")[0]

@@ -45,6 +45,21 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         headers.add("Allow", list)
         return HTTPError(.methodNotAllowed, "This address accepts only \(list).", headers: headers)
     }
+    /// 413: the body is larger than a limit allows.
+    public static func contentTooLarge(_ message: String, field: String? = nil) -> HTTPError {
+        HTTPError(.contentTooLarge, message, field: field)
+    }
+    /// 415: the body is of a type this address does not take; names the types it does.
+    public static func unsupportedMediaType(_ accepted: [String]) -> HTTPError {
+        HTTPError(
+            .unsupportedMediaType, "This address accepts only \(accepted.joined(separator: " or ")) bodies.")
+    }
+    /// 422: the request was understood but its content is not valid (a form's fields).
+    public static func unprocessable(_ message: String, field: String? = nil) -> HTTPError {
+        HTTPError(.unprocessableContent, message, field: field)
+    }
+    /// A value from the request, cut to 40 characters for a message.
+    public static func quoted(_ text: String) -> String { String(text.prefix(40)) }
     /// 409: the request was made from a page that is out of date.
     public static func conflict(_ message: String) -> HTTPError { HTTPError(.conflict, message) }
     /// 500: a fault of the server, never of the request.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/// A compiled path pattern such as `/tabs/{tab}/{location*}`.
-struct RoutePattern: Sendable {
+/// A compiled path pattern such as `/tabs/{tab}/{location*}`: literal segments,
+/// `{name}` for one segment, `{name*}` at the end for the rest of the path.
+public struct RoutePattern: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(Substring)
         case parameter(String)
@@ -9,7 +10,8 @@ struct RoutePattern: Sendable {
 
     let segments: [Segment]
 
-    init(_ pattern: String) {
+    /// The pattern compiled (empty segments ignored, so "" and "/" match the root).
+    public init(_ pattern: String) {
         var parsed: [Segment] = []
         let parts = Self.segments(of: pattern)
         for (index, part) in parts.enumerated() {
@@ -27,8 +29,21 @@ struct RoutePattern: Sendable {
         segments = parsed
     }
 
+    /// How specific the pattern is, to choose among several that match one path: a
+    /// literal segment beats a parameter, which beats the rest, compared from the first
+    /// segment on (`new` beats `{id}`, `{id}/edit` beats `{path*}`).
+    public var specificity: [Int] {
+        segments.map { segment in
+            switch segment {
+            case .literal: 2
+            case .parameter: 1
+            case .rest: 0
+            }
+        }
+    }
+
     /// Path segments without empty ones (so `/tabs//music/` is `/tabs/music`).
-    static func segments(of path: String) -> [Substring] {
+    public static func segments(of path: String) -> [Substring] {
         // A byte scan: the generic `split` showed up in profiles of every request.
         var result: [Substring] = []
         result.reserveCapacity(8)
@@ -46,7 +61,8 @@ struct RoutePattern: Sendable {
         return result
     }
 
-    func match(_ path: [Substring]) -> RouteParameters? {
+    /// The parameters captured when `path` (split into segments) matches, else nil.
+    public func match(_ path: [Substring]) -> RouteParameters? {
         var parameters = RouteParameters()
         var index = 0
         for segment in segments {

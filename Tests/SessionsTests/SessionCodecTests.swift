@@ -32,6 +32,25 @@ struct SessionCodecTests {
         #expect(Session.userRecord("alice", now: 0).isUserRecord && !session.isUserRecord)
     }
 
+    @Test("the app's values survive, beside the merged user or alone; tail entries out of order are refused")
+    func appValues() throws {
+        var session = Session.new(now: 1_700_000_000)
+        let plain = SessionCodec.encode(session)
+        session.appValues = ["sort": "title", "theme": "dark", "": "é"]
+        let alone = SessionCodec.encode(session)
+        #expect(try SessionCodec.decode(alone, id: session.id, revision: 0) == session)
+        session.mergedUser = .user("alice")
+        let both = SessionCodec.encode(session)
+        #expect(try SessionCodec.decode(both, id: session.id, revision: 0) == session)
+        #expect(try SessionCodec.decode(plain, id: session.id, revision: 0).appValues.isEmpty)
+        // The values' entry (2) before the merged user's (1): not a form this writes.
+        let valuesPart = Array(alone[plain.count...])
+        let mergedPart = Array(both[plain.count..<(plain.count + 17)])
+        #expect(throws: SessionStoreError.self) {
+            try SessionCodec.decode(plain + valuesPart + mergedPart, id: session.id, revision: 0)
+        }
+    }
+
     @Test("equal sessions encode to equal bytes (dictionaries are written sorted)")
     func deterministic() {
         var session = RedisTestHelpers.richSession(now: 0)

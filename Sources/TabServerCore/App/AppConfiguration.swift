@@ -44,6 +44,9 @@ public struct AppConfiguration: Sendable {
     /// random one per process). Instances sharing sessions must share it, so a form one
     /// of them showed is accepted by another.
     public var csrfSecret: String?
+    /// Bounds on decoding request bodies (form fields, multipart parts, JSON depth),
+    /// within the engine's `http.maxBodySize`.
+    public var bodyLimits = BodyLimits()
     /// The session cookie's name.
     public var cookieName = "tabserver_session"
     /// Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (default: loopback).

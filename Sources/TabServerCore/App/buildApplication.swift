@@ -55,7 +55,8 @@ public func buildApplication(
             "\(configuration.templatesDirectory)/\(reference.template).mustache:\(reference.line): no template named '\(reference.name)'"
         )
     }
-    for required in ["layout", "pages/more", "pages/customize", "pages/error"] where library[required] == nil {
+    for required in ["layout", "pages/more", "pages/customize", "pages/error", "pages/confirm"]
+    where library[required] == nil {
         throw StartupError("\(configuration.templatesDirectory)/\(required).mustache is missing")
     }
     let validator = TabModelValidator(files: files, templateNames: Set(library.names))

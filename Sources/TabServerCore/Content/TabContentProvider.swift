@@ -1,19 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabBar
 
-/// Supplies each tab's pages. The app asks for the page at a location below a tab's
-/// root (`[]` is the root, `["albums", "12"]` is `/tabs/music/albums/12`); nil is a 404
-/// that still shows the tab bar. Called on the engine's threads: keep it quick and
-/// thread-safe.
+/// Supplies each tab's pages and actions. The app asks for the page at a location below
+/// a tab's root (`[]` is the root, `["albums", "12"]` is `/tabs/music/albums/12`); nil
+/// is a 404 that still shows the tab bar. A form posted to a location below a tab runs
+/// the action there (`action(for:)`). Called on the engine's threads: keep `page(for:)`
+/// quick and thread-safe, and give slow pages a loader instead (`loader(for:)`), which
+/// runs off the engine's threads.
+///
+/// Most apps declare their tabs with `TabContent` rather than conforming themselves:
 ///
 /// ```swift
-/// struct Shop: TabContentProvider {
-///     func page(for request: TabPageRequest) -> TabPage? {
-///         request.location.isEmpty ? TabPage(title: request.tab.title, context: ["items": []]) : nil
-///     }
+/// var content = TabContent()
+/// content.tab("notes") { notes in
+///     notes.page("") { request in TabPage(title: request.tab.title, context: ["notes": []]) }
+///     notes.action("new") { request in .redirect(to: "", notice: "Saved") }
 /// }
 /// ```
 public protocol TabContentProvider: Sendable {
     /// The page `request` asks for, or nil when there is none.
     func page(for request: TabPageRequest) -> TabPage?
+
+    /// A loader for the page `request` asks for, when it must be loaded without holding
+    /// an engine thread (a database, another service); nil (the default) when
+    /// `page(for:)` answers it.
+    func loader(for request: TabPageRequest) -> TabPageLoader?
+
+    /// The action a form posted to `request`'s location runs, or nil when there is none
+    /// there (then 405 where a page is, else 404). The default has no actions.
+    func action(for request: TabActionRequest) -> TabAction?
+}
+
+extension TabContentProvider {
+    /// No loaders: every page comes from `page(for:)`.
+    public func loader(for request: TabPageRequest) -> TabPageLoader? { nil }
+
+    /// No actions.
+    public func action(for request: TabActionRequest) -> TabAction? { nil }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabBar
+import Web
 
 /// What a content provider knows about the page asked for.
 public struct TabPageRequest: Sendable {
@@ -16,11 +17,18 @@ public struct TabPageRequest: Sendable {
     /// The signed-in user, as the authenticating proxy named them (`--identity-header`);
     /// nil for an anonymous visitor. Show per-user content with it.
     public let user: String?
+    /// What the page's pattern captured (`{id}` in `"{id}/edit"`); empty for a provider
+    /// that matches locations itself.
+    public internal(set) var parameters = RouteParameters()
+    /// Values this app keeps for the visitor (set by an action's result: a setting),
+    /// stored with their session; a signed-in user's follow them to every browser.
+    public internal(set) var visitorValues: [String: String] = [:]
 
     public init(
         tab: Tab, location: [Substring], basePath: String = "", query: [(name: String, value: String)] = [],
-        language: String = "en", user: String? = nil
+        language: String = "en", user: String? = nil, visitorValues: [String: String] = [:]
     ) {
+        self.visitorValues = visitorValues
         self.user = user
         self.tab = tab
         self.location = location

@@ -31,7 +31,9 @@ public final class AppMetrics: Sendable {
 
     static let methods = ["GET", "HEAD", "POST", "other"]
     /// Statuses with their own label; any other is counted under its class ("4xx").
-    static let statuses = [200, 204, 301, 302, 303, 304, 400, 403, 404, 405, 409, 413, 414, 415, 431, 500, 501, 503]
+    static let statuses = [
+        200, 204, 301, 302, 303, 304, 400, 403, 404, 405, 409, 413, 414, 415, 422, 431, 500, 501, 503,
+    ]
     static let statusLabels = statuses.map(String.init) + ["1xx", "2xx", "3xx", "4xx", "5xx"]
 
     /// routes × methods × status labels, flattened.
@@ -99,10 +101,11 @@ public final class AppMetrics: Sendable {
         case 413: 11
         case 414: 12
         case 415: 13
-        case 431: 14
-        case 500: 15
-        case 501: 16
-        case 503: 17
+        case 422: 14
+        case 431: 15
+        case 500: 16
+        case 501: 17
+        case 503: 18
         default: statuses.count + min(4, max(0, code / 100 - 1))
         }
     }

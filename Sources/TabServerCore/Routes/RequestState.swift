@@ -39,8 +39,17 @@ struct RequestState {
     /// The user's record this request starts from: as loaded, or new, with the browser's
     /// own choices merged in on its first signed-in request.
     private(set) var userRecord: Session?
+    /// Slow content work this attempt asked for instead of answering: the app runs it
+    /// off the engine and runs the request again with its result.
+    var contentWork: ContentWork?
+    /// The result of such work, when this attempt is the one run again.
+    let contentResult: ContentResult?
 
-    init(app: TabServerApp, request: HTTPRequest, model: ModelSnapshot, user: String? = nil) {
+    init(
+        app: TabServerApp, request: HTTPRequest, model: ModelSnapshot, user: String? = nil,
+        contentResult: ContentResult? = nil
+    ) {
+        self.contentResult = contentResult
         self.app = app
         self.request = request
         self.model = model
@@ -101,6 +110,7 @@ struct RequestState {
         if browser.mergedUser != id, browser.hasOwnChoices {
             record.state.order = record.state.order ?? browser.state.order
             record.language = record.language ?? browser.language
+            if record.appValues.isEmpty { record.appValues = browser.appValues }
             record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
         }
         userRecord = record
@@ -110,6 +120,7 @@ struct RequestState {
         // under the user's own.
         session.state.badgeOverrides.merge(record.state.badgeOverrides) { _, mine in mine }
         session.language = record.language
+        session.appValues = record.appValues
         return session
     }
 
@@ -121,6 +132,7 @@ struct RequestState {
         part.state.order = storedBrowser.state.order
         part.state.badgeOverrides = storedBrowser.state.badgeOverrides
         part.language = storedBrowser.language
+        part.appValues = storedBrowser.appValues
         // Whatever the browser chooses from now on while signed out (or the app sets for it)
         // stays its own: it merges into this user only on its first signed-in request.
         part.mergedUser = userRecord?.id ?? part.mergedUser
@@ -132,6 +144,7 @@ struct RequestState {
         guard var record = userRecord else { return nil }
         record.state.order = session.state.order
         record.language = session.language
+        record.appValues = session.appValues
         // Only the badges this request changed are the user's; the browser's own stay its own.
         let before = loaded?.state.badgeOverrides ?? [:]
         for tabID in Set(before.keys).union(session.state.badgeOverrides.keys)

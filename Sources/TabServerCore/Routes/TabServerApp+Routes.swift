@@ -21,6 +21,12 @@ extension TabServerApp {
         router.get("/tabs/{tab}/{location*}") { _, parameters, state throws(HTTPError) in
             try state.app.tabPage(parameters["tab"]!, location: parameters["location"]!, state: &state)
         }
+        router.post("/tabs/{tab}") { _, parameters, state throws(HTTPError) in
+            try state.app.tabAction(parameters["tab"]!, location: "", state: &state)
+        }
+        router.post("/tabs/{tab}/{location*}") { _, parameters, state throws(HTTPError) in
+            try state.app.tabAction(parameters["tab"]!, location: parameters["location"]!, state: &state)
+        }
         router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
         router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
         router.get("/more/edit") { _, _, state throws(HTTPError) in try state.app.customizePage(&state) }
@@ -62,12 +68,23 @@ extension TabServerApp {
         }
         var localized = tab
         localized.title = localizer.title(of: tab, in: language)
-        guard location.isEmpty || TabBarController.isValidLocation(location),
-            let page = content.page(
-                for: TabPageRequest(
-                    tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
-                    query: state.request.query, language: language.code, user: state.user))
-        else {
+        guard location.isEmpty || TabBarController.isValidLocation(location) else {
+            throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
+        }
+        let pageRequest = TabPageRequest(
+            tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
+            query: state.request.query, language: language.code, user: state.user, visitorValues: session.appValues)
+        let found: TabPage?
+        if let loaded = state.contentResult?.page(tab: tab.id, location: pageRequest.location) {
+            found = try loaded.get()
+        } else if state.contentResult == nil, let loader = content.loader(for: pageRequest) {
+            // Loaded off the engine; this request runs again with the page.
+            state.contentWork = .page(loader, pageRequest)
+            return HTTPResponse(status: .ok)
+        } else {
+            found = content.page(for: pageRequest)
+        }
+        guard let page = found else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
         // The search tab remembers its last query (UIKit's search tab keeps its text).
@@ -217,12 +234,18 @@ extension TabServerApp {
     /// Refuses a form post that did not come from a page of this session, or, for a
     /// visitor with no stored session, from a page this deployment made within the idle
     /// timeout (a signed token: see `FormTokenSigner`).
-    func verifyCSRF(_ request: HTTPRequest, state: RequestState) throws(HTTPError) {
+    ///
+    /// The token comes in the form's `csrf` field, or for a body of another type (an
+    /// action taking JSON from a script) in the `X-CSRF-Token` header. The bar's own
+    /// routes (`formOnly`) take forms only: another body is a 415.
+    func verifyCSRF(_ request: HTTPRequest, state: RequestState, formOnly: Bool = true) throws(HTTPError) {
+        if formOnly, !request.hasFormBody { throw .unsupportedMediaType(HTTPRequest.formMediaTypes) }
         if request.headers["sec-fetch-site"]?.lowercased() == "cross-site" {
             throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
         }
         let isValid: Bool
-        if let token = request.formValue("csrf"), let presented = SessionID(cookieValue: token),
+        if let token = request.formValue("csrf") ?? request.headers["x-csrf-token"],
+            let presented = SessionID(cookieValue: token),
             let session = state.loaded
         {
             isValid =

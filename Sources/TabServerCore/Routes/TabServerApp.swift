@@ -31,6 +31,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let metrics: AppMetrics?
     /// Signs the form tokens of visitors with no stored session (`--csrf-secret`).
     let formTokens: FormTokenSigner
+    /// Where an app's unexpected errors are reported.
+    let log: LogSink?
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
@@ -38,6 +40,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, clock: @escaping @Sendable () -> Int64
     ) {
         identity = IdentityReader(header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
+        self.log = log
         self.events = events
         self.metrics = metrics
         self.localizer = localizer
@@ -81,8 +84,20 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// after its pipelined check or write found the copy stale), so a request is run
     /// again at most once that way.
     private func answer(
-        _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, synchronously: Bool = false
+        _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, synchronously: Bool = false,
+        contentResult: ContentResult? = nil
     ) -> HTTPAnswer {
+        // A form post's fields, decoded once here for every route; any other body is the
+        // route's to decode (an app's action taking JSON), or refused by it with 415.
+        var request = request
+        var bodyError: HTTPError? = nil
+        if !request.body.isEmpty, request.formFields.isEmpty, request.hasFormBody {
+            do {
+                request.formFields = try request.decodeForm(limits: configuration.bodyLimits).fields
+            } catch {
+                bodyError = error
+            }
+        }
         // Health checks answer at the root too, whatever the base path: a proxy or
         // orchestrator probes the instance itself, not the app's public prefix.
         let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
@@ -100,8 +115,10 @@ public final class TabServerApp: HTTPResponder, Sendable {
         // A signed-in user's requests from all their browsers do too.
         let user = identity.user(of: request)
         let finishing = finishing
-        let run = { (user: String?) in
-            self.run(request, user: user, resolution: resolution, finishing: finishing, synchronously: synchronously)
+        let run = { [request] (user: String?) in
+            self.run(
+                request, user: user, resolution: resolution, bodyError: bodyError, finishing: finishing,
+                synchronously: synchronously, contentResult: contentResult)
         }
         guard let cookie = request.cookie(configuration.cookieName) else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
@@ -115,13 +132,15 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// instance sharing the store re-runs it, on the fresh session; observer hooks fire
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
-        _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, finishing: Finishing,
-        synchronously: Bool
+        _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, bodyError: HTTPError?,
+        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?
     ) -> HTTPAnswer {
         for _ in 0..<Self.maxWriteAttempts {
-            var state = RequestState(app: self, request: request, model: tabs.current, user: user)
+            var state = RequestState(
+                app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
             var response: HTTPResponse
             do throws(HTTPError) {
+                if let bodyError { throw bodyError }
                 switch resolution {
                 case .found(let handler, let parameters):
                     response = try handler(request, parameters, &state)
@@ -133,6 +152,11 @@ public final class TabServerApp: HTTPResponder, Sendable {
             } catch {
                 state.discardChanges()
                 response = errorPage(error, state: &state)
+            }
+            if let work = state.contentWork {
+                // Nothing is kept of this attempt: the work runs without the visitor's
+                // lock, and the request runs again with its result.
+                return later(work, request: request, finishing: finishing)
             }
             switch commit(&state) {
             case .done(let cookie):
@@ -308,6 +332,30 @@ public final class TabServerApp: HTTPResponder, Sendable {
             }
         }
         return asked ? .later(deferred) : nil
+    }
+
+    /// Runs slow content work as a task on the content executor, then the request again
+    /// with its result (off the engine's threads: a global queue), answering through a
+    /// `DeferredResponse`.
+    private func later(_ work: ContentWork, request: HTTPRequest, finishing: Finishing) -> HTTPAnswer {
+        let deferred = DeferredResponse()
+        Task(executorPreference: ContentExecutor.shared) { [self] in
+            let result = await work.run { error in self.reported(error) }
+            DispatchQueue.global().async { [self] in
+                var again = finishing
+                let origin = configuration.trustedProxies.origin(of: request)
+                Self.complete(deferred, with: answer(request, origin: origin, finishing: &again, contentResult: result))
+            }
+        }
+        return .later(deferred)
+    }
+
+    /// An error an app's page or action threw: an `HTTPError` is its answer; any other is
+    /// a fault of the app, logged and answered with 500.
+    func reported(_ error: any Error) -> HTTPError {
+        if let error = error as? HTTPError { return error }
+        log?.write("tabserver: an action or page of the app failed: \(error)", level: .error)
+        return HTTPError.internalError()
     }
 
     /// Runs a request again, synchronously, off the store's thread, and completes

@@ -236,6 +236,24 @@ struct PageRenderer: Sendable {
         return render("pages/customize", .object(context))
     }
 
+    /// The question an action asks before it runs: Confirm posts the same form to the same
+    /// address again, confirmed; Cancel goes back to `cancelLocation` in the tab.
+    func confirmationPage(
+        question: String, tab: Tab, location: String, cancelLocation: String, fields: [(name: String, value: String)],
+        session: Session, model: ModelSnapshot, language: Language
+    ) -> [UInt8] {
+        var context = common(
+            title: tab.title, path: TabServerApp.tabPath(tab.id, location), session: session, model: model,
+            onMorePage: false, notice: nil, language: language)
+        context["question"] = [
+            "message": Self.isolating(question),
+            "action": .string(basePath + TabServerApp.tabPath(tab.id, location)),
+            "cancelHref": .string(basePath + TabServerApp.tabPath(tab.id, cancelLocation)),
+            "fields": .array(fields.map { ["name": .string($0.name), "value": .string($0.value)] }),
+        ]
+        return render("pages/confirm", .object(context))
+    }
+
     func errorPage(_ error: HTTPError, session: Session?, model: ModelSnapshot, language: Language) -> [UInt8] {
         var context: [String: MustacheValue]
         let reason = language.statusReason(error.status.code, english: error.status.reason)

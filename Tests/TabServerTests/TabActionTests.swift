@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+import HTTPTypes
+import Synchronization
+import TabBar
+import TabServerCore
+import TabServerDemo
+import TestSupport
+import Testing
+import Web
+
+/// An app's own pages and actions inside a tab (`TabContent`): forms with CSRF,
+/// post/redirect/get with a notice, 422 with nothing stored, confirmation, visitor
+/// values, bodies of other types, and pages loaded off the engine.
+@Suite("Actions inside tabs")
+struct TabActionTests {
+    /// The movies tab as a tiny list app; the other tabs stay the demo's.
+    final class Shelf: Sendable {
+        let titles = Mutex<[String]>(["Alien"])
+        var count: Int { titles.withLock { $0.count } }
+
+        func content() -> TabContent {
+            var content = TabContent(fallback: DemoCatalog())
+            content.tab("movies") { movies in
+                movies.page("") { request in
+                    TabPage(
+                        title: request.tab.title,
+                        context: [
+                            "items": .array(self.titles.withLock { $0 }.map { .string($0) }),
+                            "sort": .string(request.visitorValues["sort"] ?? "added"),
+                        ])
+                }
+                movies.page("new") { request in Self.form(request.basePath, title: "", error: nil) }
+                movies.page("{id}") { request in
+                    guard let index = Int(request.parameters["id"] ?? ""), index < self.count else { return nil }
+                    return TabPage(
+                        title: self.titles.withLock { $0[index] }, parentLocation: "",
+                        context: ["items": [.string(self.titles.withLock { $0[index] })]])
+                }
+                movies.page(
+                    "slow",
+                    loading: { request in
+                        try? await Task.sleep(for: .milliseconds(300))
+                        return TabPage(title: "Slow", parentLocation: "", context: ["items": ["late"]])
+                    })
+                movies.action("new") { request in
+                    let title = request.form.value("title")?.trimmed ?? ""
+                    guard !title.isEmpty else {
+                        return .invalid(Self.form(request.basePath, title: title, error: "A movie needs a title."))
+                    }
+                    let id = self.titles.withLock { titles in
+                        titles.append(title)
+                        return titles.count - 1
+                    }
+                    return .redirect(to: "\(id)", notice: "Added “\(title)”.")
+                }
+                movies.action(
+                    "{id}/delete", confirm: { request in "Delete movie \(request.parameters["id"] ?? "")?" }
+                ) { request in
+                    guard let index = Int(request.parameters["id"] ?? ""), index < self.count else {
+                        throw HTTPError.notFound()
+                    }
+                    _ = self.titles.withLock { $0.remove(at: index) }
+                    return .redirect(to: "", notice: "Deleted.")
+                }
+                movies.action("sort") { request in
+                    .redirect(to: "", notice: nil, visitorValues: ["sort": request.form.value("sort") ?? "added"])
+                }
+                movies.action("import") { request in
+                    struct Import: Decodable { var titles: [String] }
+                    let sent = try request.request.decodeJSON(Import.self)
+                    self.titles.withLock { $0 += sent.titles }
+                    return .redirect(to: "")
+                }
+                movies.action(
+                    "later",
+                    performing: { request in
+                        try? await Task.sleep(for: .milliseconds(100))
+                        self.titles.withLock { $0.append("Later") }
+                        return .redirect(to: "", notice: "Done later.")
+                    })
+            }
+            return content
+        }
+
+        static func form(_ base: String, title: String, error: String?) -> TabPage {
+            var form = TabForm(action: base + "/tabs/movies/new", submitLabel: "Add")
+            form.add("title", label: "Title", value: title, error: error)
+            return TabPage(title: "New movie", parentLocation: "", context: ["form": form.context])
+        }
+    }
+
+    /// A template for the movies tab that shows items, the visitor's sort and a form.
+    static let templates: String = {
+        let folder = TestFixtures.temporaryDirectory("tabserver-actions")
+        TestFixtures.write(
+            """
+            {{<layout}}{{$content}}{{#page}}<p class="sort">sort={{sort}}</p>
+            <ul>{{#items}}<li class="item">{{.}}</li>{{/items}}</ul>
+            {{#form}}{{> partials/form}}{{/form}}{{/page}}{{/content}}{{/layout}}
+            """, to: folder + "/tabs/movies.mustache")
+        return folder
+    }()
+
+    func makeShelfApp(_ shelf: Shelf = Shelf()) throws -> (Application, Shelf) {
+        var configuration = TestFixtures.configuration()
+        configuration.templateOverlays = [Self.templates]
+        return (try buildApplication(configuration, content: shelf.content(), log: quietLog), shelf)
+    }
+
+    @Test("a valid post: 303 to the new item, remembered as the tab's place, with a one-shot notice")
+    func addSucceeds() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let form = client.get("/tabs/movies/new")
+        #expect(form.status == 200)
+        #expect(form.body.contains("name=\"title\""))
+        let posted = client.post("/tabs/movies/new", form: [("csrf", form.csrfToken ?? ""), ("title", "Heat")])
+        #expect(posted.status == 303)
+        #expect(posted.location == "/tabs/movies/1")
+        #expect(shelf.count == 2)
+        let shown = client.follow(posted)
+        #expect(shown.body.contains("<li class=\"item\">Heat</li>"))
+        #expect(shown.body.contains("Added “Heat”."))
+        #expect(!client.get("/tabs/movies/1").body.contains("Added “Heat”."), "the notice is shown once")
+        // The tab remembers the saved item: selecting it again comes back here.
+        let away = client.post("/select", form: [("csrf", shown.csrfToken ?? ""), ("tab", "music")])
+        let back = client.post("/select", form: [("csrf", client.follow(away).csrfToken ?? ""), ("tab", "movies")])
+        #expect(back.location == "/tabs/movies/1")
+    }
+
+    @Test("an invalid post: 422 with the form, its message and the value sent; nothing stored, not even the visit")
+    func invalidIs422() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/movies")
+        let posted = client.post("/tabs/movies/new", form: [("csrf", page.csrfToken ?? ""), ("title", "   ")])
+        #expect(posted.status == 422)
+        #expect(posted.body.contains("A movie needs a title."))
+        #expect(posted.body.contains("aria-invalid=\"true\""))
+        #expect(shelf.count == 1)
+        #expect(posted.headers["location"] == nil)
+    }
+
+    @Test("without the CSRF token, or from another site, nothing runs: 403")
+    func csrf() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/movies")
+        #expect(client.post("/tabs/movies/new", form: [("title", "Heat")]).status == 403)
+        #expect(client.post("/tabs/movies/new", form: [("csrf", "forged"), ("title", "Heat")]).status == 403)
+        let crossSite = client.post(
+            "/tabs/movies/new", form: [("csrf", page.csrfToken ?? ""), ("title", "Heat")],
+            headers: [("Sec-Fetch-Site", "cross-site")])
+        #expect(crossSite.status == 403)
+        #expect(shelf.count == 1)
+    }
+
+    @Test("a prefetch never runs an action")
+    func prefetch() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/movies")
+        let posted = client.post(
+            "/tabs/movies/new", form: [("csrf", page.csrfToken ?? ""), ("title", "Heat")],
+            headers: [("Sec-Purpose", "prefetch")])
+        #expect(posted.status == 403)
+        #expect(shelf.count == 1)
+    }
+
+    @Test("a delete asks first: the question page posts the same form confirmed; Cancel goes back; then it runs")
+    func confirmation() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/movies/0")
+        let asked = client.post("/tabs/movies/0/delete", form: [("csrf", page.csrfToken ?? ""), ("keep", "x")])
+        #expect(asked.status == 200)
+        #expect(asked.body.contains("Delete movie 0?"))
+        #expect(asked.body.contains("name=\"confirmed\" value=\"1\""))
+        #expect(asked.body.contains("name=\"keep\" value=\"x\""), "the form's fields are posted again")
+        #expect(asked.body.contains("href=\"/tabs/movies/0\""), "Cancel goes back to where the visitor was")
+        #expect(shelf.count == 1, "nothing runs before the answer")
+        let done = client.post(
+            "/tabs/movies/0/delete", form: [("csrf", asked.csrfToken ?? ""), ("keep", "x"), ("confirmed", "1")])
+        #expect(done.status == 303)
+        #expect(done.location == "/tabs/movies")
+        #expect(shelf.count == 0)
+        #expect(client.follow(done).body.contains("Deleted."))
+    }
+
+    @Test("unknown places: a post where only a page is is 405; nowhere 404; an unknown item the action's 404")
+    func unknownPlaces() throws {
+        let (app, _) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let token = client.get("/tabs/movies").csrfToken ?? ""
+        let onPage = client.post("/tabs/movies/0", form: [("csrf", token)])
+        #expect(onPage.status == 405)
+        #expect(onPage.headers["allow"] == "GET, HEAD")
+        #expect(client.post("/tabs/movies/nothing/here", form: [("csrf", token)]).status == 404)
+        #expect(client.post("/tabs/nosuchtab/new", form: [("csrf", token)]).status == 404)
+        #expect(client.post("/tabs/movies/9/delete", form: [("csrf", token), ("confirmed", "1")]).status == 404)
+    }
+
+    @Test("a visitor value set by an action is kept in their session and shown to their pages only")
+    func visitorValues() throws {
+        let (app, _) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/movies")
+        #expect(page.body.contains("sort=added"))
+        let sorted = client.post("/tabs/movies/sort", form: [("csrf", page.csrfToken ?? ""), ("sort", "title")])
+        #expect(sorted.status == 303)
+        #expect(client.get("/tabs/movies").body.contains("sort=title"))
+        #expect(TestClient(app.responder).get("/tabs/movies").body.contains("sort=added"), "another visitor")
+        // A visitor with no stored session (the first tab's root costs none) gets one once
+        // they chose something.
+        let newcomer = TestClient(app.responder)
+        let first = newcomer.get("/tabs/featured")
+        #expect(first.headers["set-cookie"] == nil)
+        let chose = newcomer.post("/tabs/movies/sort", form: [("csrf", first.csrfToken ?? ""), ("sort", "year")])
+        #expect(chose.status == 303)
+        #expect(chose.headers["set-cookie"] != nil)
+        #expect(newcomer.get("/tabs/movies").body.contains("sort=year"))
+    }
+
+    @Test("bodies: a JSON action reads its body with the token in a header; a bad one is a 400 naming the field")
+    func jsonAction() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let token = client.get("/tabs/movies").csrfToken ?? ""
+        let json = [("Content-Type", "application/json"), ("X-CSRF-Token", token)]
+        let posted = client.send(
+            .post, "/tabs/movies/import", body: Array(#"{"titles":["Ran","Ikiru"]}"#.utf8), headers: json)
+        #expect(posted.status == 303)
+        #expect(shelf.count == 3)
+        let bad = client.send(.post, "/tabs/movies/import", body: Array(#"{"names":[]}"#.utf8), headers: json)
+        #expect(bad.status == 400)
+        #expect(bad.body.contains("titles"))
+        // The bar's own routes take forms only.
+        let select = client.send(.post, "/select", body: Array(#"{"tab":"music"}"#.utf8), headers: json)
+        #expect(select.status == 415)
+        // A malformed form is refused before any route runs, naming the field.
+        let malformed = client.send(
+            .post, "/tabs/movies/new", body: Array("csrf=\(token)&title=%FF".utf8),
+            headers: [("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(malformed.status == 400)
+        #expect(malformed.body.contains("title"))
+        #expect(shelf.count == 3)
+    }
+
+    @Test("a page loaded and an action performed off the engine answer the same as quick ones")
+    func later() throws {
+        let (app, shelf) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let slow = client.get("/tabs/movies/slow")
+        #expect(slow.status == 200)
+        #expect(slow.body.contains("<li class=\"item\">late</li>"))
+        let posted = client.post("/tabs/movies/later", form: [("csrf", slow.csrfToken ?? "")])
+        #expect(posted.status == 303)
+        #expect(shelf.count == 2)
+        #expect(client.follow(posted).body.contains("Done later."))
+        // The visit of the slow page was remembered like any other.
+        #expect(client.get("/").location == "/tabs/movies")
+    }
+
+    @Test("the bar's, More's and Edit's routes keep working beside the actions")
+    func barUnchanged() throws {
+        let (app, _) = try makeShelfApp()
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/movies")
+        let selected = client.post("/select", form: [("csrf", page.csrfToken ?? ""), ("tab", "music")])
+        #expect(selected.status == 303)
+        #expect(selected.location == "/tabs/music")
+        #expect(client.get("/more").status == 200)
+        #expect(client.get("/more/edit").status == 200)
+    }
+}
+
+extension String {
+    fileprivate var trimmed: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+}
