@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sets up and runs every check: formatting, Dockerfile lint, the release build, the
 # Swift test suites (unit, in-process end-to-end, live socket, process lifecycle, SQLite,
-# Redis, nginx) and the browser suite (Chromium).
+# Redis, nginx), the DocC catalog and the browser suite (Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,6 +36,7 @@ if [[ ! -d ../shared/mustache-spec ]]; then
   echo "note: ../shared/mustache-spec is absent: the Mustache spec tests will be skipped"
 fi
 swift test
+echo "== docs (DocC)"; scripts/docs.sh
 
 echo "== fuzz every parser of outside bytes briefly (scripts/fuzz.sh; FUZZ_SECONDS per target)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-3}"

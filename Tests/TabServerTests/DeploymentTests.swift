@@ -7,7 +7,7 @@ import TabServerDemo
 import TestSupport
 import Testing
 
-/// The documented deployments, run for real: the README's Caddyfile in front of two
+/// The documented deployments, run for real: docs/deployment.md's Caddyfile in front of two
 /// instances on one Redis, and the server started with the Dockerfile's and
 /// docker-compose.yml's settings, probed with their health checks.
 @Suite("Documented deployments", .serialized)
@@ -16,12 +16,12 @@ struct DeploymentTests {
         try String(contentsOfFile: TestFixtures.repositoryRoot + "/" + relativePath, encoding: .utf8)
     }
 
-    /// The body of the first fenced block of `language` in README.md.
-    static func readmeBlock(_ language: String) throws -> String {
-        let readme = try file("README.md")
-        let start = try #require(readme.range(of: "```\(language)\n"), "README has no ```\(language) block")
-        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
-        return String(readme[start.upperBound..<end.lowerBound])
+    /// The body of the first fenced block of `language` in docs/deployment.md.
+    static func documentedBlock(_ language: String) throws -> String {
+        let page = try file("docs/deployment.md")
+        let start = try #require(page.range(of: "```\(language)\n"), "docs/deployment.md has no ```\(language) block")
+        let end = try #require(page.range(of: "\n```", range: start.upperBound..<page.endIndex))
+        return String(page[start.upperBound..<end.lowerBound])
     }
 
     /// GET `path` on a fresh connection with `Host: host`.
@@ -33,8 +33,9 @@ struct DeploymentTests {
         return connection.readResponse()
     }
 
-    @Test("the README's Caddyfile over 2 instances on one Redis, --base-path /app: health checks pass, pages 200")
-    func caddyFromReadme() throws {
+    @Test(
+        "docs/deployment.md's Caddyfile over 2 instances on one Redis, --base-path /app: health checks pass, pages 200")
+    func caddyFromDocs() throws {
         try #require(CaddyServer.isInstalled, "caddy is not installed (scripts/setup.sh --test)")
         let redis = try RedisServer()
         defer { redis.stop() }
@@ -50,7 +51,7 @@ struct DeploymentTests {
             for server in servers { server.shutdown() }
         }
 
-        let block = try Self.readmeBlock("caddy")
+        let block = try Self.documentedBlock("caddy")
         #expect(block.contains("shop.example.com {"))
         #expect(block.contains("reverse_proxy 127.0.0.1:8080 127.0.0.1:8081 {"))
         #expect(block.contains("health_uri /readyz"))
@@ -160,12 +161,13 @@ struct DeploymentTests {
         #expect(Self.get(server.port, "/app/tabs/featured")?.status == 200)
     }
 
-    @Test("the README's configuration table has a row for every setting, flag and environment variable")
+    @Test("docs/configuration.md's table has a row for every setting, flag and environment variable")
     func configurationTable() throws {
-        let readme = try Self.file("README.md")
+        let page = try Self.file("docs/configuration.md")
         for setting in AppConfiguration.settings {
             #expect(
-                readme.contains("| `--\(setting.flag)` | `\(setting.environment)`"), "README lacks --\(setting.flag)")
+                page.contains("| `--\(setting.flag)` | `\(setting.environment)`"),
+                "docs/configuration.md lacks --\(setting.flag)")
         }
     }
 }

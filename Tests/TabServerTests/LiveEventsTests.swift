@@ -72,7 +72,7 @@ struct LiveEventsTests {
         #expect(!replay.contains("\"Sale\""), "events already seen are not sent again")
     }
 
-    @Test("through nginx (the README's proxy settings) each event arrives as it is written")
+    @Test("through nginx (docs/deployment.md's proxy settings) each event arrives as it is written")
     func throughNginx() throws {
         let app = try makeApp()
         let server = try app.start()

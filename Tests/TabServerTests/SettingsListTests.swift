@@ -8,20 +8,19 @@ import TestSupport
 import Testing
 import Web
 
-@Suite("One settings list: code, --help and the README")
+@Suite("One settings list: code, --help and docs/configuration.md")
 struct SettingsListTests {
-    /// A row as the README writes it, backticks removed: flag, environment, default, meaning.
+    /// A row as docs/configuration.md writes it, backticks removed: flag, environment, default, meaning.
     struct Row: Equatable, CustomTestStringConvertible {
         let cells: [String]
         var testDescription: String { cells.joined(separator: " | ") }
     }
 
-    static func readmeRows() throws -> [Row] {
-        let data = try #require(FileManager.default.contents(atPath: TestFixtures.repositoryRoot + "/README.md"))
+    static func documentedRows() throws -> [Row] {
+        let path = TestFixtures.repositoryRoot + "/docs/configuration.md"
+        let data = try #require(FileManager.default.contents(atPath: path))
         let text = String(decoding: data, as: UTF8.self)
-        let section = try #require(text.components(separatedBy: "\n## Configuration\n").dropFirst().first)
-        let body = section.components(separatedBy: "\n## ").first ?? section
-        return body.split(separator: "\n").filter { $0.hasPrefix("| `--") }.map { line in
+        return text.split(separator: "\n").filter { $0.hasPrefix("| `--") }.map { line in
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
             return Row(cells: cells.map { $0.filter { $0 != "`" }.trimmingCharacters(in: .whitespaces) })
         }
@@ -35,13 +34,15 @@ struct SettingsListTests {
         }
     }
 
-    @Test("the README's Configuration table lists the same settings, in order, as the code")
-    func readmeMatchesCode() throws {
-        let readme = try Self.readmeRows()
+    @Test("docs/configuration.md's table lists the same settings, in order, as the code")
+    func documentedMatchesCode() throws {
+        let documented = try Self.documentedRows()
         let code = Self.codeRows()
-        #expect(readme.map(\.cells.first) == code.map(\.cells.first), "flags and their order")
-        for (readmeRow, codeRow) in zip(readme, code) {
-            #expect(readmeRow == codeRow, "README row (backticks removed) differs from AppConfiguration.settings")
+        #expect(documented.map(\.cells.first) == code.map(\.cells.first), "flags and their order")
+        for (documentedRow, codeRow) in zip(documented, code) {
+            #expect(
+                documentedRow == codeRow,
+                "docs/configuration.md row (backticks removed) differs from AppConfiguration.settings")
         }
     }
 
