@@ -24,6 +24,9 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// "HTTP/1.1" or "HTTP/1.0".
     public var version: String
+    /// When the request was taken up, in nanoseconds of the monotonic clock (0: not
+    /// recorded), for latency figures measured from the first step on.
+    public var receivedAt: UInt64 = 0
 
     /// A request with the given parts.
     public init(

@@ -31,3 +31,19 @@ public enum HTTPAnswer: Sendable {
         }
     }
 }
+
+extension HTTPAnswer {
+    /// The same answer with `transform` applied to its response, now or when it comes.
+    public func map(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPAnswer {
+        switch self {
+        case .now(let response):
+            return .now(transform(response))
+        case .later(let deferred):
+            let mapped = DeferredResponse()
+            deferred.attach {
+                if let response = deferred.take() { mapped.complete(transform(response)) }
+            }
+            return .later(mapped)
+        }
+    }
+}

@@ -13,4 +13,13 @@ extension HTTPResponse {
         headers.add("Cache-Control", "no-store")
         return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
     }
+
+    /// A 303 See Other to `location` (a path, with the app's base path if it has one):
+    /// where a middleware step sends a visitor, never cached.
+    public static func redirect(to location: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Location", location)
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: .seeOther, headers: headers)
+    }
 }

@@ -17,6 +17,8 @@ import Web
 /// - Parameters:
 ///   - content: the pages of every tab.
 ///   - hooks: the app's veto and observers (UIKit's tab bar controller delegate).
+///   - middleware: the app's steps every request takes, in order, after the library's
+///     own (metrics, base path, static files) and before the sessions and routes.
 ///   - sessionStore: a store of your own; nil opens the one the configuration names.
 ///   - log: start-up, reload and error messages.
 ///   - clock: seconds since 1970 (tests inject their own).
@@ -28,7 +30,7 @@ import Web
 /// ```
 public func buildApplication(
     _ configuration: AppConfiguration, content: any TabContentProvider, hooks: AppHooks = AppHooks(),
-    sessionStore: (any SessionStore)? = nil, log: LogSink = .standardError,
+    middleware: [any Middleware] = [], sessionStore: (any SessionStore)? = nil, log: LogSink = .standardError,
     clock: @escaping @Sendable () -> Int64 = wallClockSeconds
 ) throws(StartupError) -> Application {
     let files: StaticFiles
@@ -94,7 +96,7 @@ public func buildApplication(
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
-        clock: clock)
+        middleware: middleware, clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
+import Sessions
 import Web
 
 extension TabServerApp {
@@ -7,13 +8,15 @@ extension TabServerApp {
     /// for scrapers on loopback or in `--trusted-proxies` that connect directly. A request
     /// relayed by a proxy (it carries `Forwarded` or `X-Forwarded-For`) comes from some
     /// client behind it, so it is refused like any other stranger.
-    func metricsResponse(_ request: HTTPRequest, metrics: AppMetrics) -> HTTPResponse {
+    static func metricsResponse(
+        _ request: HTTPRequest, metrics: AppMetrics, store: any SessionStore, trust: ProxyTrust
+    ) -> HTTPResponse {
         guard request.method == .get || request.method == .head else {
             var response = HTTPResponse.text("Only GET is allowed here.\n", status: .methodNotAllowed)
             response.headers.add("Allow", "GET, HEAD")
             return response
         }
-        guard isMetricsScraper(request) else {
+        guard isMetricsScraper(request, trust: trust) else {
             return HTTPResponse.text("Metrics are only served to local scrapers.\n", status: .forbidden)
         }
         var headers = HTTPHeaders()
@@ -23,10 +26,10 @@ extension TabServerApp {
     }
 
     /// A direct peer on loopback or in the trusted list, not a relayed request.
-    func isMetricsScraper(_ request: HTTPRequest) -> Bool {
+    static func isMetricsScraper(_ request: HTTPRequest, trust: ProxyTrust) -> Bool {
         let peer = request.remoteAddress
         let isLoopback = peer.hasPrefix("127.") || peer == "::1" || peer.hasPrefix("::ffff:127.")
-        guard isLoopback || configuration.trustedProxies.trusts(peer) else { return false }
+        guard isLoopback || trust.trusts(peer) else { return false }
         return request.headers["forwarded"] == nil && request.headers["x-forwarded-for"] == nil
     }
 }

@@ -18,6 +18,9 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let localizer: Localizer
     let appHooks: AppHooks
     let router: Router<RequestState>
+    /// Every step a request takes before the sessions and routes, in order: the
+    /// library's (metrics, base path, static files), then the app's.
+    public let middleware: MiddlewareChain
     let sessionLocks = SessionLocks()
     /// Serializes a signed-in user's requests from all their browsers in this process
     /// (apart from `sessionLocks`, so taking both never waits on itself).
@@ -37,7 +40,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
-        events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, clock: @escaping @Sendable () -> Int64
+        events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, middleware: [any Middleware] = [],
+        clock: @escaping @Sendable () -> Int64
     ) {
         identity = IdentityReader(header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.log = log
@@ -54,6 +58,13 @@ public final class TabServerApp: HTTPResponder, Sendable {
         self.clock = clock
         formTokens = configuration.csrfSecret.map { FormTokenSigner(secret: Array($0.utf8)) } ?? .random()
         router = Self.makeRouter()
+        let trust = configuration.trustedProxies
+        self.middleware = MiddlewareChain(
+            [
+                MetricsEndpoint(metrics: metrics, store: store, trust: trust),
+                BasePathStep(basePath: configuration.basePath, trust: trust, metrics: metrics),
+                StaticFilesStep(files: files, trust: trust, metrics: metrics),
+            ] + middleware)
     }
 
     /// At most this many attempts when another request wrote the same session meanwhile.
@@ -63,27 +74,28 @@ public final class TabServerApp: HTTPResponder, Sendable {
 
     /// The answer to `request`: at once, or once the session writes it rests on are
     /// durable (a store that commits in groups), so the engine thread serves other
-    /// connections meanwhile.
+    /// connections meanwhile. The request takes the middleware chain (`middleware`):
+    /// the library's steps (metrics, base path, static files), the app's, then the
+    /// sessions and routes.
     public func answer(_ request: HTTPRequest) -> HTTPAnswer {
-        let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
-        if request.path == "/metrics", let metrics {
-            let response = metricsResponse(request, metrics: metrics)
-            metrics.record(
-                route: metrics.metricsRoute, method: request.method, status: response.status.code,
-                nanos: AppMetrics.monotonicNanos() &- started)
-            return .now(response)
+        middleware.answer(request) { request in
+            let origin = configuration.trustedProxies.origin(of: request)
+            var finishing = finishing(request, origin: origin)
+            return routes(request, origin: origin, finishing: &finishing)
         }
-        let origin = configuration.trustedProxies.origin(of: request)
-        var finishing = Finishing(
-            metrics: metrics, method: request.method, started: started, route: metrics?.unmatchedRoute ?? 0,
-            note: origin.client != request.remoteAddress ? "client=\(origin.client)" : nil)
-        return answer(request, origin: origin, finishing: &finishing)
     }
 
+    func finishing(_ request: HTTPRequest, origin: RequestOrigin) -> Finishing {
+        Finishing(request, origin: origin, metrics: metrics)
+    }
+
+    /// The sessions and routes: the end of the middleware chain, for a request whose
+    /// path is already below the base path.
+    ///
     /// `synchronously`: confirm or write the session on this thread (a request run again
     /// after its pipelined check or write found the copy stale), so a request is run
     /// again at most once that way.
-    private func answer(
+    private func routes(
         _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, synchronously: Bool = false,
         contentResult: ContentResult? = nil
     ) -> HTTPAnswer {
@@ -98,17 +110,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
                 bodyError = error
             }
         }
-        // Health checks answer at the root too, whatever the base path: a proxy or
-        // orchestrator probes the instance itself, not the app's public prefix.
-        let path = stripBasePath(request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
-        guard let path else { return .now(finishing.finish(.text("404 Not Found\n", status: .notFound))) }
-        let (resolution, pattern) = router.resolveWithPattern(request.method, path)
-        if case .notFound = resolution, request.method == .get || request.method == .head,
-            let file = files.response(for: request, path: path)
-        {
-            if let metrics { finishing.route = metrics.staticRoute }
-            return .now(finishing.finish(file))
-        }
+        let (resolution, pattern) = router.resolveWithPattern(request.method, request.path)
         if let pattern { finishing.route = pattern }
         // A visitor's requests run one at a time in this process (see `SessionLocks`);
         // a request without a session cookie creates a new session and races no one.
@@ -344,7 +346,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
             DispatchQueue.global().async { [self] in
                 var again = finishing
                 let origin = configuration.trustedProxies.origin(of: request)
-                Self.complete(deferred, with: answer(request, origin: origin, finishing: &again, contentResult: result))
+                Self.complete(deferred, with: routes(request, origin: origin, finishing: &again, contentResult: result))
             }
         }
         return .later(deferred)
@@ -364,7 +366,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
         DispatchQueue.global().async { [self] in
             var again = finishing
             let origin = configuration.trustedProxies.origin(of: request)
-            Self.complete(deferred, with: answer(request, origin: origin, finishing: &again, synchronously: true))
+            Self.complete(deferred, with: routes(request, origin: origin, finishing: &again, synchronously: true))
         }
     }
 
@@ -474,24 +476,6 @@ public final class TabServerApp: HTTPResponder, Sendable {
     func isHTTPS(_ request: HTTPRequest) -> Bool {
         if let publicOrigin = configuration.publicOrigin { return publicOrigin.isHTTPS }
         return configuration.trustedProxies.origin(of: request).isHTTPS
-    }
-
-    /// The path below the base path, or nil when the request is outside it. A trusted
-    /// proxy that removed the prefix itself says so with `X-Forwarded-Prefix`.
-    private func stripBasePath(_ path: String, origin: RequestOrigin) -> String? {
-        let base = configuration.basePath
-        if base.isEmpty { return path }
-        if path == base { return "/" }
-        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count)) }
-        if let prefix = origin.prefix, prefix.hasSuffix("/") ? String(prefix.dropLast()) == base : prefix == base {
-            return path
-        }
-        return nil
-    }
-
-    /// Paths answered at the root even when the app lives under a base path.
-    static func rootOnlyPath(_ path: String) -> String? {
-        path == "/healthz" || path == "/readyz" ? path : nil
     }
 
     /// Seconds since 1970, from the injectable clock.

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+import HTTPTypes
+import Sessions
+import Web
+
+/// The library's first step: `GET /metrics` (at the root, whatever the base path) when
+/// metrics are on, and the time every other request is counted from.
+struct MetricsEndpoint: Middleware, CustomStringConvertible {
+    let metrics: AppMetrics?
+    let store: any SessionStore
+    let trust: ProxyTrust
+
+    func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
+        guard let metrics else { return next(request) }
+        let started = AppMetrics.monotonicNanos()
+        if request.path == "/metrics" {
+            let response = TabServerApp.metricsResponse(request, metrics: metrics, store: store, trust: trust)
+            metrics.record(
+                route: metrics.metricsRoute, method: request.method, status: response.status.code,
+                nanos: AppMetrics.monotonicNanos() &- started)
+            return .now(response)
+        }
+        var request = request
+        if request.receivedAt == 0 { request.receivedAt = started }
+        return next(request)
+    }
+
+    var description: String { "metrics" }
+}
