@@ -3,21 +3,31 @@
 import PackageDescription
 
 // TabServer uses no outside Swift packages: only the toolchain's own modules and
-// Debian's C libraries through system library targets (see README, "Layout").
+// Debian's C libraries through system library targets (see docs/swift-api.md).
 //
-// Layers, bottom up (each imports only what is below it):
-//   HTTPTypes      request/response values, the `HTTPResponder` seam, settings, log sink
-//   HTTPServer     the epoll HTTP/1.1 engine behind `HTTPResponder` (picohttpparser for heads)
-//   Web            router, cookies, forms, static files, proxies — on HTTPTypes, not the engine
-//   TabServerCore  the tab app: configuration, routes, views, sessions wiring — no engine
-//   TabServer      the library product: TabServerCore plus `AppServer`, which runs it on the engine
+// Layers, bottom up (each imports only what is below it); every module is prefixed
+// `TabServer` so none clashes with a well-known package:
+//   TabServerHTTP           request/response values, the `HTTPResponder` seam, settings, log sink
+//   TabServerEngine         the epoll HTTP/1.1 engine behind `HTTPResponder` (picohttpparser for heads)
+//   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
+//   TabServerSessions       sessions and the store protocol; SQLite and Redis stores in targets of their own
+//   TabServerCore           the tab app: configuration, routes, pages and actions, views — no engine
+//   TabServer               the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
     name: "TabServer",
     // Linux only: the engine is built on epoll and glibc. No Apple platform is listed
     // because none builds (`platforms` can only name Apple minimums).
     products: [
+        // The library an app builds on: `import TabServer`.
         .library(name: "TabServer", targets: ["TabServer"]),
-        .library(name: "TabServerProcess", targets: ["ProcessLifecycle"]),
+        // Signals and environment for an app's `main`: SIGTERM drains, SIGHUP reloads.
+        .library(name: "TabServerProcess", targets: ["TabServerProcess"]),
+        // Sessions shared by several instances in Redis (links hiredis): only for apps that use it.
+        .library(name: "TabServerRedisSessions", targets: ["TabServerRedisSessions"]),
+        // The SQLite wrapper, for an app's own tables.
+        .library(name: "TabServerSQLite", targets: ["TabServerSQLite"]),
+        // An app's tests: one client in-process or over a socket, fixtures, real servers.
+        .library(name: "TabServerTesting", targets: ["TabServerTesting"]),
         .executable(name: "tabserver", targets: ["tabserver"]),
     ],
     targets: [
@@ -41,47 +51,61 @@ let package = Package(
             providers: [.apt(["libhiredis-dev"])]),
 
         // Wrappers: the only places that import the C modules.
-        .target(name: "HTTPServer", dependencies: ["CLinuxIO", "CPicoHTTPParser", "HTTPTypes"]),
-        .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "Crypto", dependencies: ["CCrypto"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Redis", dependencies: ["CHiredis", "Crypto"]),
+        .target(name: "TabServerEngine", dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP"]),
+        .target(name: "TabServerGzip", dependencies: ["CZlib"]),
+        .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
+        .target(name: "TabServerSQLite", dependencies: ["CSQLite"]),
+        .target(name: "TabServerRedis", dependencies: ["CHiredis", "TabServerCrypto", "TabServerRedisConfiguration"]),
 
         // Pure Swift.
-        .target(name: "HTTPTypes"),
-        .target(name: "Mustache"),
-        .target(name: "TabBar"),
-        .target(name: "Web", dependencies: ["HTTPTypes", "Gzip", "Crypto"]),
-        .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis"]),
+        .target(name: "TabServerHTTP"),
+        .target(name: "TabServerRedisConfiguration"),
+        .target(name: "TabServerMustache"),
+        .target(name: "TabServerTabBar"),
+        .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
+        .target(name: "TabServerSessions", dependencies: ["TabServerCrypto", "TabServerTabBar"]),
+        .target(name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite"]),
         .target(
             name: "TabServerCore",
-            dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto", "Redis"]),
-        .target(
-            name: "TabServer",
             dependencies: [
-                "TabServerCore", "HTTPServer", "Sessions", "Mustache", "TabBar", "HTTPTypes", "Web", "Redis",
+                "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
+                "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration",
             ]),
-        .target(name: "ProcessLifecycle", dependencies: ["TabServer"]),
+        .target(
+            name: "TabServerRedisSessions",
+            dependencies: ["TabServerCore", "TabServerSessions", "TabServerRedis", "TabServerCrypto"]),
+        .target(name: "TabServer", dependencies: ["TabServerCore", "TabServerEngine"]),
+        .target(name: "TabServerProcess", dependencies: ["TabServer"]),
 
         // The demo store: one app built on the library, as any other package would.
         .target(name: "TabServerDemo", dependencies: ["TabServerCore"]),
-        .executableTarget(name: "tabserver", dependencies: ["TabServer", "TabServerDemo", "ProcessLifecycle"]),
+        .executableTarget(
+            name: "tabserver",
+            dependencies: ["TabServer", "TabServerDemo", "TabServerProcess", "TabServerRedisSessions"]),
 
-        // Shared test helpers (in-process client, raw sockets, fixtures): no engine.
-        .target(name: "TestSupport", dependencies: ["TabServerCore", "HTTPTypes", "Web"]),
+        // Test helpers for the project's tests and an app's (in-process client, raw sockets, fixtures).
+        .target(
+            name: "TabServerTesting", dependencies: ["TabServer", "TabServerCore", "TabServerHTTP", "TabServerWeb"]),
 
-        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
-        .testTarget(name: "TabBarTests", dependencies: ["TabBar"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "TestSupport", "Web"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "HTTPTypes", "Gzip"]),
+        .testTarget(name: "MustacheTests", dependencies: ["TabServerMustache"]),
+        .testTarget(name: "TabBarTests", dependencies: ["TabServerTabBar"]),
         .testTarget(
-            name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport", "Redis", "SQLite"]),
+            name: "HTTPServerTests",
+            dependencies: ["TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerWeb"]),
+        .testTarget(name: "CryptoTests", dependencies: ["TabServerCrypto", "TabServerGzip"]),
+        .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),
+        .testTarget(
+            name: "SessionsTests",
+            dependencies: [
+                "TabServerSessions", "TabServerSQLiteSessions", "TabServerRedisSessions", "TabServerCrypto",
+                "TabServerTabBar", "TabServerTesting", "TabServerRedis", "TabServerSQLite",
+            ]),
         .testTarget(
             name: "TabServerTests",
             dependencies: [
-                "TabServer", "TabServerCore", "TabServerDemo", "TestSupport", "HTTPTypes", "Web", "TabBar", "Gzip",
-                "Sessions", "SQLite", "Redis",
+                "TabServer", "TabServerCore", "TabServerDemo", "TabServerTesting", "TabServerHTTP", "TabServerWeb",
+                "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
+                "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,20 +16,20 @@ out=.build/fuzz
 export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes; Swift's backtracer confuses ASan
 mkdir -p "$out/artifacts"
 
-types=(Sources/HTTPTypes/*.swift)
+types=(Sources/TabServerHTTP/*.swift)
 declare -A sources=(
-  [request-head]="scripts/fuzz/RequestHeadFuzz.swift Sources/HTTPServer/RequestHead.swift ${types[*]}"
-  [chunked]="scripts/fuzz/ChunkedDecoderFuzz.swift Sources/HTTPServer/ChunkedDecoder.swift Sources/HTTPServer/RequestHead.swift ${types[*]}"
-  [form]="scripts/fuzz/FormBodyFuzz.swift Sources/HTTPServer/FormBody.swift Sources/HTTPServer/RequestHead.swift ${types[*]}"
-  [cookies]="scripts/fuzz/CookiesFuzz.swift Sources/Web/HTTPRequest+Cookies.swift ${types[*]}"
-  [forwarded]="scripts/fuzz/ForwardedFuzz.swift Sources/Web/Proxy/*.swift Sources/Web/HTTPError.swift ${types[*]}"
+  [request-head]="scripts/fuzz/RequestHeadFuzz.swift Sources/TabServerEngine/RequestHead.swift ${types[*]}"
+  [chunked]="scripts/fuzz/ChunkedDecoderFuzz.swift Sources/TabServerEngine/ChunkedDecoder.swift Sources/TabServerEngine/RequestHead.swift ${types[*]}"
+  [form]="scripts/fuzz/FormBodyFuzz.swift $(echo Sources/TabServerWeb/Bodies/*.swift) Sources/TabServerWeb/HTTPRequest+Body.swift Sources/TabServerWeb/HTTPError.swift ${types[*]}"
+  [cookies]="scripts/fuzz/CookiesFuzz.swift Sources/TabServerWeb/HTTPRequest+Cookies.swift ${types[*]}"
+  [forwarded]="scripts/fuzz/ForwardedFuzz.swift Sources/TabServerWeb/Proxy/*.swift Sources/TabServerWeb/HTTPError.swift ${types[*]}"
   [quality]="scripts/fuzz/QualityValueFuzz.swift ${types[*]}"
-  [mustache]="scripts/fuzz/MustacheFuzz.swift $(echo Sources/Mustache/*.swift)"
-  [tabs-json]="scripts/fuzz/TabsJSONFuzz.swift $(echo Sources/TabBar/*.swift)"
+  [mustache]="scripts/fuzz/MustacheFuzz.swift $(echo Sources/TabServerMustache/*.swift)"
+  [tabs-json]="scripts/fuzz/TabsJSONFuzz.swift $(echo Sources/TabServerTabBar/*.swift)"
 )
 # Every file goes into one module named after the library most of them import, so
-# their `import HTTPTypes` is satisfied by the module itself.
-declare -A module=([mustache]=Mustache [tabs-json]=TabBar)
+# their `import TabServerHTTP` is satisfied by the module itself.
+declare -A module=([mustache]=TabServerMustache [tabs-json]=TabServerTabBar)
 declare -A seeds=(
   [request-head]=$'GET /tabs/music?q=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\n'
   [chunked]=$'3;x=y\r\nabc\r\n0\r\nT: 1\r\n\r\n'
@@ -49,7 +49,7 @@ for target in "${targets[@]}"; do
   echo "== fuzz $target (${seconds}s)"
   # shellcheck disable=SC2086
   swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
-    -module-name "${module[$target]:-HTTPTypes}" -I Sources/CPicoHTTPParser -lh2o-evloop \
+    -module-name "${module[$target]:-TabServerHTTP}" -I Sources/CPicoHTTPParser -lh2o-evloop \
     ${sources[$target]} -o "$binary" 2>&1 | grep -E "error:" || true
   [[ -x "$binary" ]] || { echo "fuzz: $target did not build" >&2; exit 1; }
   corpus="$out/corpus-$target"

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPServer
-import HTTPTypes
 import Synchronization
 import TabServerCore
+// SPDX-License-Identifier: Apache-2.0
+import TabServerEngine
+import TabServerHTTP
 
 /// An `Application` served on a socket by the HTTP engine. The embedding program owns
 /// the process: it decides when to stop (a signal, a test, a supervisor) and calls

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The library product's one import: `import TabServer` brings the app layer, the tab
-// model, templates' values, sessions, the HTTP value types and the configuration's
-// types (`ProxyTrust`, `RedisConfiguration`), as well as `AppServer`.
-@_exported import HTTPTypes
-@_exported import Mustache
-@_exported import Redis
-@_exported import Sessions
-@_exported import TabBar
+// The library product's one import: `import TabServer` brings the app layer and the
+// modules its public API is written in, and nothing else: the HTTP values
+// (`HTTPRequest`, `HTTPResponse`, `LogSink`), the web layer (`HTTPError`, `Middleware`,
+// `FormData`), the tab model (`Tab`, `TabBarState`) and template values
+// (`MustacheValue`), as well as `AppServer`. Sessions, the stores, the engine and the C
+// wrappers stay behind it: an app that needs one imports it by name.
 @_exported import TabServerCore
-@_exported import Web
+@_exported import TabServerHTTP
+@_exported import TabServerMustache
+@_exported import TabServerTabBar
+@_exported import TabServerWeb

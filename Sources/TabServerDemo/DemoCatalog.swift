@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
-import Mustache
-import TabBar
 import TabServerCore
+// SPDX-License-Identifier: Apache-2.0
+import TabServerMustache
+import TabServerTabBar
 
 /// The demo's content: an iTunes-like store with drill-down pages in every tab
 /// (list → detail → sub-detail, e.g. `/tabs/music/albums/3/tracks/2`). All names are

@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
-import TabBar
 import TabServerCore
+// SPDX-License-Identifier: Apache-2.0
+import TabServerTabBar
 
 /// The demo's hooks: Purchased asks for confirmation before it opens (a
 /// `shouldSelect` veto with a way through), and customization is logged.

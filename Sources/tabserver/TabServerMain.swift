@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: Apache-2.0
-import ProcessLifecycle
 import TabServer
 import TabServerDemo
+// SPDX-License-Identifier: Apache-2.0
+import TabServerProcess
+import TabServerRedisSessions
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,8 @@ struct TabServerMain {
         }
         if configuration.logFormat != .text { log = LogSink(descriptor: 2, format: configuration.logFormat) }
         do {
-            let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: log)
+            let app = try buildApplication(
+                configuration, content: DemoCatalog(), hooks: demoHooks(), redis: .standard, log: log)
             let server = try AppServer(app)
             log.write(
                 "tabserver: listening on http://\(configuration.http.host):\(server.port)\(configuration.basePath)/ (\(configuration.http.threads) threads, sessions: \(configuration.sessions))"

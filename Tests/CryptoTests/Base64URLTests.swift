@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Crypto
+import TabServerCrypto
 import Testing
 
 @Suite("Base64URL")

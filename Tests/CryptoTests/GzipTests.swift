@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Crypto
-import Gzip
+import TabServerCrypto
+import TabServerGzip
 import Testing
 
 @Suite("Gzip")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import TestSupport
+import TabServerTesting
 import Testing
 
 /// The harness that starts nginx, Caddy, Redis and the `tabserver` binary in other tests.

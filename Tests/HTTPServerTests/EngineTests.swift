@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import HTTPServer
-import HTTPTypes
 import Synchronization
-import TestSupport
+import TabServerEngine
+import TabServerHTTP
+import TabServerTesting
+import TabServerWeb
 import Testing
-import Web
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import HTTPServer
-import HTTPTypes
 import Synchronization
-import TestSupport
+import TabServerEngine
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPServer
-import HTTPTypes
-import TestSupport
+import TabServerEngine
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Mustache
+import TabServerMustache
 import Testing
 
 /// Inputs scripts/fuzz.sh found; each once crashed the compiler of templates.

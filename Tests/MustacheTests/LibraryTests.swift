@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Mustache
+import TabServerMustache
 import Testing
 
 @Suite("Library")

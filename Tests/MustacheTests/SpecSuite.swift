@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Mustache
+import TabServerMustache
 import Testing
 
 /// The official spec's JSON files, read from `../shared/mustache-spec/` next to the

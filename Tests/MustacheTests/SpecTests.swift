@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Mustache
+import TabServerMustache
 import Testing
 
 /// Every case of the official spec files this engine supports, one test case each.

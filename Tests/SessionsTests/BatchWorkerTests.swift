@@ -3,7 +3,8 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import Sessions
+@testable import TabServerSQLiteSessions
+@testable import TabServerSessions
 
 /// The SQLite writer's thread: every wake runs the work, and a run right after another
 /// (steady work) first waits a moment so more work joins it.

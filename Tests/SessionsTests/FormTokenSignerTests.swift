@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Crypto
-import Sessions
+import TabServerCrypto
+import TabServerSessions
 import Testing
 
 @Suite("Signed form tokens for visitors without a stored session")

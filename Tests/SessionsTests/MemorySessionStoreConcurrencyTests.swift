@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Sessions
 import Synchronization
+import TabServerSessions
 import Testing
 
 @Suite("MemorySessionStore under concurrent updates")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import Sessions
+import TabServerSessions
 import Testing
 
 @Suite("Notice")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Redis
-import Sessions
-import TestSupport
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 @Suite("Redis URL parsing")

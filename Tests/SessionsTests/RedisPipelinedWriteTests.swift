@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Redis
-import Sessions
 import Synchronization
-import TestSupport
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 /// Writes sent through the store's pipeline (`update(_:then:)`), as the app sends an

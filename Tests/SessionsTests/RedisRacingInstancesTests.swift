@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Glibc
-import Redis
-import Sessions
 import Synchronization
-import TestSupport
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 /// Two instances on one Redis racing compare-and-set writes of the same few sessions:

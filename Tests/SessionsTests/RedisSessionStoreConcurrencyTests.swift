@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Redis
-import Sessions
 import Synchronization
-import TestSupport
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 @Suite("RedisSessionStore under concurrent updates")

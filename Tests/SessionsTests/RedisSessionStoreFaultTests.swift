@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Redis
-import Sessions
-import TestSupport
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 /// Redis going away and coming back, with the same store object throughout.

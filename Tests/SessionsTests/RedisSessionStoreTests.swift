@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-import Redis
-import Sessions
-import TabBar
-import TestSupport
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 /// Each test gets a fresh `redis-server` (the suite is created anew per test).

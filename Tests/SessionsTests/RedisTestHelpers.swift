@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Redis
-import Sessions
-import TabBar
+import TabServerRedis
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTabBar
 
 /// Helpers shared by the Redis test suites.
 enum RedisTestHelpers {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import SQLite
-import TestSupport
+import TabServerSQLite
+import TabServerTesting
 import Testing
 
 /// The VFS that merges the write-ahead log's writes (`coalescingWrites`): every

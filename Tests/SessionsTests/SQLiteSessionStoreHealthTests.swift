@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import SQLite
 import Synchronization
-import TestSupport
+import TabServerSQLite
+import TabServerTesting
 import Testing
 
-@testable import Sessions
+@testable import TabServerSQLiteSessions
+@testable import TabServerSessions
 
 /// Issue #10: writes that fail (a full disk, a read-only file) make the store not
 /// ready, logged once, until a write succeeds again.

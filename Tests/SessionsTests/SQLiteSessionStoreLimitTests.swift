@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import SQLite
-import Sessions
-import TestSupport
+import TabServerSQLite
+import TabServerSQLiteSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 /// Issue #10: the SQLite file has a maximum, like the memory store, with the least

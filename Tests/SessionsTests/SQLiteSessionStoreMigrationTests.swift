@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-import SQLite
-import TestSupport
+import TabServerSQLite
+import TabServerTesting
 import Testing
 
-@testable import Sessions
+@testable import TabServerSQLiteSessions
+@testable import TabServerSessions
 
 /// Files written by an earlier version open, migrated, with every session intact.
 @Suite("SQLite session store schema migration")

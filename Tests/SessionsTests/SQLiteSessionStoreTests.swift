@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import SQLite
-import Sessions
 import Synchronization
-import TabBar
-import TestSupport
+import TabServerSQLite
+import TabServerSQLiteSessions
+import TabServerSessions
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 @Suite("SQLite session store on a real file")

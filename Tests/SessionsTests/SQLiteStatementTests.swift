@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-import SQLite
-import TestSupport
+import TabServerSQLite
+import TabServerTesting
 import Testing
 
-@testable import Sessions
+@testable import TabServerSessions
 
 /// The writer's path into SQLite: statements prepared once and bound in place.
 @Suite("SQLite prepared statements")

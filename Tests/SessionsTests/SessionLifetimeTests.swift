@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
+import TabServerSessions
 import Testing
 
 @Suite("SessionLifetime")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
-import TabBar
+import TabServerSessions
+import TabServerTabBar
 import Testing
 
 @Suite("Session")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import TabBar
+import TabServerTabBar
 import Testing
 
 @Suite("Appearance settings of issue #12: pairs, scroll edge, layouts, readable text")

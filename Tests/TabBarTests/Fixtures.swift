@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabBar
+import TabServerTabBar
 
 /// Builders for the models used across the tests: short ids, titles derived from them.
 enum Fixture {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabBar
+import TabServerTabBar
 import Testing
 
 @Suite("Locations")

@@ -1,9 +1,10 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
 import TabServerCore
 import TabServerDemo
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSQLiteSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 /// Issue #10: a visitor costs a stored row (and gets a cookie) only once there is

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import HTTPTypes
 import TabServer
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerHTTP
+import TabServerRedisSessions
+import TabServerTesting
 import Testing
 
 /// The documented deployments, run for real: docs/deployment.md's Caddyfile in front of two
@@ -152,8 +153,10 @@ struct DeploymentTests {
             return
         }
         #expect(configuration.basePath == "/app")
-        let server = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
-            .start()
+        let server = try buildApplication(
+            configuration, content: DemoCatalog(), hooks: demoHooks(), redis: .standard, log: quietLog
+        )
+        .start()
         defer { server.shutdown() }
         for path in dockerPaths + composePaths {
             #expect(Self.get(server.port, path)?.status == 200, "\(path)")

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
-import SQLite
 import Synchronization
 import TabServerCore
-import TestSupport
+import TabServerSQLite
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import TabServerCore
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 @Suite("Health and readiness")

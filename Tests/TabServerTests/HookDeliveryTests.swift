@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import Sessions
 import Synchronization
-import TabBar
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerSessions
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 @Suite("Hooks fire once, after the state they describe is committed")

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import HTTPTypes
-import Sessions
 import Synchronization
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerHTTP
+import TabServerRedisSessions
+import TabServerSessions
+import TabServerTesting
 import Testing
 
 /// An app whose trusted proxy names the user in `X-Forwarded-User`.
@@ -123,7 +124,8 @@ struct IdentityTests {
         let log = LogSink(descriptor: descriptor)
         var configuration = TestFixtures.configuration()
         configuration.identityHeader = "X-Forwarded-User"
-        let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: log)
+        let app = try buildApplication(
+            configuration, content: DemoCatalog(), hooks: demoHooks(), redis: .standard, log: log)
         let alice = Browser(app, user: "alice")
         #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
         let aliceMore = alice.more

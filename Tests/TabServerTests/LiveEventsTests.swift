@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: Apache-2.0
-import Sessions
-import TabBar
 import TabServer
 import TabServerCore
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerSessions
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import Gzip
-import HTTPTypes
 import TabServer
 import TabServerCore
-import TestSupport
+import TabServerGzip
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)

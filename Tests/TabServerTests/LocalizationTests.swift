@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import HTTPTypes
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 @Suite("Languages: negotiation, explicit choice, right-to-left")

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import HTTPTypes
 import TabServer
 import TabServerCore
-import TestSupport
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 @Suite("Log format")

@@ -2,7 +2,7 @@
 import Dispatch
 import Synchronization
 import TabServerCore
-import TestSupport
+import TabServerTesting
 import Testing
 
 @Suite("No lost updates on one session")

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import TabServer
 import TabServerCore
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 @Suite("Prometheus metrics")

@@ -1,11 +1,11 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import Synchronization
 import TabServerCore
 import TabServerDemo
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerTesting
+import TabServerWeb
 import Testing
-import Web
 
 /// The app's own steps in the middleware chain, after the library's.
 @Suite("Middleware")

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
-import TabBar
 import TabServerCore
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 /// Issue #12, "Feels native on every width": the server side of each defect.

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: Apache-2.0
-import Sessions
-import TabBar
 import TabServerCore
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerSessions
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 @Suite("Pages, selection and per-tab navigation (in-process)")

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import HTTPTypes
 import TabServer
 import TabServerCore
-import TestSupport
+import TabServerHTTP
+import TabServerTesting
+import TabServerWeb
 import Testing
-import Web
 
 @Suite("Forwarded headers: believed from trusted proxies only")
 struct ForwardedHeaderTests {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
 import Testing
-import Web
 
 #if canImport(Glibc)
     import Glibc

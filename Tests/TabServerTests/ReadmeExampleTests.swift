@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import TestSupport
+import TabServerTesting
 import Testing
 
 @Suite("The docs' Swift examples are the example app's real code")

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: Apache-2.0
-import TabBar
 import TabServerCore
 import TabServerDemo
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 @Suite("Runtime changes of the shared model")

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
-import HTTPTypes
 import Synchronization
 import TabServer
 import TabServerCore
-import TestSupport
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 @Suite("Several instances sharing Redis", .serialized)

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
-import TabBar
 import TabServerCore
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 @Suite("A search tab in the app: GET form, shareable results, the last query remembered")

@@ -2,7 +2,7 @@
 import Synchronization
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerTesting
 import Testing
 
 @Suite("CSRF, cookies and bad input (in-process)")

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import HTTPTypes
-import Redis
-import TabBar
 import TabServerCore
-import TestSupport
+import TabServerHTTP
+import TabServerRedis
+import TabServerTabBar
+import TabServerTesting
+import TabServerWeb
 import Testing
-import Web
 
 @Suite("One settings list: code, --help and docs/configuration.md")
 struct SettingsListTests {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import HTTPTypes
 import Synchronization
 import TabServer
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerHTTP
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import HTTPTypes
 import TabServerCore
 import TabServerDemo
-import TestSupport
+import TabServerHTTP
+import TabServerRedisSessions
+import TabServerTesting
 import Testing
 
-@testable import Sessions
+@testable import TabServerSQLiteSessions
+@testable import TabServerSessions
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +41,7 @@ struct StoreOutageTests {
         let log = LogFile()
         var configuration = TestFixtures.configuration()
         configuration.sessions = .sqlite(path: TestFixtures.temporaryDirectory("outage") + "/sessions.sqlite")
-        let app = try buildApplication(configuration, content: DemoCatalog(), log: log.sink)
+        let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: log.sink)
         let store = try #require(app.store as? SQLiteSessionStore)
         let client = TestClient(app.responder)
         let token = try #require(client.get("/tabs/music").csrfToken)
@@ -80,7 +82,7 @@ struct StoreOutageTests {
         var configuration = TestFixtures.configuration()
         configuration.sessions = try SessionStoreConfiguration(redis.url)
         configuration.csrfSecret = String(repeating: "x", count: 32)
-        let app = try buildApplication(configuration, content: DemoCatalog(), log: log.sink)
+        let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: log.sink)
         let client = TestClient(app.responder)
         #expect(client.get("/tabs/music").status == 200)
         #expect(client.get("/readyz").status == 200)

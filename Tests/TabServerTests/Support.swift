@@ -1,10 +1,11 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import Synchronization
-import TabBar
 import TabServerCore
 import TabServerDemo
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerRedisSessions
+import TabServerTabBar
+import TabServerTesting
 import Testing
 
 /// A fresh app on the shipped files with memory sessions and the given hooks.
@@ -13,7 +14,7 @@ func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) 
 {
     var configuration = TestFixtures.configuration()
     try configure(&configuration)
-    return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
+    return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, redis: .standard, log: quietLog)
 }
 
 /// Start-up and reload messages go here instead of cluttering test output.

@@ -1,12 +1,12 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import Synchronization
-import TabBar
 import TabServerCore
 import TabServerDemo
-import TestSupport
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerTabBar
+import TabServerTesting
+import TabServerWeb
 import Testing
-import Web
 
 /// An app's own pages and actions inside a tab (`TabContent`): forms with CSRF,
 /// post/redirect/get with a notice, 422 with nothing stored, confirmation, visitor

@@ -1,6 +1,6 @@
+import TabServerWeb
 // SPDX-License-Identifier: Apache-2.0
 import Testing
-import Web
 
 @Suite("ContentType")
 struct ContentTypeTests {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
+import TabServerHTTP
 import Testing
 
 @Suite("Quality values and plain-text responses")

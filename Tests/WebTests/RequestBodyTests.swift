@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
+import TabServerHTTP
+import TabServerWeb
 import Testing
-import Web
 
 /// Bodies decoded in the web layer: forms (url-encoded and multipart, with files) and
 /// JSON, and every way a hostile body is refused: the status, and the field named.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import Gzip
-import HTTPTypes
+import TabServerGzip
+import TabServerHTTP
+import TabServerWeb
 import Testing
-import Web
 
 @Suite("StaticFiles (from a directory)")
 struct StaticFilesDirectoryTests {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import Gzip
-import HTTPTypes
+import TabServerGzip
+import TabServerHTTP
+import TabServerWeb
 import Testing
-import Web
 
 @Suite("StaticFiles (in memory)")
 struct StaticFilesTests {

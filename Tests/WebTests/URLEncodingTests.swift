@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
+import TabServerHTTP
+import TabServerWeb
 import Testing
-import Web
 
 @Suite("URLEncoding")
 struct URLEncodingTests {

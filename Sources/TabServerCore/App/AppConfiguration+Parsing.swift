@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
 
 extension AppConfiguration {
     /// Every setting, in the order `--help` and the README list them. Values are applied

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Web
+import TabServerHTTP
+import TabServerWeb
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabBar
+import TabServerTabBar
 
 /// The app's say in selection and customization: UIKit's `UITabBarControllerDelegate`
 /// for the web. Selection may also ask the visitor to confirm first.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
-import TabBar
+import TabServerSessions
+import TabServerTabBar
 
 extension Application {
     /// Changes one visitor's tab bar state from outside a request (new content arrived,

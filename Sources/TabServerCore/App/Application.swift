@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import HTTPTypes
-import Mustache
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerMustache
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabBar
+import TabServerTabBar
 
 /// Something an `AppHooks` observer is told about. A request collects these while it
 /// runs and they are delivered only after its session write succeeded, so an observer

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import Redis
-import Sessions
+import TabServerRedisConfiguration
+import TabServerSQLiteSessions
+import TabServerSessions
 
 /// Where sessions live, parsed once from `--sessions` (with `--memory-sessions`,
 /// `--sqlite-max-sessions` and `--redis-prefix`); `buildApplication` opens the store it names.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import TabBar
+import TabServerTabBar
 
 /// Loads the shared tab definition file and checks it against what the app ships:
 /// the same checks as any model change (see `TabModelValidator`).

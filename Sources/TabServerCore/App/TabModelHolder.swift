@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabBar
+import TabServerTabBar
 
 /// The one shared tab controller, replaceable while requests run (SIGHUP reload or the
 /// Swift API), like UIKit's `setViewControllers`. Each request takes a snapshot once, so

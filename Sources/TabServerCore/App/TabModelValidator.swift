@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabBar
-import Web
+import TabServerTabBar
+import TabServerWeb
 
 /// Checks a tab model against what the app ships, the same way at start-up, on a
 /// reload and through the Swift API: every icon is a file under `icons/`, every tab's

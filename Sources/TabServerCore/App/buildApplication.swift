@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Mustache
-import Redis
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerMustache
+import TabServerRedisConfiguration
+import TabServerSQLiteSessions
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,8 @@ import Web
 ///   - hooks: the app's veto and observers (UIKit's tab bar controller delegate).
 ///   - middleware: the app's steps every request takes, in order, after the library's
 ///     own (metrics, base path, static files) and before the sessions and routes.
+///   - redis: how to open sessions in Redis when the configuration names it
+///     (`.standard` from the `TabServerRedisSessions` product); nil: not linked.
 ///   - sessionStore: a store of your own; nil opens the one the configuration names.
 ///   - log: start-up, reload and error messages.
 ///   - clock: seconds since 1970 (tests inject their own).
@@ -30,7 +33,8 @@ import Web
 /// ```
 public func buildApplication(
     _ configuration: AppConfiguration, content: any TabContentProvider, hooks: AppHooks = AppHooks(),
-    middleware: [any Middleware] = [], sessionStore: (any SessionStore)? = nil, log: LogSink = .standardError,
+    middleware: [any Middleware] = [], redis: RedisStoreOpener? = nil, sessionStore: (any SessionStore)? = nil,
+    log: LogSink = .standardError,
     clock: @escaping @Sendable () -> Int64 = wallClockSeconds
 ) throws(StartupError) -> Application {
     let files: StaticFiles
@@ -66,18 +70,20 @@ public func buildApplication(
     // Streams may take half the connection budget; pages keep the other half.
     let events = EventHub(
         maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
-    if case .redis(let redis, let keyPrefix) = configuration.sessions {
-        // Instances sharing sessions share live events too.
-        let relay = RedisEventRelay(configuration: redis, channel: keyPrefix + "events") { [weak events] payload in
-            events?.receive(payload)
-        }
-        events.connect(relay)
-        relay.start { _ in }
-    }
     let tabs = TabModelHolder(TabBarController(model: model), validator: validator, events: events)
     let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
     let baseStore: any SessionStore
-    if let sessionStore { baseStore = sessionStore } else { baseStore = try makeSessionStore(configuration, log: log) }
+    if let sessionStore {
+        baseStore = sessionStore
+    } else {
+        let (store, relay) = try makeSessionStore(configuration, redis: redis, log: log)
+        baseStore = store
+        if let relay {
+            // Instances sharing sessions share live events too.
+            events.connect(relay)
+            relay.start { [weak events] payload in events?.receive(payload) }
+        }
+    }
     if case .redis = configuration.sessions, configuration.csrfSecret == nil {
         log.write(
             "tabserver: no --csrf-secret: forms shown to visitors without a session are accepted by this instance only; give every instance sharing Redis the same secret",
@@ -104,7 +110,9 @@ public func buildApplication(
 /// Opens the configured store. The stores count lifetimes in whole seconds; values a
 /// hand-built configuration could get wrong are refused here rather than trapping inside.
 /// `log` hears once when the store starts failing and once when it works again.
-func makeSessionStore(_ configuration: AppConfiguration, log: LogSink) throws(StartupError) -> any SessionStore {
+func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStoreOpener?, log: LogSink)
+    throws(StartupError) -> (any SessionStore, (any EventRelay)?)
+{
     let healthLog: StoreHealth.Log = { message, isFailure in log.write(message, level: isFailure ? .error : .info) }
     let idle = configuration.sessionIdleTimeout.components.seconds
     let absolute = configuration.sessionAbsoluteTimeout.components.seconds
@@ -115,17 +123,24 @@ func makeSessionStore(_ configuration: AppConfiguration, log: LogSink) throws(St
     switch configuration.sessions {
     case .memory(let capacity):
         guard capacity >= 1 else { throw StartupError("the memory session store needs a capacity of at least 1") }
-        return MemorySessionStore(capacity: capacity, lifetime: lifetime)
+        return (MemorySessionStore(capacity: capacity, lifetime: lifetime), nil)
     case .sqlite(let path, let maxSessions):
         guard maxSessions >= 1 else { throw StartupError("the SQLite session store needs room for at least 1 session") }
         do {
-            return try SQLiteSessionStore(path: path, lifetime: lifetime, maxSessions: maxSessions, log: healthLog)
+            return (
+                try SQLiteSessionStore(path: path, lifetime: lifetime, maxSessions: maxSessions, log: healthLog), nil
+            )
         } catch {
             throw StartupError("session store \(configuration.sessions): \(error)")
         }
     case .redis(let redis, let keyPrefix):
-        return RedisSessionStore(
-            client: RedisClient(configuration: redis), lifetime: lifetime, keyPrefix: keyPrefix, log: healthLog)
+        guard let opener else {
+            throw StartupError(
+                "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and pass `redis: .standard` to buildApplication"
+            )
+        }
+        let opened = opener.open(redis, keyPrefix, lifetime, healthLog)
+        return (opened.store, opened.relay)
     }
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Web
+import TabServerWeb
 
 /// What a form posted to a location inside a tab does: the web side of a view
 /// controller's own actions. The library checks the form's CSRF token (the one the bar

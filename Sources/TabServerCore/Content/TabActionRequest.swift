@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerTabBar
+import TabServerWeb
 
 /// What an action knows about the form posted to it.
 public struct TabActionRequest: Sendable {

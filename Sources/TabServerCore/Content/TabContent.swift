@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Web
+import TabServerWeb
 
 /// An app's content declared per tab: each tab's pages and actions by URL pattern
 /// (`TabRoutes`). Tabs the model has but this does not declare show a 404 page with the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabBar
+import TabServerTabBar
 
 /// Supplies each tab's pages and actions. The app asks for the page at a location below
 /// a tab's root (`[]` is the root, `["albums", "12"]` is `/tabs/music/albums/12`); nil

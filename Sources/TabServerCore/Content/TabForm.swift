@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Mustache
+import TabServerMustache
 
 /// A form inside a tab page, for the library's `partials/form` template: fields with
 /// their labels, values and messages, posted with the visitor's CSRF token to an action

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Mustache
+import TabServerMustache
 
 /// One page of a tab's content: what the tab's template renders at a location.
 public struct TabPage: Sendable {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Web
+import TabServerWeb
 
 /// A page that is loaded without holding an engine thread. The app answers the
 /// request once the loader returns: its engine thread serves other connections

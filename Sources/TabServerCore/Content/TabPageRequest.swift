@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabBar
-import Web
+import TabServerTabBar
+import TabServerWeb
 
 /// What a content provider knows about the page asked for.
 public struct TabPageRequest: Sendable {

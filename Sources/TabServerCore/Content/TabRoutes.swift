@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Web
+import TabServerWeb
 
 /// One tab's pages (GET) and actions (POST), each at a pattern below the tab's root:
 /// `""` is the root, `"new"`, `"{id}"`, `"{id}/edit"`, `"files/{path*}"`. When several

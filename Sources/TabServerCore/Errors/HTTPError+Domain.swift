@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerTabBar
+import TabServerWeb
 
 // The one place where the errors of the model and the stores become HTTP statuses.
 extension HTTPError {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 extension TabServerApp {
     /// Renders any failure as a page with its status. Pages for the visitor keep the tab

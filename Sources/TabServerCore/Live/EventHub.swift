@@ -1,9 +1,9 @@
-// SPDX-License-Identifier: Apache-2.0
-import Crypto
 import Dispatch
-import HTTPTypes
-import Sessions
 import Synchronization
+// SPDX-License-Identifier: Apache-2.0
+import TabServerCrypto
+import TabServerHTTP
+import TabServerSessions
 
 /// Live updates for open pages, as Server-Sent Events (`GET /events`): which visitor
 /// listens on which streams, the recent events for `Last-Event-ID` resumption, caps on

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Mustache
+import TabServerMustache
 
 /// One language of the UI: its strings (complete: gaps are filled from English), tab
 /// titles, and writing direction.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import HTTPTypes
-import TabBar
+import TabServerHTTP
+import TabServerTabBar
 
 /// The UI's languages, one JSON file each in `Locales/` (adding a language is adding a
 /// file), and the choice of one per request: the visitor's explicit choice, else the

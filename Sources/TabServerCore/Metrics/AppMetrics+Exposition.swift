@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
+import TabServerSQLiteSessions
+import TabServerSessions
 
 extension AppMetrics {
     /// The media type of Prometheus' text exposition format.

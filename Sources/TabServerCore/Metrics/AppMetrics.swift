@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import Synchronization
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
+import TabServerSessions
 
 /// A session store that times each call and counts failures into `AppMetrics`, then
 /// passes it on unchanged. Used only when metrics are on.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Web
+import TabServerHTTP
+import TabServerWeb
 
 /// The library's step for the path the app is mounted at behind a proxy: the steps
 /// after it and the routes see the path below it (`/app/tabs/music` → `/tabs/music`);

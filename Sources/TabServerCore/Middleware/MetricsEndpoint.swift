@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
 
 /// The library's first step: `GET /metrics` (at the root, whatever the base path) when
 /// metrics are on, and the time every other request is counted from.

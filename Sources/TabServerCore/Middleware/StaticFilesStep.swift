@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Web
+import TabServerHTTP
+import TabServerWeb
 
 /// The library's step for the files of `Public/` (and the app's overlays): a GET or
 /// HEAD of one is answered from memory here, before any session is looked up.

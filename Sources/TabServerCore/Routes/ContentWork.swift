@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Web
+import TabServerWeb
 
 /// Slow work a page or an action asked for (`TabPageLoader`, `TabAction(performing:)`):
 /// run as a Swift task, off the engine's threads and outside the visitor's lock; the

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
 import Synchronization
-import Web
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerWeb
 
 /// Reads the signed-in user from the header an authenticating proxy sets
 /// (`--identity-header`). Believed only from `--trusted-proxies`: from any other peer the

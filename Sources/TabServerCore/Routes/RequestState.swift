@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 /// What one request knows about its visitor, loaded on first use: the session (or a
 /// new one), the controller snapshot, and what must be written back.

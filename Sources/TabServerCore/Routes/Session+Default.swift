@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
-import TabBar
+import TabServerSessions
+import TabServerTabBar
 
 extension Session {
     /// Whether this session holds nothing a fresh one would not: the first enabled tab

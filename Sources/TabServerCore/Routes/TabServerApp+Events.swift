@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
 
 extension TabServerApp {
     /// `GET /events`: this visitor's live updates as Server-Sent Events. A request without

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Web
+import TabServerHTTP
+import TabServerWeb
 
 extension TabServerApp {
     /// What every answer gets on its way out, now or later: the access log's note on

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
 
 extension TabServerApp {
     /// `GET /metrics` (at the root, whatever the base path): the Prometheus exposition,

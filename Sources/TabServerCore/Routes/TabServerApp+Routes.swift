@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 extension TabServerApp {
     /// Every route of the app. Paths are below the base path.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
-import HTTPTypes
-import Mustache
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerMustache
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 /// The app as a responder: routes, sessions, pages and error pages. The engine calls it
 /// on its threads; tests call `respond(to:)` directly (the in-process client).

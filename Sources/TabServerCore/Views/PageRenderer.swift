@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-import Mustache
-import Sessions
-import TabBar
-import Web
+import TabServerHTTP
+import TabServerMustache
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
 
 /// Turns pages into bytes: builds each template's context from the visitor's state and
 /// renders the compiled templates (compiled once at start) into a byte buffer.

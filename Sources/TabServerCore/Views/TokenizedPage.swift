@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Sessions
+import TabServerSessions
 
 /// A rendered page with the places of its CSRF token recorded, so one rendering serves
 /// every visitor who sees the same page: copying 6 KB and writing a 22-byte token is

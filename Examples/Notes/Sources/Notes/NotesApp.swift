@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0
-import ProcessLifecycle
 import TabServer
+// SPDX-License-Identifier: Apache-2.0
+import TabServerProcess
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,0 @@
-// SPDX-License-Identifier: Apache-2.0
-import HTTPTypes
-
-/// The engine's load, as the app's metrics read it (`openConnections`, `inFlightRequests`).
-extension HTTPServer: EngineStatistics {}

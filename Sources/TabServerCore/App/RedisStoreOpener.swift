@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerRedisConfiguration
+import TabServerSessions
+
+/// Opens sessions in Redis, for an app whose configuration names one
+/// (`--sessions redis://…`). It lives in the `TabServerRedisSessions` product, so an app
+/// that never uses Redis does not link hiredis: such an app passes nothing, and a Redis
+/// configuration then stops start-up saying what to add.
+///
+/// ```swift
+/// import TabServerRedisSessions
+/// let app = try buildApplication(configuration, content: content, redis: .standard)
+/// ```
+public struct RedisStoreOpener: Sendable {
+    /// The store, and the relay that carries live events between the instances sharing it.
+    public typealias Opened = (store: any SessionStore, relay: any EventRelay)
+
+    let open:
+        @Sendable (
+            _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
+            _ log: @escaping StoreHealth.Log
+        ) -> Opened
+
+    /// An opener running `open` (the `TabServerRedisSessions` product gives `.standard`).
+    public init(
+        _ open:
+            @escaping @Sendable (
+                _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
+                _ log: @escaping StoreHealth.Log
+            ) -> Opened
+    ) {
+        self.open = open
+    }
+}

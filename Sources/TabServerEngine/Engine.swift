@@ -1,0 +1,97 @@
+import Synchronization
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
+/// What every event loop of one server shares: the responder, the limits, the logs and
+/// the counters. Immutable or atomic (the per-address table behind a `Mutex`), so it is
+/// `Sendable` without exceptions.
+final class Engine: Sendable {
+    let responder: any HTTPResponder
+    let configuration: HTTPServerConfiguration
+    let accessLog: LogSink?
+    let errorLog: LogSink
+    let listenDescriptor: Int32
+
+    /// The event loops, to deal accepted connections out in turn (emptied at shutdown).
+    let loops = Mutex<[EventLoop]>([])
+    private let nextLoopIndex = Atomic<Int>(0)
+
+    let inFlight = Atomic<Int>(0)
+    let completed = Atomic<Int>(0)
+    let openConnections = Atomic<Int>(0)
+    let refusedConnections = Atomic<Int>(0)
+    let timedOut = Atomic<Int>(0)
+    /// Set by `shutdown`: new connections are refused, idle ones closed, answers carry
+    /// `Connection: close`.
+    let draining = Atomic<Bool>(false)
+    /// Set when the grace period is over: loops close everything and exit.
+    let stopping = Atomic<Bool>(false)
+    private let perAddress = Mutex<[String: Int]>([:])
+
+    // Limits in the units the loops compare against.
+    let headerTimeoutNanos: UInt64
+    let bodyTimeoutNanos: UInt64
+    let sendTimeoutNanos: UInt64
+    let idleTimeoutNanos: UInt64
+    let minimumRate: UInt64
+
+    init(
+        responder: any HTTPResponder, configuration: HTTPServerConfiguration, accessLog: LogSink?,
+        errorLog: LogSink, listenDescriptor: Int32
+    ) {
+        self.responder = responder
+        self.configuration = configuration
+        self.accessLog = accessLog
+        self.errorLog = errorLog
+        self.listenDescriptor = listenDescriptor
+        headerTimeoutNanos = Self.nanos(configuration.headerTimeout)
+        bodyTimeoutNanos = Self.nanos(configuration.bodyTimeout)
+        sendTimeoutNanos = Self.nanos(configuration.sendTimeout)
+        idleTimeoutNanos = Self.nanos(configuration.connectionTimeout)
+        minimumRate = UInt64(max(1, configuration.bodyMinimumRate))
+    }
+
+    private static func nanos(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    /// Admits a new connection from `address` if the per-address limit allows it.
+    func admit(address: String) -> Bool {
+        let limit = configuration.perAddressConnectionLimit
+        guard limit > 0 else { return true }
+        return perAddress.withLock { counts in
+            let current = counts[address, default: 0]
+            guard current < limit else { return false }
+            counts[address] = current + 1
+            return true
+        }
+    }
+
+    /// Balances `admit` when an admitted connection closes.
+    func release(address: String) {
+        guard configuration.perAddressConnectionLimit > 0 else { return }
+        perAddress.withLock { counts in
+            let remaining = counts[address, default: 1] - 1
+            counts[address] = remaining > 0 ? remaining : nil
+        }
+    }
+
+    /// The loop the next accepted connection goes to (round robin); nil before the loops
+    /// are known or after shutdown.
+    func nextLoop() -> EventLoop? {
+        let index = nextLoopIndex.add(1, ordering: .relaxed).oldValue
+        return loops.withLock { loops in loops.isEmpty ? nil : loops[index % loops.count] }
+    }
+}
+
+/// Nanoseconds on the monotonic clock.
+func monotonicNanos() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

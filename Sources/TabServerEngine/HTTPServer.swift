@@ -1,0 +1,155 @@
+import Synchronization
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The HTTP/1.1 engine: epoll event loops written for TabServer, one per thread,
+/// behind `HTTPResponder`. It parses heads with picohttpparser (strict RFC 9112), bounds
+/// every phase of a connection in time and memory, answers past its connection budget
+/// with a fast 503, and drains gracefully.
+///
+/// ```swift
+/// let server = try HTTPServer(configuration: .init(port: 0), responder: app)
+/// print(server.port)            // the bound port
+/// server.shutdown()             // drain, then stop
+/// ```
+///
+/// `@unchecked Sendable` is safe: the loops and listen socket are set once in `init`
+/// and used again only in `shutdown`, which a `Mutex`-guarded state makes run once.
+public final class HTTPServer: @unchecked Sendable {
+    /// The port the server listens on (the real one when configured with 0).
+    public let port: Int
+    /// The configuration it was started with.
+    public let configuration: HTTPServerConfiguration
+
+    private let engine: Engine
+    private let loops: [EventLoop]
+    private let listenSocket: ListenSocket
+    private let state = Mutex<State>(.running)
+
+    private enum State { case running, stopping, stopped }
+
+    /// Binds, starts the engine threads, and begins serving `responder`.
+    public init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+        accessLog: LogSink? = .standardOutput, errorLog: LogSink = .standardError
+    ) throws(HTTPServerError) {
+        self.configuration = configuration
+        try Self.validate(configuration)
+        try Self.ensureDescriptors(for: configuration, log: errorLog)
+        let socket = try ListenSocket(host: configuration.host, port: configuration.port)
+        let engine = Engine(
+            responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
+            listenDescriptor: socket.descriptor)
+        var loops: [EventLoop] = []
+        do {
+            for _ in 0..<configuration.threads {
+                let loop = try EventLoop(engine: engine)
+                try loop.start()
+                loops.append(loop)
+            }
+        } catch {
+            engine.stopping.store(true, ordering: .relaxed)
+            for loop in loops {
+                loop.wake()
+                loop.join()
+            }
+            close(socket.descriptor)
+            throw error
+        }
+        engine.loops.withLock { $0 = loops }
+        self.engine = engine
+        self.loops = loops
+        self.listenSocket = socket
+        self.port = socket.port
+    }
+
+    deinit { shutdown() }
+
+    /// Requests being processed right now (head received, answer not yet sent).
+    public var inFlightRequests: Int { engine.inFlight.load(ordering: .relaxed) }
+
+    /// Requests finished since start (answered, or abandoned by the client).
+    public var completedRequests: Int { engine.completed.load(ordering: .relaxed) }
+
+    /// Connections open right now (within the budget).
+    public var openConnections: Int { engine.openConnections.load(ordering: .relaxed) }
+
+    /// Connections refused with 503 since start (over the budget or the per-address limit).
+    public var refusedConnections: Int { engine.refusedConnections.load(ordering: .relaxed) }
+
+    /// Requests cut by a deadline (head, body) since start.
+    public var timedOutRequests: Int { engine.timedOut.load(ordering: .relaxed) }
+
+    /// Whether the server is draining (answers carry `Connection: close`).
+    public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
+
+    /// Stops accepting connections (new ones are refused at once), closes idle ones,
+    /// lets requests in progress finish (answered with `Connection: close`) for up to the
+    /// grace period, then stops the loops. Safe to call more than once and from any
+    /// thread; returns when the engine has stopped.
+    public func shutdown() {
+        let proceed = state.withLock { state -> Bool in
+            guard case .running = state else { return false }
+            state = .stopping
+            return true
+        }
+        guard proceed else { return }
+        engine.draining.store(true, ordering: .relaxed)
+        // Shutting the listening socket down refuses new connections now (a proxy retries
+        // another instance at once) and makes every loop's accept fail, so it stops listening.
+        Glibc.shutdown(listenSocket.descriptor, Int32(SHUT_RDWR))
+        for loop in loops { loop.wake() }
+        let (seconds, attoseconds) = configuration.shutdownGracePeriod.components
+        let grace = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        let deadline = monotonicNanos() + grace
+        while engine.openConnections.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
+            usleep(5_000)
+        }
+        engine.stopping.store(true, ordering: .relaxed)
+        for loop in loops { loop.wake() }
+        for loop in loops { loop.join() }
+        engine.loops.withLock { $0 = [] }  // the loops and the engine refer to each other
+        close(listenSocket.descriptor)
+        engine.accessLog?.flush()
+        engine.errorLog.flush()
+        state.withLock { $0 = .stopped }
+    }
+
+    private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
+        func require(_ condition: Bool, _ message: String) throws(HTTPServerError) {
+            if !condition { throw HTTPServerError(message) }
+        }
+        try require((1...64).contains(configuration.threads), "threads must be 1–64, got \(configuration.threads)")
+        try require(configuration.connectionLimit >= 1, "connection limit must be at least 1")
+        try require(configuration.perAddressConnectionLimit >= 0, "per-address connection limit must be 0 or more")
+        try require(configuration.connectionTimeout >= .milliseconds(100), "connection timeout must be at least 0.1 s")
+        try require(configuration.headerTimeout >= .milliseconds(100), "header timeout must be at least 0.1 s")
+        try require(configuration.bodyTimeout >= .milliseconds(100), "body timeout must be at least 0.1 s")
+        try require(configuration.sendTimeout >= .milliseconds(100), "send timeout must be at least 0.1 s")
+        try require(configuration.bodyMinimumRate >= 1, "minimum body rate must be at least 1 byte per second")
+        try require(configuration.memoryPerConnection >= 1024, "the request head limit must be at least 1024 bytes")
+        try require(configuration.maxBodySize >= 0, "maximum body size must be 0 or more")
+        try require(configuration.shutdownGracePeriod >= .zero, "shutdown grace period must be 0 or more")
+    }
+
+    /// Raises the soft limit on open files to what the connection budget needs (each
+    /// connection is a descriptor), or refuses to start when even the hard limit is short.
+    private static func ensureDescriptors(for configuration: HTTPServerConfiguration, log: LogSink)
+        throws(HTTPServerError)
+    {
+        let needed = rlim_t(configuration.connectionLimit + 256)
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0, limits.rlim_cur < needed else { return }
+        if limits.rlim_max < needed {
+            throw HTTPServerError(
+                "the connection limit \(configuration.connectionLimit) needs \(needed) open files, but the hard limit is \(limits.rlim_max): lower --connection-limit or raise ulimit -n"
+            )
+        }
+        limits.rlim_cur = needed
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)
+    }
+}

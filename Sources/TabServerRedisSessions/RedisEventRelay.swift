@@ -1,0 +1,45 @@
+import Synchronization
+// SPDX-License-Identifier: Apache-2.0
+import TabServerCore
+import TabServerRedis
+import TabServerSessions
+
+/// Live events over Redis pub/sub: `PUBLISH` on the store's client, one subscriber
+/// connection per instance. Pub/sub keeps nothing: an instance that is briefly cut off
+/// misses what was sent meanwhile, and its pages catch up on their next load.
+final class RedisEventRelay: EventRelay {
+    private let client: RedisClient
+    private let channel: [UInt8]
+    private let subscriber: RedisSubscriber
+
+    /// Who hears the messages, given by `start`.
+    private final class Listener: Sendable {
+        let deliver = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
+    }
+
+    private let listener = Listener()
+
+    init(configuration: RedisConfiguration, channel: String) {
+        client = RedisClient(configuration: configuration)
+        self.channel = Array(channel.utf8)
+        let listener = listener
+        subscriber = RedisSubscriber(configuration: configuration, channel: channel) { payload in
+            listener.deliver.withLock { $0 }?(payload)
+        }
+    }
+
+    /// Whether the subscription is live (tests wait for it).
+    var isSubscribed: Bool { subscriber.isSubscribed }
+
+    func start(deliver: @escaping @Sendable ([UInt8]) -> Void) {
+        listener.deliver.withLock { $0 = deliver }
+        subscriber.start()
+    }
+
+    func publish(_ payload: [UInt8]) {
+        // Best effort: a Redis outage already answers pages with 503; events are extras.
+        _ = try? client.command([Array("PUBLISH".utf8), channel, payload])
+    }
+
+    func stop() { subscriber.stop() }
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerCrypto
+
+/// Form tokens for pages shown to a visitor with no stored session: nothing is stored
+/// for them, so the token is checked by its signature instead of against a session.
+///
+/// A token is 16 bytes, the size of a session's own token (so pages carry either in
+/// the same field): the hour it was made (4 bytes, big-endian hours since 1970) and
+/// the first 12 bytes of HMAC-SHA256 over that hour under the key. Every cookieless
+/// page of the same hour carries the same token, so such pages stay cacheable. Any
+/// instance with the same secret accepts it: several instances behind a load balancer
+/// must be given the same `--csrf-secret`; a random key (the default) is good for one.
+///
+/// What it proves: the form was made by this deployment within `maxAge`. What it cannot
+/// prove without a cookie: which browser it was given to. That is acceptable because a
+/// post with such a token can only start a new session (it never reads or changes a
+/// stored one); posts from other sites are refused by `Sec-Fetch-Site` anyway.
+///
+/// ```swift
+/// let signer = FormTokenSigner(secret: Array("a long shared secret".utf8))
+/// let token = signer.token(now: now)
+/// signer.isValid(token, now: now, maxAge: 86_400)   // true
+/// ```
+public struct FormTokenSigner: Sendable {
+    private let key: [UInt8]
+    /// Tokens are made per hour.
+    static let slot: Int64 = 3_600
+    /// The shortest secret accepted from configuration.
+    public static let minimumSecretLength = 32
+
+    /// A signer whose key is derived from `secret` (SHA-256 of a label and the secret).
+    public init(secret: [UInt8]) {
+        key = Digest.sha256(Array("tabserver form token v1\n".utf8) + secret)
+    }
+
+    /// A signer with a random key: tokens are accepted by this process only.
+    public static func random() -> FormTokenSigner {
+        FormTokenSigner(secret: SecureRandom.bytes(32))
+    }
+
+    /// The token for pages made at `now` (seconds since 1970).
+    public func token(now: Int64) -> SessionID {
+        token(hour: UInt32(truncatingIfNeeded: max(0, now) / Self.slot))
+    }
+
+    /// Whether `token` was made by this key at most `maxAge` seconds before `now` (an
+    /// hour ahead is tolerated for instances whose clocks differ).
+    public func isValid(_ token: SessionID, now: Int64, maxAge: Int64) -> Bool {
+        let bytes = token.bytes
+        let hour = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let current = max(0, now) / Self.slot
+        guard Int64(hour) <= current + 1, (current - Int64(hour)) * Self.slot <= maxAge else { return false }
+        return self.token(hour: hour).constantTimeEquals(token)
+    }
+
+    private func token(hour: UInt32) -> SessionID {
+        let hourBytes: [UInt8] = [
+            UInt8(truncatingIfNeeded: hour >> 24), UInt8(truncatingIfNeeded: hour >> 16),
+            UInt8(truncatingIfNeeded: hour >> 8), UInt8(truncatingIfNeeded: hour),
+        ]
+        let mac = HMAC.sha256(key: key, message: hourBytes)
+        return SessionID(bytes: hourBytes + mac.prefix(12))!
+    }
+}

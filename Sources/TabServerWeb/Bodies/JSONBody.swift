@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
+import TabServerHTTP
+
+/// JSON bodies decoded into an app's `Decodable` type, bounded first: the size, and the
+/// nesting of arrays and objects (a few kilobytes of `[[[[…` would otherwise cost the
+/// decoder a deep recursion). A decoding failure is a 400 naming the field at fault.
+enum JSONBody {
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: [UInt8], limits: BodyLimits)
+        throws(HTTPError) -> Value
+    {
+        guard body.count <= limits.maxJSONSize else {
+            throw .contentTooLarge("The JSON body is larger than \(limits.maxJSONSize) bytes.")
+        }
+        guard nestingDepth(body) <= limits.maxJSONDepth else {
+            throw .badRequest("The JSON body is nested more than \(limits.maxJSONDepth) levels deep.")
+        }
+        guard String(validating: body, as: UTF8.self) != nil else {
+            throw .badRequest("The JSON body is not valid UTF-8 text.")
+        }
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch {
+            throw .badRequest("The body is not valid JSON.")
+        }
+    }
+
+    /// The deepest nesting of `[` and `{` outside strings (a scan, no parse).
+    static func nestingDepth(_ body: [UInt8]) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in body {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: continue
+            }
+        }
+        return deepest
+    }
+
+    private static func describe(_ error: DecodingError) -> HTTPError {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue
+            return .badRequest("The JSON field '\(HTTPError.quoted(field))' is missing.", field: field)
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let field = path(context)
+            return .badRequest("The JSON field '\(HTTPError.quoted(field))' has the wrong type.", field: field)
+        case .dataCorrupted(let context):
+            let field = path(context)
+            return field.isEmpty
+                ? .badRequest("The body is not valid JSON.")
+                : .badRequest("The JSON field '\(HTTPError.quoted(field))' is not valid.", field: field)
+        @unknown default:
+            return .badRequest("The body is not valid JSON.")
+        }
+    }
+}
