@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerCore
-// SPDX-License-Identifier: Apache-2.0
 import TabServerEngine
 import TabServerHTTP
 

@@ -1,5 +1,5 @@
-import TabServerCore
 // SPDX-License-Identifier: Apache-2.0
+import TabServerCore
 import TabServerTabBar
 
 /// The demo's hooks: Purchased asks for confirmation before it opens (a

@@ -1,5 +1,5 @@
-import Synchronization
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
 import TabServerHTTP
 
 /// What every event loop of one server shares: the responder, the limits, the logs and

@@ -1,5 +1,5 @@
-import Synchronization
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
 import TabServerHTTP
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
-// SPDX-License-Identifier: Apache-2.0
 import TabServerSessions
 
 /// Writes committed together in one transaction (group commit): everyone waiting for

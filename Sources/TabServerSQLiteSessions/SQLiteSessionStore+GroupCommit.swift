@@ -1,5 +1,5 @@
-import TabServerSQLite
 // SPDX-License-Identifier: Apache-2.0
+import TabServerSQLite
 import TabServerSessions
 
 extension SQLiteSessionStore {

@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import FoundationEssentials
 import Synchronization
 import TabServerSQLite
-// SPDX-License-Identifier: Apache-2.0
 import TabServerSessions
 
 /// Sessions in an SQLite file: survive restarts and crashes, for one server instance

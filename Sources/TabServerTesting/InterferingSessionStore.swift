@@ -1,5 +1,5 @@
-import Synchronization
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
 import TabServerSessions
 
 /// A real store that loses compare-and-set races on purpose: before each of the first

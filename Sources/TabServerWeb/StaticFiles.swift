@@ -1,5 +1,5 @@
-import FoundationEssentials
 // SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
 import TabServerCrypto
 import TabServerGzip
 import TabServerHTTP

@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabServerCore
 import TabServerDemo
-// SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerSQLiteSessions
 import TabServerSessions

@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabServer
 import TabServerCore
-// SPDX-License-Identifier: Apache-2.0
 import TabServerSessions
 import TabServerTabBar
 import TabServerTesting

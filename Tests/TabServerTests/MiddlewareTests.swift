@@ -1,7 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerCore
 import TabServerDemo
-// SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerTesting
 import TabServerWeb

@@ -1,5 +1,5 @@
-import TabServerWeb
 // SPDX-License-Identifier: Apache-2.0
+import TabServerWeb
 import Testing
 
 @Suite("ContentType")

@@ -83,19 +83,19 @@ extension AppConfiguration {
             configuration.http.shutdownGracePeriod = try seconds(value, in: 0...60)
         },
         Setting(
-            flag: "public", environment: "TABSERVER_PUBLIC", defaultValue: "Public",
+            flag: "public", environment: "TABSERVER_PUBLIC", defaultValue: LibraryFiles.path("Public"),
             help: "static files, served from memory"
         ) { configuration, value throws(ConfigurationError) in
             configuration.publicDirectory = try path(value)
         },
         Setting(
-            flag: "templates", environment: "TABSERVER_TEMPLATES", defaultValue: "Templates",
+            flag: "templates", environment: "TABSERVER_TEMPLATES", defaultValue: LibraryFiles.path("Templates"),
             help: "Mustache templates, compiled at start"
         ) { configuration, value throws(ConfigurationError) in
             configuration.templatesDirectory = try path(value)
         },
         Setting(
-            flag: "locales", environment: "TABSERVER_LOCALES", defaultValue: "Locales",
+            flag: "locales", environment: "TABSERVER_LOCALES", defaultValue: LibraryFiles.path("Locales"),
             help: "UI languages, one JSON file each"
         ) { configuration, value throws(ConfigurationError) in
             configuration.localesDirectory = try path(value)
@@ -235,9 +235,11 @@ extension AppConfiguration {
     /// Reads the environment, then the flags (flags win), and turns every value into its
     /// type. Unknown flags and bad values are errors naming the flag (and the variable,
     /// when the value came from the environment).
-    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError)
-        -> ParseResult
-    {
+    /// `base` holds an app's own defaults (its tab file, overlays, name): what the flags
+    /// and variables do not set stays as it is there.
+    public static func parse(
+        arguments: [String], environment: [String: String], base: AppConfiguration = AppConfiguration()
+    ) throws(ConfigurationError) -> ParseResult {
         var given: [String: (value: String, source: String)] = [:]
         for setting in settings {
             for name in [setting.environment] + setting.alsoEnvironment where given[setting.flag] == nil {
@@ -267,7 +269,7 @@ extension AppConfiguration {
             }
             given[name] = (value, "--\(name)")
         }
-        var configuration = AppConfiguration()
+        var configuration = base
         for setting in settings {
             guard let given = given[setting.flag] else { continue }
             do {

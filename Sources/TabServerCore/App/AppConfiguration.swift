@@ -17,10 +17,11 @@ import TabServerWeb
 public struct AppConfiguration: Sendable {
     /// Engine settings: address, threads, limits.
     public var http = HTTPServerConfiguration(threads: AppConfiguration.coreCount)
-    /// Folder of static files served from memory.
-    public var publicDirectory = "Public"
+    /// Folder of static files served from memory (TabServer's own, found by
+    /// `LibraryFiles`, unless told otherwise).
+    public var publicDirectory = LibraryFiles.path("Public")
     /// Folder of Mustache templates, compiled at start.
-    public var templatesDirectory = "Templates"
+    public var templatesDirectory = LibraryFiles.path("Templates")
     /// An app's own folders of static files, laid over `publicDirectory` in order: a file
     /// here replaces the one at the same path there (icons, a stylesheet of its own).
     public var publicOverlays: [String] = []
@@ -31,7 +32,7 @@ public struct AppConfiguration: Sendable {
     /// proxies and browsers keep it open.
     public var liveHeartbeat: Duration = .seconds(15)
     /// Folder of UI languages, one JSON file each (en.json is required).
-    public var localesDirectory = "Locales"
+    public var localesDirectory = LibraryFiles.path("Locales")
     /// The shared tab definition (tabs and appearance), reloaded on SIGHUP.
     public var tabsFile = "tabs.json"
     /// Where sessions live (SQLite in `data/sessions.sqlite` unless told otherwise).
