@@ -83,6 +83,12 @@ let package = Package(
             name: "tabserver",
             dependencies: ["TabServer", "TabServerDemo", "TabServerProcess", "TabServerRedisSessions"]),
 
+        // The tutorial "Your first tab app" (Examples/FirstTabApp, a package of its own
+        // too): built and tested here, so the docs' code always compiles and works.
+        .executableTarget(
+            name: "FirstTabApp", dependencies: ["TabServer", "TabServerProcess"],
+            path: "Examples/FirstTabApp/Sources/FirstTabApp"),
+
         // Test helpers for the project's tests and an app's (in-process client, raw sockets, fixtures).
         .target(
             name: "TabServerTesting", dependencies: ["TabServer", "TabServerCore", "TabServerHTTP", "TabServerWeb"]),
@@ -107,6 +113,9 @@ let package = Package(
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
             ]),
+        .testTarget(
+            name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],
+            path: "Examples/FirstTabApp/Tests/FirstTabAppTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,17 +2,25 @@
 import TabServerHTTP
 import TabServerWeb
 
-/// An in-process browser for tests: calls the app's responder directly (no socket),
-/// keeps cookies like a browser, and can follow 303s.
+/// A browser for tests, in-process or over a real socket with the same calls: in
+/// process it calls the app's responder directly (no socket, no engine); over a socket
+/// it speaks HTTP/1.1 to a server on loopback (`AppServer`, or a process), one kept-alive
+/// connection at a time. Either way it keeps cookies like a browser and can follow 303s.
 ///
 /// ```swift
-/// let client = TestClient(app.responder)
+/// let client = TestClient(app.responder)          // or TestClient(port: server.port)
 /// let page = client.get("/tabs/music")
-/// let next = client.post("/select", form: ["csrf": page.csrfToken!, "tab": "movies"])
+/// let next = client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "movies")])
 /// #expect(next.status == 303)
 /// ```
 public final class TestClient {
-    private let responder: any HTTPResponder
+    private enum Transport {
+        case inProcess(any HTTPResponder)
+        case socket(port: Int)
+    }
+
+    private let transport: Transport
+    private var connection: RawHTTPConnection?
     /// Cookies set by the app, by name.
     public var cookies: [String: String] = [:]
     /// Headers sent with every request (e.g. `Accept-Language`).
@@ -20,8 +28,14 @@ public final class TestClient {
     /// The socket peer the app sees (loopback, a trusted proxy, by default).
     public var remoteAddress = "127.0.0.1"
 
+    /// A client calling `responder` in this process.
     public init(_ responder: any HTTPResponder) {
-        self.responder = responder
+        transport = .inProcess(responder)
+    }
+
+    /// A client of the server listening on `port` on 127.0.0.1.
+    public init(port: Int) {
+        transport = .socket(port: port)
     }
 
     /// Sends a request and records any cookie it sets.
@@ -48,10 +62,16 @@ public final class TestClient {
             headerList.add("Content-Type", "application/x-www-form-urlencoded")
             bytes = Array(URLEncoding.encodeForm(form).utf8)
         }
-        let request = HTTPRequest(
-            method: method, path: URLEncoding.decode(path, plusIsSpace: false), query: query, headers: headerList,
-            body: bytes, remoteAddress: remoteAddress)
-        let response = TestResponse(responder.respond(to: request))
+        let response: TestResponse
+        switch transport {
+        case .inProcess(let responder):
+            let request = HTTPRequest(
+                method: method, path: URLEncoding.decode(path, plusIsSpace: false), query: query, headers: headerList,
+                body: bytes, remoteAddress: remoteAddress)
+            response = TestResponse(responder.respond(to: request))
+        case .socket(let port):
+            response = exchange(method, target, headerList, bytes, port: port)
+        }
         for header in response.headers.values("set-cookie") {
             let pair = header.split(separator: ";")[0]
             if let equals = pair.firstIndex(of: "=") {
@@ -59,6 +79,27 @@ public final class TestClient {
             }
         }
         return response
+    }
+
+    /// One request over the kept-alive connection (a new one when the server closed it);
+    /// status 0 when no answer came.
+    private func exchange(_ method: HTTPMethod, _ target: String, _ headers: HTTPHeaders, _ body: [UInt8], port: Int)
+        -> TestResponse
+    {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        if !body.isEmpty || method == .post { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        for attempt in 0..<2 {
+            if connection == nil || attempt > 0 { connection = RawHTTPConnection(port: port) }
+            guard let connection, connection.send(bytes: Array(head.utf8) + body),
+                let response = connection.readResponse(headRequest: method == .head)
+            else { continue }
+            if response.headers["connection"]?.lowercased() == "close" { self.connection = nil }
+            return response
+        }
+        connection = nil
+        return TestResponse(status: 0, headers: HTTPHeaders(), body: [])
     }
 
     /// GET.

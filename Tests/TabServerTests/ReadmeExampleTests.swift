@@ -10,10 +10,13 @@ struct ReadmeExampleTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// README.md and every page in docs/.
+    /// README.md, every page in docs/ and the DocC catalog's articles.
     var markdownFiles: [String] {
-        let pages = (try? FileManager.default.contentsOfDirectory(atPath: TestFixtures.repositoryRoot + "/docs")) ?? []
-        return ["README.md"] + pages.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        func pages(in folder: String) -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: TestFixtures.repositoryRoot + "/" + folder))
+            return (names ?? []).filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
+        }
+        return ["README.md"] + pages(in: "docs") + pages(in: "Sources/TabServerCore/TabServerCore.docc")
     }
 
     @Test("each `<!-- example: PATH -->` block in README.md and docs/ equals that file")
@@ -27,8 +30,10 @@ struct ReadmeExampleTests {
                 let afterMarker = rest[start.upperBound...]
                 let pathEnd = try #require(afterMarker.range(of: " -->"))
                 let path = String(afterMarker[..<pathEnd.lowerBound])
-                let fenceStart = try #require(afterMarker.range(of: "```swift\n"))
-                let body = afterMarker[fenceStart.upperBound...]
+                // A fence of any language (swift, json, mustache) right after the marker.
+                let fence = try #require(afterMarker.range(of: "```"))
+                let fenceLineEnd = try #require(afterMarker[fence.upperBound...].firstIndex(of: "\n"))
+                let body = afterMarker[afterMarker.index(after: fenceLineEnd)...]
                 let fenceEnd = try #require(body.range(of: "\n```"))
                 let block = String(body[..<fenceEnd.lowerBound]) + "\n"
                 #expect(block == (try read(path)), "\(file): the block for \(path) differs from the file")
@@ -36,6 +41,6 @@ struct ReadmeExampleTests {
                 rest = body[fenceEnd.upperBound...]
             }
         }
-        #expect(checked >= 1, "the docs show the example app's code")
+        #expect(checked >= 8, "the docs show the example apps' code (\(checked) blocks)")
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
+import TabServer
 import TabServerCore
 import TabServerDemo
 import TabServerHTTP
@@ -280,5 +281,32 @@ extension String {
         while text.first?.isWhitespace == true { text.removeFirst() }
         while text.last?.isWhitespace == true { text.removeLast() }
         return String(text)
+    }
+}
+
+/// The same client API over a real socket: the engine, the chain and the routes.
+@Suite("Actions inside tabs, over a socket", .serialized)
+struct TabActionSocketTests {
+    @Test("add, 422 and confirm-then-delete through TestClient(port:), the engine between")
+    func overSocket() throws {
+        let shelf = TabActionTests.Shelf()
+        var configuration = TestFixtures.configuration()
+        configuration.templateOverlays = [TabActionTests.templates]
+        let server = try AppServer(try buildApplication(configuration, content: shelf.content(), log: quietLog))
+        defer { server.shutdown() }
+        let client = TestClient(port: server.port)
+        let form = client.get("/tabs/movies/new")
+        #expect(form.status == 200)
+        let invalid = client.post("/tabs/movies/new", form: [("csrf", form.csrfToken ?? ""), ("title", "")])
+        #expect(invalid.status == 422)
+        let added = client.post("/tabs/movies/new", form: [("csrf", form.csrfToken ?? ""), ("title", "Heat")])
+        #expect(added.status == 303)
+        #expect(added.location == "/tabs/movies/1")
+        #expect(client.follow(added).body.contains("Added “Heat”."))
+        let asked = client.post("/tabs/movies/1/delete", form: [("csrf", form.csrfToken ?? "")])
+        #expect(asked.body.contains("Delete movie 1?"))
+        let deleted = client.post("/tabs/movies/1/delete", form: [("csrf", asked.csrfToken ?? ""), ("confirmed", "1")])
+        #expect(deleted.status == 303)
+        #expect(shelf.count == 1)
     }
 }
