@@ -160,7 +160,13 @@ struct ProcessTests {
         #expect(reloaded)
         TestFixtures.write("{ broken", to: tabs)
         process.signal(SIGHUP)
-        usleep(200_000)
+        // The refusal is logged once the file was read: only then does the check mean anything.
+        var logged = ""
+        #expect(
+            waitUntil(.seconds(5)) {
+                logged += process.readOutput(within: .milliseconds(50))
+                return logged.contains("reload of \(tabs) refused, keeping the current tabs")
+            }, "the refusal is logged: \(logged)")
         #expect(try barTitles().contains(">Television</span>"), "an invalid reload keeps the model")
 
         let stopAt = Date()
