@@ -3,7 +3,9 @@
 import PackageDescription
 
 // TabServer uses no outside Swift packages: only the toolchain's own modules and
-// Debian's C libraries through system library targets (see README, "Layout").
+// Debian's C libraries through system library targets (see README, "Layout"). Those
+// targets hold only module maps and shims for macros; C of our own lives in regular C
+// targets (`.c` files and `include/`).
 //
 // Layers, bottom up (each imports only what is below it):
 //   HTTPTypes      request/response values, the `HTTPResponder` seam, settings, log sink
@@ -25,8 +27,6 @@ let package = Package(
         .systemLibrary(
             name: "CPicoHTTPParser", pkgConfig: "libh2o-evloop",
             providers: [.apt(["libh2o-evloop-dev"])]),
-        // epoll, accept4, pipe2, memfd and sendfile for the engine (part of the C library; no package).
-        .systemLibrary(name: "CLinuxIO"),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -40,11 +40,17 @@ let package = Package(
             name: "CHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]),
 
+        // C of our own, each imported only by the wrapper beside it.
+        // epoll, accept4, pipe2, memfd and sendfile for the engine (part of the C library; no package).
+        .target(name: "CLinuxIO"),
+        // The WAL write-merging VFS the SQLite store opens its file through.
+        .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
+
         // Wrappers: the only places that import the C modules.
         .target(name: "HTTPServer", dependencies: ["CLinuxIO", "CPicoHTTPParser", "HTTPTypes"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "Crypto", dependencies: ["CCrypto"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
         .target(name: "Redis", dependencies: ["CHiredis", "Crypto"]),
 
         // Pure Swift.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSQLite
+import CSQLiteVFS
 
 /// One SQLite connection. Not thread-safe by itself: its owner serializes calls (the
 /// session store keeps it behind a `Mutex`). Statements are prepared once and cached.
@@ -21,8 +22,8 @@ public final class SQLiteDatabase {
     /// milliseconds for a lock held by another connection.
     ///
     /// `coalescingWrites`: the write-ahead log's consecutive writes go out as one
-    /// `write(2)` per transaction instead of two per page (a VFS over the default one, see
-    /// `shim.h`); a transaction is still wholly in the file when its COMMIT returns.
+    /// `write(2)` per transaction instead of two per page (a VFS over the default one, in
+    /// the `CSQLiteVFS` target); a transaction is still wholly in the file when its COMMIT returns.
     public init(path: String, busyTimeout: Int32 = 2000, coalescingWrites: Bool = false) throws(SQLiteError) {
         var pointer: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
