@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "CLinuxIO"),
         // The WAL write-merging VFS the SQLite store opens its file through.
         .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
+        // For tests only: a VFS in memory that simulates power loss, and its Swift wrapper.
+        .target(name: "CSQLitePowerLossVFS", dependencies: ["CSQLite"]),
+        .target(name: "SQLitePowerLoss", dependencies: ["CSQLitePowerLossVFS"]),
 
         // Wrappers: the only places that import the C modules.
         .target(name: "HTTPServer", dependencies: ["CLinuxIO", "CPicoHTTPParser", "HTTPTypes"]),
@@ -82,7 +85,8 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "Gzip"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "HTTPTypes", "Gzip"]),
         .testTarget(
-            name: "SessionsTests", dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport", "Redis", "SQLite"]),
+            name: "SessionsTests",
+            dependencies: ["Sessions", "Crypto", "TabBar", "TestSupport", "Redis", "SQLite", "SQLitePowerLoss"]),
         .testTarget(
             name: "TabServerTests",
             dependencies: [

@@ -252,27 +252,43 @@ static int tabserver_current_time_int64(sqlite3_vfs *vfs, sqlite3_int64 *out) {
     return root->xCurrentTimeInt64(root, out);
 }
 
-int tabserver_sqlite_register_coalescing_vfs(void) {
-    static sqlite3_vfs vfs;
-    if (sqlite3_vfs_find("tabserver-coalesce") != 0) return SQLITE_OK;
-    sqlite3_vfs *root = sqlite3_vfs_find(0);
+int tabserver_sqlite_register_coalescing_vfs_over(const char *name, const char *root_name) {
+    if (name == 0) return SQLITE_MISUSE;
+    if (sqlite3_vfs_find(name) != 0) return SQLITE_OK;
+    sqlite3_vfs *root = sqlite3_vfs_find(root_name);
     if (root == 0 || root->iVersion < 2) return SQLITE_ERROR;
-    memset(&vfs, 0, sizeof(vfs));
-    vfs.iVersion = 2;
-    vfs.szOsFile = (int)sizeof(tabserver_file) + root->szOsFile;
-    vfs.mxPathname = root->mxPathname;
-    vfs.zName = "tabserver-coalesce";
-    vfs.pAppData = root;
-    vfs.xOpen = tabserver_open;
-    vfs.xDelete = tabserver_delete;
-    vfs.xAccess = tabserver_access;
-    vfs.xFullPathname = tabserver_full_pathname;
-    vfs.xRandomness = tabserver_randomness;
-    vfs.xSleep = tabserver_sleep;
-    vfs.xCurrentTime = tabserver_current_time;
-    vfs.xGetLastError = tabserver_last_error;
-    vfs.xCurrentTimeInt64 = tabserver_current_time_int64;
-    return sqlite3_vfs_register(&vfs, 0);
+    // Registered for the life of the process: SQLite keeps the pointer, so it is never freed.
+    sqlite3_vfs *vfs = (sqlite3_vfs *)calloc(1, sizeof(sqlite3_vfs));
+    char *own_name = strdup(name);
+    if (vfs == 0 || own_name == 0) {
+        free(vfs);
+        free(own_name);
+        return SQLITE_NOMEM;
+    }
+    vfs->iVersion = 2;
+    vfs->szOsFile = (int)sizeof(tabserver_file) + root->szOsFile;
+    vfs->mxPathname = root->mxPathname;
+    vfs->zName = own_name;
+    vfs->pAppData = root;
+    vfs->xOpen = tabserver_open;
+    vfs->xDelete = tabserver_delete;
+    vfs->xAccess = tabserver_access;
+    vfs->xFullPathname = tabserver_full_pathname;
+    vfs->xRandomness = tabserver_randomness;
+    vfs->xSleep = tabserver_sleep;
+    vfs->xCurrentTime = tabserver_current_time;
+    vfs->xGetLastError = tabserver_last_error;
+    vfs->xCurrentTimeInt64 = tabserver_current_time_int64;
+    int rc = sqlite3_vfs_register(vfs, 0);
+    if (rc != SQLITE_OK) {
+        free(vfs);
+        free(own_name);
+    }
+    return rc;
+}
+
+int tabserver_sqlite_register_coalescing_vfs(void) {
+    return tabserver_sqlite_register_coalescing_vfs_over("tabserver-coalesce", 0);
 }
 
 const char *tabserver_sqlite_coalescing_vfs_name(void) { return "tabserver-coalesce"; }
