@@ -11,7 +11,8 @@ import CSQLiteVFS
 /// let rows = try db.query("SELECT revision FROM sessions WHERE id = ?", [.blob(id)])
 /// ```
 public final class SQLiteDatabase {
-    private let handle: OpaquePointer
+    /// The connection (used by `SQLiteBackup` in this module; never handed out).
+    let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     /// Statements handed out by `prepare`, by `SQLiteStatement.index` (also in `statements`).
     private var handedOut: [(statement: OpaquePointer, sql: String)] = []

@@ -15,11 +15,15 @@ struct TabServerMain {
         // Before any thread exists, so every engine thread inherits the mask and only
         // `ProcessSignals.serve` sees SIGTERM, SIGINT and SIGHUP.
         ProcessSignals.block()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "backup" {
+            exit(BackupCommand.run(Array(arguments.dropFirst()), environment: ProcessEnvironment.current()))
+        }
         var log = LogSink.standardError
         let configuration: AppConfiguration
         do {
             switch try AppConfiguration.parse(
-                arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current())
+                arguments: arguments, environment: ProcessEnvironment.current())
             {
             case .help(let text):
                 print(text)

@@ -93,7 +93,7 @@ public func buildApplication(
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
-        clock: clock)
+        backup: BackupEndpoint(store: baseStore, log: log), clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }

@@ -31,12 +31,16 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let metrics: AppMetrics?
     /// Signs the form tokens of visitors with no stored session (`--csrf-secret`).
     let formTokens: FormTokenSigner
+    /// `POST /admin/backup` (a SQLite store only).
+    let backup: BackupEndpoint?
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
-        events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, clock: @escaping @Sendable () -> Int64
+        events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, backup: BackupEndpoint? = nil,
+        clock: @escaping @Sendable () -> Int64
     ) {
+        self.backup = backup
         identity = IdentityReader(header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.events = events
         self.metrics = metrics
@@ -62,6 +66,7 @@ public final class TabServerApp: HTTPResponder, Sendable {
     /// durable (a store that commits in groups), so the engine thread serves other
     /// connections meanwhile.
     public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        if request.path == BackupEndpoint.path, let backup { return backup.answer(request) }
         let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
         if request.path == "/metrics", let metrics {
             let response = metricsResponse(request, metrics: metrics)
