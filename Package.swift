@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "Mustache"),
         .target(name: "TabBar"),
         .target(name: "Web", dependencies: ["HTTPTypes", "Gzip", "Crypto"]),
-        .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis"]),
+        .target(name: "Sessions", dependencies: ["Crypto", "TabBar", "SQLite", "Redis", "HTTPTypes"]),
         .target(
             name: "TabServerCore",
             dependencies: ["HTTPTypes", "Web", "Sessions", "Mustache", "TabBar", "Crypto", "Redis"]),

@@ -85,6 +85,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests cut by a deadline (head, body) since start.
     public var timedOutRequests: Int { engine.timedOut.load(ordering: .relaxed) }
 
+    /// System calls on connections that failed since start (epoll_ctl, the interim
+    /// `100 Continue`); each such connection was closed, and the failures were logged
+    /// once per episode.
+    public var systemCallErrors: Int { engine.systemCallErrors.total }
+
     /// Whether the server is draining (answers carry `Connection: close`).
     public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
 

@@ -65,7 +65,8 @@ public func buildApplication(
         maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
     if case .redis(let redis, let keyPrefix) = configuration.sessions {
         // Instances sharing sessions share live events too.
-        let relay = RedisEventRelay(configuration: redis, channel: keyPrefix + "events") { [weak events] payload in
+        let relay = RedisEventRelay(configuration: redis, channel: keyPrefix + "events", log: log) {
+            [weak events] payload in
             events?.receive(payload)
         }
         events.connect(relay)

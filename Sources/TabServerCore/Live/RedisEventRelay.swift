@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import HTTPTypes
 import Redis
 
 /// Live events over Redis pub/sub: `PUBLISH` on the store's client, one subscriber
@@ -8,8 +9,14 @@ final class RedisEventRelay: EventRelay {
     private let client: RedisClient
     private let channel: [UInt8]
     private let subscriber: RedisSubscriber
+    private let failures = ErrorEpisode()
+    private let log: LogSink?
 
-    init(configuration: RedisConfiguration, channel: String, deliver: @escaping @Sendable ([UInt8]) -> Void) {
+    init(
+        configuration: RedisConfiguration, channel: String, log: LogSink? = nil,
+        deliver: @escaping @Sendable ([UInt8]) -> Void
+    ) {
+        self.log = log
         client = RedisClient(configuration: configuration)
         self.channel = Array(channel.utf8)
         subscriber = RedisSubscriber(configuration: configuration, channel: channel, onMessage: deliver)
@@ -21,9 +28,17 @@ final class RedisEventRelay: EventRelay {
     func start(deliver: @escaping @Sendable ([UInt8]) -> Void) { subscriber.start() }
 
     func publish(_ payload: [UInt8]) {
-        // Best effort: a Redis outage already answers pages with 503; events are extras.
-        _ = try? client.command([Array("PUBLISH".utf8), channel, payload])
+        // Best effort: a Redis outage already answers pages with 503; events are extras,
+        // but a lost one is counted and logged (once per episode).
+        do {
+            _ = try client.command([Array("PUBLISH".utf8), channel, payload])
+        } catch {
+            guard let count = failures.record() else { return }
+            log?.write("tabserver: live events: \(count) PUBLISH failure(s): \(error)", level: .error)
+        }
     }
+
+    var publishFailures: Int { failures.total }
 
     func stop() { subscriber.stop() }
 }

@@ -19,7 +19,10 @@ extension TabServerApp {
         var headers = HTTPHeaders()
         headers.add("Content-Type", AppMetrics.contentType)
         headers.add("Cache-Control", "no-store")
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(metrics.exposition(store: store).utf8)))
+        return HTTPResponse(
+            status: .ok, headers: headers,
+            body: .bytes(
+                Array(metrics.exposition(store: store, relayPublishFailures: events.relayPublishFailures).utf8)))
     }
 
     /// A direct peer on loopback or in the trusted list, not a relayed request.
