@@ -11,11 +11,16 @@ extension SQLiteSessionStore {
     /// on this store's own connection with SQLite's backup API, `pagesPerStep` pages at a
     /// time under the connection's lock, which the writer takes in between to commit
     /// (its commits are carried into the copy). Every write acknowledged before the call
-    /// is in the copy. Blocks the calling thread until done: call it off the engine.
+    /// is in the copy, and so is every write committed while it is made. Blocks the
+    /// calling thread until done: call it off the engine.
     ///
-    /// Returns the number of pages copied.
+    /// `betweenSteps` runs after each step with the lock released; by default it pauses
+    /// 100 µs, so a writer waiting for the lock gets it (a lock released and taken again
+    /// at once would let the copy starve the writer). Returns the number of pages copied.
     @discardableResult
-    public func backup(to path: String, pagesPerStep: Int32 = 256) throws(SessionStoreError) -> Int {
+    public func backup(
+        to path: String, pagesPerStep: Int32 = 256, betweenSteps: () -> Void = { usleep(100) }
+    ) throws(SessionStoreError) -> Int {
         let started = database.withLock { db -> Result<SQLiteBackup, SQLiteError> in
             do throws(SQLiteError) {
                 return .success(try SQLiteBackup(from: db, to: path))
@@ -48,7 +53,7 @@ extension SQLiteSessionStore {
                         }
                     }
                 case .success(false):
-                    sched_yield()  // the writer's turn
+                    betweenSteps()  // the writer's turn
                 case .failure(let error):
                     return .failure(error)
                 }

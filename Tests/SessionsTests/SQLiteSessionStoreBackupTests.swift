@@ -34,15 +34,30 @@ struct SQLiteSessionStoreBackupTests {
         }
         #expect(waitUntil(.seconds(10)) { acknowledged.withLock { $0.count } >= 50 })
         let before = early + acknowledged.withLock { $0 }
-        let countAtStart = before.count - early.count
-        let pages = try store.backup(to: folder + "/copy.sqlite", pagesPerStep: 4)
-        let countAtEnd = acknowledged.withLock { $0.count }
+        // Between two steps of the copy a write is committed, and waited for: if the copy
+        // held the store's lock throughout, it would never be.
+        let during = Session.new(now: 1_000)
+        let committedDuring = Mutex<Bool?>(nil)
+        var steps = 0
+        let pages = try store.backup(to: folder + "/copy.sqlite", pagesPerStep: 4) {
+            steps += 1
+            guard steps == 10 else { return }
+            let done = DispatchSemaphore(value: 0)
+            guard (try? store.insert(during)) != nil else { return committedDuring.withLock { $0 = false } }
+            let waiting = store.whenDurable([during.id]) { error in
+                committedDuring.withLock { $0 = error == nil }
+                done.signal()
+            }
+            if waiting && done.wait(timeout: .now() + 10) == .timedOut { committedDuring.withLock { $0 = false } }
+            if !waiting { committedDuring.withLock { $0 = true } }
+        }
         stop.store(true, ordering: .relaxed)
         writer.wait()
-        #expect(pages > 100, "a file of many steps: \(pages) pages")
-        #expect(countAtEnd > countAtStart, "writes committed while the copy was made")
+        #expect(pages > 100, "a file of many steps: \(pages) pages in \(steps) steps")
+        #expect(committedDuring.withLock { $0 } == true, "a write committed while the copy was being made")
 
         let copy = try SQLiteSessionStore(path: folder + "/copy.sqlite")
+        #expect(try copy.load(during.id, now: 1_001) != nil, "the write made during the copy is carried into it")
         let missing = try before.filter { id throws(SessionStoreError) in try copy.load(id, now: 1_001) == nil }
         #expect(missing.isEmpty, "\(missing.count) of \(before.count) acknowledged sessions missing from the copy")
         #expect(try copy.integrityCheck())
