@@ -3,7 +3,9 @@
 import PackageDescription
 
 // TabServer uses no outside Swift packages: only the toolchain's own modules and
-// Debian's C libraries through system library targets (see docs/swift-api.md).
+// Debian's C libraries through system library targets (see docs/swift-api.md). Those
+// targets hold only module maps and shims for macros; C of our own lives in regular C
+// targets (`.c` files and `include/`).
 //
 // Layers, bottom up (each imports only what is below it); every module is prefixed
 // `TabServer` so none clashes with a well-known package:
@@ -35,8 +37,6 @@ let package = Package(
         .systemLibrary(
             name: "CPicoHTTPParser", pkgConfig: "libh2o-evloop",
             providers: [.apt(["libh2o-evloop-dev"])]),
-        // epoll, accept4, pipe2, memfd and sendfile for the engine (part of the C library; no package).
-        .systemLibrary(name: "CLinuxIO"),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -50,11 +50,20 @@ let package = Package(
             name: "CHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]),
 
+        // C of our own, each imported only by the wrapper beside it.
+        // epoll, accept4, pipe2, memfd and sendfile for the engine (part of the C library; no package).
+        .target(name: "CLinuxIO"),
+        // The WAL write-merging VFS the SQLite store opens its file through.
+        .target(name: "CSQLiteVFS", dependencies: ["CSQLite"]),
+        // For tests only: a VFS in memory that simulates power loss, and its Swift wrapper.
+        .target(name: "CSQLitePowerLossVFS", dependencies: ["CSQLite"]),
+        .target(name: "SQLitePowerLoss", dependencies: ["CSQLitePowerLossVFS"]),
+
         // Wrappers: the only places that import the C modules.
         .target(name: "TabServerEngine", dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP"]),
         .target(name: "TabServerGzip", dependencies: ["CZlib"]),
         .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
-        .target(name: "TabServerSQLite", dependencies: ["CSQLite"]),
+        .target(name: "TabServerSQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
         .target(name: "TabServerRedis", dependencies: ["CHiredis", "TabServerCrypto", "TabServerRedisConfiguration"]),
 
         // Pure Swift.
@@ -63,7 +72,7 @@ let package = Package(
         .target(name: "TabServerMustache"),
         .target(name: "TabServerTabBar"),
         .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
-        .target(name: "TabServerSessions", dependencies: ["TabServerCrypto", "TabServerTabBar"]),
+        .target(name: "TabServerSessions", dependencies: ["TabServerCrypto", "TabServerTabBar", "TabServerHTTP"]),
         .target(name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite"]),
         .target(
             name: "TabServerCore",
@@ -104,7 +113,7 @@ let package = Package(
             name: "SessionsTests",
             dependencies: [
                 "TabServerSessions", "TabServerSQLiteSessions", "TabServerRedisSessions", "TabServerCrypto",
-                "TabServerTabBar", "TabServerTesting", "TabServerRedis", "TabServerSQLite",
+                "TabServerTabBar", "TabServerTesting", "TabServerRedis", "TabServerSQLite", "SQLitePowerLoss",
             ]),
         .testTarget(
             name: "TabServerTests",
@@ -112,6 +121,7 @@ let package = Package(
                 "TabServer", "TabServerCore", "TabServerDemo", "TabServerTesting", "TabServerHTTP", "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
+                "TabServerRedisConfiguration",
             ]),
         .testTarget(
             name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],

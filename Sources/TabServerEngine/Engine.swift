@@ -21,6 +21,9 @@ final class Engine: Sendable {
     let openConnections = Atomic<Int>(0)
     let refusedConnections = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
+    /// System calls on connections that failed where they should not (epoll_ctl, the
+    /// interim 100 Continue): counted, logged once per episode.
+    let systemCallErrors = ErrorEpisode()
     /// Set by `shutdown`: new connections are refused, idle ones closed, answers carry
     /// `Connection: close`.
     let draining = Atomic<Bool>(false)
@@ -54,6 +57,14 @@ final class Engine: Sendable {
     private static func nanos(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    /// Counts a failed system call and logs it (once per episode; see `ErrorEpisode`).
+    func recordSystemCallError(_ call: String, errno code: Int32) {
+        guard let count = systemCallErrors.record() else { return }
+        errorLog.write(
+            "tabserver: \(call) failed: \(String(cString: strerror(code)))\(count > 1 ? " (\(count) failures since the last report)" : ""); the connection is closed",
+            level: .error)
     }
 
     /// Admits a new connection from `address` if the per-address limit allows it.

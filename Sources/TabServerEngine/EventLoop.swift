@@ -63,9 +63,12 @@ final class EventLoop: @unchecked Sendable {
         wakeWrite = pipeEnds[1]
         fields = .allocate(capacity: RequestHead.maximumFields + 1)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
-        register(wakeRead, events: EpollEvents.input, tag: Self.wakeTag)
-        register(engine.listenDescriptor, events: EpollEvents.input | EpollEvents.exclusive, tag: Self.listenTag)
         spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard register(wakeRead, events: EpollEvents.input, tag: Self.wakeTag),
+            register(engine.listenDescriptor, events: EpollEvents.input | EpollEvents.exclusive, tag: Self.listenTag)
+        else {
+            throw HTTPServerError("epoll_ctl(): \(String(cString: strerror(errno)))")
+        }
     }
 
     deinit {
@@ -230,8 +233,11 @@ final class EventLoop: @unchecked Sendable {
                     // for now; EMFILE would otherwise spin.
                     if engine.draining.load(ordering: .relaxed) {
                         listening = false
-                        register(
+                        if !register(
                             engine.listenDescriptor, events: 0, tag: Self.listenTag, operation: Int32(EPOLL_CTL_DEL))
+                        {
+                            engine.recordSystemCallError("epoll_ctl(DEL) of the listening socket", errno: errno)
+                        }
                     } else if errno == EMFILE || errno == ENFILE {
                         if refuseWithSpareDescriptor() { continue }
                     }
@@ -325,7 +331,10 @@ final class EventLoop: @unchecked Sendable {
         }
         let connection = Connection(descriptor: descriptor, address: address, counted: true, now: now)
         connections[descriptor] = connection
-        register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor))
+        if !register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor)) {
+            engine.recordSystemCallError("epoll_ctl(ADD) of a connection", errno: errno)
+            closeNow(connection, aborted: true)
+        }
     }
 
     /// Past the budget: a fast 503 with `Retry-After`, then a short linger and close —
@@ -334,7 +343,11 @@ final class EventLoop: @unchecked Sendable {
     private func refuse(_ descriptor: Int32, address: String, now: UInt64) {
         let connection = Connection(descriptor: descriptor, address: address, counted: false, now: now)
         connections[descriptor] = connection
-        register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor))
+        guard register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor)) else {
+            engine.recordSystemCallError("epoll_ctl(ADD) of a refused connection", errno: errno)
+            closeNow(connection, aborted: true)
+            return
+        }
         connection.requestStart = now
         queue(Self.overBudgetResponse, on: connection, method: .get, close: true, keepAliveForHTTP10: false)
         flush(connection)
@@ -450,9 +463,20 @@ final class EventLoop: @unchecked Sendable {
             }
             if head.framing == .chunked { connection.chunked = ChunkedDecoder() }
             if head.expectsContinue {
+                // Nothing else is queued yet, so the 17 bytes fit the empty socket buffer; a
+                // short or failed send would leave the client waiting or misframe the answer.
                 let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                _ = interim.withUnsafeBytes {
-                    send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                let sent = interim.withUnsafeBytes {
+                    send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
+                if sent != interim.count {
+                    let code = sent < 0 ? errno : EAGAIN
+                    // A peer that is gone is no engine error; anything else is.
+                    if code != EPIPE && code != ECONNRESET {
+                        engine.recordSystemCallError("send(100 Continue)", errno: code)
+                    }
+                    closeNow(connection, aborted: true)
+                    return false
                 }
             }
             connection.phase = .body(since: now)
@@ -816,14 +840,21 @@ final class EventLoop: @unchecked Sendable {
             case .output: EpollEvents.output
             case .none: 0
             }
-        register(
+        if !register(
             connection.descriptor, events: events, tag: UInt64(connection.descriptor), operation: Int32(EPOLL_CTL_MOD))
+        {
+            // A connection whose interest cannot change can no longer be driven.
+            engine.recordSystemCallError("epoll_ctl(MOD) of a connection", errno: errno)
+            closeNow(connection, aborted: true)
+        }
     }
 
+    /// epoll_ctl; false (with errno) when it failed.
+    @discardableResult
     private func register(
         _ descriptor: Int32, events: UInt32, tag: UInt64, operation: Int32 = Int32(EPOLL_CTL_ADD)
-    ) {
-        _ = tabserver_epoll_control(epoll, operation, descriptor, events, tag)
+    ) -> Bool {
+        tabserver_epoll_control(epoll, operation, descriptor, events, tag) == 0
     }
 
     /// The peer's address as text ("-" if unknown).

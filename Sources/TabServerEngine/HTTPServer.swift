@@ -22,7 +22,8 @@ import TabServerHTTP
 public final class HTTPServer: @unchecked Sendable {
     /// The port the server listens on (the real one when configured with 0).
     public let port: Int
-    /// The configuration it was started with.
+    /// The configuration it runs with: the one given, with a default connection limit
+    /// lowered to fit the hard limit on open files.
     public let configuration: HTTPServerConfiguration
 
     private let engine: Engine
@@ -37,9 +38,9 @@ public final class HTTPServer: @unchecked Sendable {
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         accessLog: LogSink? = .standardOutput, errorLog: LogSink = .standardError
     ) throws(HTTPServerError) {
-        self.configuration = configuration
         try Self.validate(configuration)
-        try Self.ensureDescriptors(for: configuration, log: errorLog)
+        let configuration = try Self.fitDescriptors(configuration, log: errorLog)
+        self.configuration = configuration
         let socket = try ListenSocket(host: configuration.host, port: configuration.port)
         let engine = Engine(
             responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
@@ -83,6 +84,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Requests cut by a deadline (head, body) since start.
     public var timedOutRequests: Int { engine.timedOut.load(ordering: .relaxed) }
+
+    /// System calls on connections that failed since start (epoll_ctl, the interim
+    /// `100 Continue`); each such connection was closed, and the failures were logged
+    /// once per episode.
+    public var systemCallErrors: Int { engine.systemCallErrors.total }
 
     /// Whether the server is draining (answers carry `Connection: close`).
     public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
@@ -136,20 +142,45 @@ public final class HTTPServer: @unchecked Sendable {
         try require(configuration.shutdownGracePeriod >= .zero, "shutdown grace period must be 0 or more")
     }
 
+    /// Open files a connection budget needs beyond one per connection: the listening
+    /// socket, the loops' epoll and wake-up descriptors, log files, the session store.
+    static let reservedDescriptors = 256
+
+    /// The connection limit that fits `hardLimit` open files: `configured` if it fits,
+    /// nil when it was chosen and does not, else the most that fits (at least 1).
+    static func fittingConnectionLimit(_ configuration: HTTPServerConfiguration, hardLimit: Int) -> Int? {
+        if configuration.connectionLimit + reservedDescriptors <= hardLimit { return configuration.connectionLimit }
+        if configuration.isConnectionLimitChosen { return nil }
+        return max(1, hardLimit - reservedDescriptors)
+    }
+
     /// Raises the soft limit on open files to what the connection budget needs (each
-    /// connection is a descriptor), or refuses to start when even the hard limit is short.
-    private static func ensureDescriptors(for configuration: HTTPServerConfiguration, log: LogSink)
-        throws(HTTPServerError)
+    /// connection is a descriptor). When even the hard limit is short, a default budget is
+    /// lowered to fit it (said once in `log`), and a chosen one refuses to start.
+    private static func fitDescriptors(_ configuration: HTTPServerConfiguration, log: LogSink)
+        throws(HTTPServerError) -> HTTPServerConfiguration
     {
-        let needed = rlim_t(configuration.connectionLimit + 256)
         var limits = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0, limits.rlim_cur < needed else { return }
-        if limits.rlim_max < needed {
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return configuration }
+        let hardLimit = Int(clamping: limits.rlim_max)  // RLIM_INFINITY is all ones: Int.max
+        let needed = configuration.connectionLimit + reservedDescriptors
+        guard let fitting = fittingConnectionLimit(configuration, hardLimit: hardLimit) else {
             throw HTTPServerError(
                 "the connection limit \(configuration.connectionLimit) needs \(needed) open files, but the hard limit is \(limits.rlim_max): lower --connection-limit or raise ulimit -n"
             )
         }
-        limits.rlim_cur = needed
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)
+        var fitted = configuration
+        if fitting != configuration.connectionLimit {
+            fitted.connectionLimit = fitting
+            log.write(
+                "tabserver: connection limit \(fitting) (the default \(configuration.connectionLimit) needs \(needed) open files, the hard limit is \(hardLimit)); set --connection-limit or raise ulimit -n",
+                level: .warn)
+        }
+        let wanted = rlim_t(fitted.connectionLimit + reservedDescriptors)
+        if limits.rlim_cur < wanted {
+            limits.rlim_cur = min(wanted, limits.rlim_max)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)
+        }
+        return fitted
     }
 }

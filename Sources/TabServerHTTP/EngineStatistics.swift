@@ -10,4 +10,12 @@ public protocol EngineStatistics: Sendable {
     var openConnections: Int { get }
     /// Requests being processed right now.
     var inFlightRequests: Int { get }
+    /// System calls on connections that failed since start (epoll_ctl, the interim
+    /// `100 Continue`); each such connection was closed.
+    var systemCallErrors: Int { get }
+}
+
+extension EngineStatistics {
+    /// An engine that does not count them reports none.
+    public var systemCallErrors: Int { 0 }
 }

@@ -12,7 +12,19 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var threads: Int
     /// Connections held at once; a client past it gets an immediate 503 with
     /// `Retry-After` and is closed, never left waiting in the kernel's backlog.
-    public var connectionLimit: Int
+    ///
+    /// Unless set (here or in `init`), it is the default of 10,000, which the server
+    /// lowers to fit the hard limit on open files; a limit that was set and cannot fit
+    /// stops the server from starting instead.
+    public var connectionLimit: Int {
+        get { chosenConnectionLimit ?? Self.defaultConnectionLimit }
+        set { chosenConnectionLimit = newValue }
+    }
+    /// Whether `connectionLimit` was set rather than left at its default.
+    public var isConnectionLimitChosen: Bool { chosenConnectionLimit != nil }
+    /// The connection limit when none is set.
+    public static let defaultConnectionLimit = 10_000
+    private var chosenConnectionLimit: Int?
     /// Connections one client address may hold (0 = no limit). Leave at 0 behind a
     /// reverse proxy, where every connection comes from the proxy.
     public var perAddressConnectionLimit: Int
@@ -37,11 +49,12 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// not sent within this time plus one second per `bodyMinimumRate` bytes.
     public var sendTimeout: Duration
 
-    /// The defaults: loopback, port 8080, 2 threads, 10,000 connections, 30 s idle
+    /// The defaults: loopback, port 8080, 2 threads, 10,000 connections (fewer when the
+    /// hard limit on open files is lower, unless `connectionLimit` is given), 30 s idle
     /// timeout, 32 KiB per request head, 64 KiB bodies, 8 s grace, 10 s for a head, 20 s
     /// (+1 s per 500 B) for a body, 30 s (+1 s per 500 B) to send a response.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int = 10_000,
+        host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, connectionLimit: Int? = nil,
         perAddressConnectionLimit: Int = 0, connectionTimeout: Duration = .seconds(30),
         memoryPerConnection: Int = 32 * 1024,
         maxBodySize: Int = 64 * 1024, shutdownGracePeriod: Duration = .seconds(8),
@@ -55,7 +68,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
         self.host = host
         self.port = port
         self.threads = threads
-        self.connectionLimit = connectionLimit
+        self.chosenConnectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.connectionTimeout = connectionTimeout
         self.memoryPerConnection = memoryPerConnection

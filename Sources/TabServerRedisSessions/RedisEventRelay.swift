@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerCore
+import TabServerHTTP
 import TabServerRedis
 import TabServerSessions
 
@@ -11,6 +12,8 @@ final class RedisEventRelay: EventRelay {
     private let client: RedisClient
     private let channel: [UInt8]
     private let subscriber: RedisSubscriber
+    private let failures = ErrorEpisode()
+    private let log: LogSink?
 
     /// Who hears the messages, given by `start`.
     private final class Listener: Sendable {
@@ -19,7 +22,8 @@ final class RedisEventRelay: EventRelay {
 
     private let listener = Listener()
 
-    init(configuration: RedisConfiguration, channel: String) {
+    init(configuration: RedisConfiguration, channel: String, log: LogSink? = nil) {
+        self.log = log
         client = RedisClient(configuration: configuration)
         self.channel = Array(channel.utf8)
         let listener = listener
@@ -37,9 +41,17 @@ final class RedisEventRelay: EventRelay {
     }
 
     func publish(_ payload: [UInt8]) {
-        // Best effort: a Redis outage already answers pages with 503; events are extras.
-        _ = try? client.command([Array("PUBLISH".utf8), channel, payload])
+        // Best effort: a Redis outage already answers pages with 503; events are extras,
+        // but a lost one is counted and logged (once per episode).
+        do {
+            _ = try client.command([Array("PUBLISH".utf8), channel, payload])
+        } catch {
+            guard let count = failures.record() else { return }
+            log?.write("tabserver: live events: \(count) PUBLISH failure(s): \(error)", level: .error)
+        }
     }
+
+    var publishFailures: Int { failures.total }
 
     func stop() { subscriber.stop() }
 }

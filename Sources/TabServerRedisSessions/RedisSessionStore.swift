@@ -77,6 +77,8 @@ public final class RedisSessionStore: SessionStore {
     private let writeTokens = Atomic<UInt64>(UInt64.random(in: 1...(UInt64.max / 2)))
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
+    /// Hashes whose bytes could not be decoded since start (each read as absent).
+    public var undecodableSessions: Int { health.undecodable.total }
 
     /// A store on `client`.
     /// `cacheCapacity` bounds the decoded sessions kept in this process (least recently
@@ -333,7 +335,13 @@ public final class RedisSessionStore: SessionStore {
         }
         // Bytes this version cannot read count as absent, and stay in place: they may
         // belong to a newer version of the server during a rolling deployment.
-        guard var session = try? SessionCodec.decode(data, id: id, revision: revision),
+        var decoded: Session?
+        do {
+            decoded = try SessionCodec.decode(data, id: id, revision: revision)
+        } catch {
+            health.recordUndecodable(error)
+        }
+        guard var session = decoded,
             // The script checked the absolute lifetime against the `created` field; check
             // the session's own creation time too, in case the two ever disagree.
             now - session.created <= lifetime.absolute

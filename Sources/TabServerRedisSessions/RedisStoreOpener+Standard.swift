@@ -6,9 +6,9 @@ import TabServerSessions
 extension RedisStoreOpener {
     /// Sessions in `RedisSessionStore`, live events relayed over Redis pub/sub on the
     /// channel `keyPrefix + "events"`.
-    public static let standard = RedisStoreOpener { redis, keyPrefix, lifetime, log in
+    public static let standard = RedisStoreOpener { redis, keyPrefix, lifetime, healthLog, log in
         let store = RedisSessionStore(
-            client: RedisClient(configuration: redis), lifetime: lifetime, keyPrefix: keyPrefix, log: log)
-        return (store, RedisEventRelay(configuration: redis, channel: keyPrefix + "events"))
+            client: RedisClient(configuration: redis), lifetime: lifetime, keyPrefix: keyPrefix, log: healthLog)
+        return (store, RedisEventRelay(configuration: redis, channel: keyPrefix + "events", log: log))
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSQLite
+import CSQLiteVFS
 
 /// One SQLite connection. Not thread-safe by itself: its owner serializes calls (the
 /// session store keeps it behind a `Mutex`). Statements are prepared once and cached.
@@ -10,7 +11,8 @@ import CSQLite
 /// let rows = try db.query("SELECT revision FROM sessions WHERE id = ?", [.blob(id)])
 /// ```
 public final class SQLiteDatabase {
-    private let handle: OpaquePointer
+    /// The connection (used by `SQLiteBackup` in this module; never handed out).
+    let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     /// Statements handed out by `prepare`, by `SQLiteStatement.index` (also in `statements`).
     private var handedOut: [(statement: OpaquePointer, sql: String)] = []
@@ -21,19 +23,27 @@ public final class SQLiteDatabase {
     /// milliseconds for a lock held by another connection.
     ///
     /// `coalescingWrites`: the write-ahead log's consecutive writes go out as one
-    /// `write(2)` per transaction instead of two per page (a VFS over the default one, see
-    /// `shim.h`); a transaction is still wholly in the file when its COMMIT returns.
-    public init(path: String, busyTimeout: Int32 = 2000, coalescingWrites: Bool = false) throws(SQLiteError) {
+    /// `write(2)` per transaction instead of two per page (a VFS over the default one, in
+    /// the `CSQLiteVFS` target); a transaction is still wholly in the file when its COMMIT returns.
+    ///
+    /// `vfs`: the name of a registered VFS to open the file through instead (one made
+    /// by `registerCoalescingVFS(named:over:)`, for instance); it wins over `coalescingWrites`.
+    public init(path: String, busyTimeout: Int32 = 2000, coalescingWrites: Bool = false, vfs: String? = nil)
+        throws(SQLiteError)
+    {
         var pointer: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        var vfs: UnsafePointer<CChar>? = nil
-        if coalescingWrites {
+        var defaultName: UnsafePointer<CChar>? = nil
+        if coalescingWrites && vfs == nil {
             guard Self.coalescingVFSRegistered else {
                 throw SQLiteError(code: SQLITE_ERROR, message: "no default VFS", operation: "register VFS")
             }
-            vfs = tabserver_sqlite_coalescing_vfs_name()
+            defaultName = tabserver_sqlite_coalescing_vfs_name()
         }
-        let status = sqlite3_open_v2(path, &pointer, flags, vfs)
+        let status =
+            if let vfs { sqlite3_open_v2(path, &pointer, flags, vfs) } else {
+                sqlite3_open_v2(path, &pointer, flags, defaultName)
+            }
         guard status == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let pointer { sqlite3_close_v2(pointer) }
@@ -43,6 +53,16 @@ public final class SQLiteDatabase {
         self.path = path
         sqlite3_busy_timeout(handle, busyTimeout)
         sqlite3_extended_result_codes(handle, 0)
+    }
+
+    /// Registers the WAL write-merging VFS once more as `name`, over the VFS registered as
+    /// `root` rather than the default one (a test puts a power-loss simulation below it).
+    /// Registering a name again changes nothing.
+    public static func registerCoalescingVFS(named name: String, over root: String) throws(SQLiteError) {
+        let status = tabserver_sqlite_register_coalescing_vfs_over(name, root)
+        guard status == SQLITE_OK else {
+            throw SQLiteError(code: status, message: "cannot register \(name) over \(root)", operation: "register VFS")
+        }
     }
 
     /// Registered once per process, on first use.

@@ -105,6 +105,8 @@ public final class SQLiteSessionStore: SessionStore {
     public let maxSessions: Int
     /// Whether writes and reads currently succeed; logs the changes.
     public let health: StoreHealth
+    /// Rows whose bytes could not be decoded since start (each read as absent).
+    public var undecodableSessions: Int { health.undecodable.total }
     /// The most rows kept unless told otherwise: about 1 GB on disk at roughly 330 bytes
     /// a row (a session of about 260 bytes, its key and two index entries).
     public static let defaultMaxSessions = 3_000_000
@@ -242,7 +244,13 @@ public final class SQLiteSessionStore: SessionStore {
         let rows = try run("SELECT revision, data, key FROM sessions WHERE id = ?", [.blob(id.bytes)])
         guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes, let key = row[2].integer
         else { return nil }
-        guard var session = try? SessionCodec.decode(data, id: id, revision: Int(revision)) else { return nil }
+        var session: Session
+        do {
+            session = try SessionCodec.decode(data, id: id, revision: Int(revision))
+        } catch {
+            health.recordUndecodable(error)
+            return nil
+        }
         if lifetime.isExpired(session, now: now) {
             try delete(id)
             return nil

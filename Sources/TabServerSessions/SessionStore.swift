@@ -22,6 +22,8 @@ public protocol SessionStore: Sendable {
     func sweep(now: Int64) throws(SessionStoreError) -> Int
     /// Whether the store can serve requests now (`/readyz`).
     func checkReady() -> Bool
+    /// Stored sessions found undecodable since start (each counted as absent; `/metrics`).
+    var undecodableSessions: Int { get }
     /// Like `load`, but may answer from a copy kept in this process without asking the
     /// store whether it is still the stored revision (saving a round trip to a shared
     /// store). The caller must then either write with `update`, whose compare-and-set
@@ -56,6 +58,11 @@ public protocol SessionStore: Sendable {
     /// been reported): `whenDurable` would wait for it. False lets callers skip preparing
     /// to wait.
     func awaitsCommit(_ id: SessionID) -> Bool
+}
+
+extension SessionStore {
+    /// A store that decodes nothing it could find corrupt (memory) reports none.
+    public var undecodableSessions: Int { 0 }
 }
 
 extension SessionStore {

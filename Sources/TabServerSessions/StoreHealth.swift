@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+import TabServerHTTP
 
 /// Whether a session store works, as its own operations find it, with one log line per
 /// change of state and a background probe while it does not.
@@ -54,6 +55,18 @@ public final class StoreHealth: Sendable {
             return !state.isUp
         }
         if recovered { log?("tabserver: session store \(name) works again", false) }
+    }
+
+    /// Stored sessions whose bytes could not be decoded since start: each counts as absent
+    /// (the visitor gets a fresh session).
+    public let undecodable = ErrorEpisode()
+
+    /// Notes a session that could not be decoded: counted, and logged once per episode.
+    public func recordUndecodable(_ error: SessionStoreError) {
+        guard let count = undecodable.record() else { return }
+        log?(
+            "tabserver: session store \(name): \(count) stored session(s) could not be decoded and count as absent: \(error.reason)",
+            true)
     }
 
     /// Notes a failure: when the store was up, logs it and starts `probe` in the

@@ -140,6 +140,13 @@ public final class RawHTTPConnection {
         return String(decoding: pending, as: UTF8.self)
     }
 
+    /// Bytes the kernel holds for this connection, not yet read (FIONREAD): a test waits
+    /// for the server's sends to stall by watching this stop growing.
+    public var unreadBytes: Int {
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) + pending.count : pending.count
+    }
+
     /// Whether the server closed the connection (reads end of stream within the timeout).
     /// Closes the sending side (the server reads end-of-file) and keeps reading.
     public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }

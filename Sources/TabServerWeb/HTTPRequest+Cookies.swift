@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension HTTPRequest {
     /// The value of the first cookie called `name` in the `Cookie` header(s), if any.
     /// Malformed pairs are skipped, never an error: cookies are client input.
@@ -9,21 +13,34 @@ extension HTTPRequest {
     public func cookie(_ name: String) -> String? {
         let wanted = Array(name.utf8)
         for field in headers where HTTPHeaders.namesEqual(field.name, "cookie") {
-            // Scans bytes rather than splitting strings: this runs on every request.
-            let bytes = Array(field.value.utf8)
-            var index = 0
-            while index < bytes.count {
-                var end = index
-                while end < bytes.count && bytes[end] != UInt8(ascii: ";") { end += 1 }
-                if let value = Self.cookieValue(bytes[index..<end], named: wanted) { return value }
-                index = end + 1
+            // Scans the bytes in place rather than splitting strings: this runs on every
+            // request, and a head may hold 32 KiB of cookies.
+            var value = field.value
+            let found = value.withUTF8 { bytes -> String? in
+                var index = 0
+                while index < bytes.count {
+                    // The next ';' by memchr: a long header of other cookies is skipped fast.
+                    let start = UnsafeRawPointer(bytes.baseAddress! + index)
+                    var end = bytes.count
+                    if let hit = memchr(start, Int32(UInt8(ascii: ";")), bytes.count - index) {
+                        end = index + start.distance(to: UnsafeRawPointer(hit))
+                    }
+                    if let value = Self.cookieValue(bytes[index..<end], named: wanted) { return value }
+                    index = end + 1
+                }
+                return nil
             }
+            if let found { return found }
         }
         return nil
     }
 
-    private static func cookieValue(_ pair: ArraySlice<UInt8>, named wanted: [UInt8]) -> String? {
+    private static func cookieValue(_ pair: Slice<UnsafeBufferPointer<UInt8>>, named wanted: [UInt8]) -> String? {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        // Most pairs are other cookies: their first name byte already differs.
+        var first = pair.startIndex
+        while first < pair.endIndex && isSpace(pair[first]) { first += 1 }
+        guard let initial = wanted.first, first < pair.endIndex, pair[first] == initial else { return nil }
         guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
         var nameStart = pair.startIndex
         var nameEnd = equals

@@ -237,15 +237,19 @@ struct EngineTests {
     @Test("oversized headers and URLs are refused, and the server keeps serving")
     func oversizedHead() throws {
         try withEngine { server in
-            let big = try #require(RawHTTPConnection(port: server.port))
-            big.send("GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
-            let bigResponse = big.readResponse()
-            #expect(bigResponse == nil || [413, 414, 431].contains(bigResponse!.status))
-
-            let long = try #require(RawHTTPConnection(port: server.port))
-            long.send("GET /\(String(repeating: "b", count: 20_000)) HTTP/1.1\r\nHost: t\r\n\r\n")
-            let longResponse = long.readResponse()
-            #expect(longResponse == nil || [413, 414, 431].contains(longResponse!.status))
+            // Each refusal is exactly one well-formed answer, then the close.
+            for (request, status) in [
+                ("GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n", 431),
+                ("GET /\(String(repeating: "b", count: 20_000)) HTTP/1.1\r\nHost: t\r\n\r\n", 414),
+            ] {
+                let connection = try #require(RawHTTPConnection(port: server.port))
+                connection.send(request)
+                let (bytes, closed) = connection.readUntilClosed()
+                let (statuses, problem) = parseResponses(bytes)
+                #expect(problem == nil, "\(request.prefix(20))")
+                #expect(statuses == [status], "\(request.prefix(20))")
+                #expect(closed, "\(request.prefix(20))")
+            }
 
             let fine = try #require(RawHTTPConnection(port: server.port))
             fine.send("GET /fine HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -258,8 +262,8 @@ struct EngineTests {
         try withEngine(delayMicroseconds: 1_000_000) { server in
             let connection = try #require(RawHTTPConnection(port: server.port))
             connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-            usleep(100_000)
-            #expect(server.inFlightRequests == 1)
+            // The responder holds the request for 1 s: shut down once it is in flight.
+            #expect(waitUntil(.milliseconds(900)) { server.inFlightRequests == 1 })
             let port = server.port
             let stopped = StopFlag()
             let box = ServerBox(server)
@@ -267,22 +271,13 @@ struct EngineTests {
                 box.server.shutdown()
                 stopped.store(true)
             }
-            var polls = 0
-            while !server.isDraining && polls < 200 {
-                usleep(5_000)
-                polls += 1
-            }
-            #expect(server.isDraining, "shutdown began while the request was in flight")
+            #expect(
+                waitUntil(.seconds(1)) { server.isDraining } && server.inFlightRequests == 1,
+                "shutdown began while the request was in flight")
             let response = try #require(connection.readResponse())
             #expect(response.status == 200)
             #expect(response.headers["connection"]?.lowercased() == "close")
-            var waited = 0
-            while !stopped.load() && waited < 500 {
-                usleep(10_000)
-                waited += 1
-            }
-            let didStop = stopped.load()
-            #expect(didStop)
+            #expect(waitUntil(.seconds(5)) { stopped.load() })
             #expect(RawHTTPConnection(port: port) == nil)
         }
     }

@@ -93,7 +93,16 @@ struct StaticBodyTests {
             // 12 MiB asked for at once (more than loopback's socket buffers hold); nothing is
             // read until the server's sends have stalled.
             connection.send(String(repeating: "GET /big HTTP/1.1\r\nHost: t\r\n\r\n", count: 6))
-            usleep(300_000)
+            // Stalled: the socket buffers are full and stop filling for 50 ms.
+            var last = -1
+            #expect(
+                waitUntil(.seconds(5), every: .milliseconds(50)) {
+                    let now = connection.unreadBytes
+                    defer { last = now }
+                    return now > 0 && now == last
+                }, "the server's sends stalled")
+            #expect(
+                connection.unreadBytes < 6 * StaticResponder.big.count, "more than the buffers hold is left to send")
             for _ in 0..<6 {
                 let response = try #require(connection.readResponse())
                 #expect(firstDifference(response.body, StaticResponder.big) == nil)

@@ -84,12 +84,25 @@ struct ProcessTests {
 
     /// Starts the built binary on a free port and waits for its "listening" line.
     static func launch(_ extra: [String] = [], sessions: String = "memory") throws -> (ChildProcess, Int) {
+        let (process, port, _) = try launchLogging(extra, sessions: sessions)
+        return (process, port)
+    }
+
+    /// The arguments that start the built binary on a free port with the repository's files.
+    static func arguments(_ extra: [String], sessions: String = "memory") -> [String] {
         let root = TestFixtures.repositoryRoot
-        let process = try ChildProcess(
-            [
-                Self.binary, "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
-                "--locales", root + "/Locales", "--access-log", "off", "--sessions", sessions,
-            ] + extra, standardError: .pipe)
+        return [
+            Self.binary, "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
+            "--locales", root + "/Locales", "--access-log", "off", "--sessions", sessions,
+        ] + extra
+    }
+
+    /// Starts `command` (by default the built binary on a free port), waits for its
+    /// "listening" line, and returns the process, its port and what it logged until then.
+    static func launchLogging(
+        _ extra: [String] = [], sessions: String = "memory", command: [String]? = nil
+    ) throws -> (ChildProcess, Int, String) {
+        let process = try ChildProcess(command ?? arguments(extra, sessions: sessions), standardError: .pipe)
         var collected = ""
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -97,7 +110,9 @@ struct ProcessTests {
             collected += chunk
             if let range = collected.range(of: "listening on http://127.0.0.1:") {
                 let digits = collected[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits) { return (process, port) }
+                if let port = Int(digits), collected[range.upperBound...].dropFirst(digits.count).first != nil {
+                    return (process, port, collected)
+                }
             }
             if chunk.isEmpty && !process.isRunning { break }
         }
@@ -145,7 +160,13 @@ struct ProcessTests {
         #expect(reloaded)
         TestFixtures.write("{ broken", to: tabs)
         process.signal(SIGHUP)
-        usleep(200_000)
+        // The refusal is logged once the file was read: only then does the check mean anything.
+        var logged = ""
+        #expect(
+            waitUntil(.seconds(5)) {
+                logged += process.readOutput(within: .milliseconds(50))
+                return logged.contains("reload of \(tabs) refused, keeping the current tabs")
+            }, "the refusal is logged: \(logged)")
         #expect(try barTitles().contains(">Television</span>"), "an invalid reload keeps the model")
 
         let stopAt = Date()
@@ -166,5 +187,40 @@ struct ProcessTests {
             #expect(process.waitForExit(.seconds(10)) == .exited(status))
             #expect(output.contains(text))
         }
+    }
+
+    @Test("under a hard limit of 4096 open files the default budget shrinks to fit, said once; a chosen one refuses")
+    func descriptorLimit() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the package first")
+        // `ulimit -n` in sh sets the soft and the hard limit; the server cannot raise either.
+        let lowered = ["/bin/sh", "-c", "ulimit -n 4096 && exec \"$@\"", "sh"]
+        let (process, port, log) = try Self.launchLogging(command: lowered + Self.arguments([]))
+        defer { process.stop() }
+        let notices = log.components(separatedBy: "connection limit 3840 (the default 10000 needs 10256 open files")
+        #expect(notices.count == 2, "said exactly once: \(log)")
+        let connection = try #require(RawHTTPConnection(port: port))
+        connection.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(connection.readResponse()?.status == 200)
+        #expect(process.stop() == .exited(0))
+
+        let chosen = try ChildProcess(
+            lowered + Self.arguments(["--connection-limit", "10000"]), standardError: .pipe)
+        let refusal = chosen.readAllOutput()
+        #expect(chosen.waitForExit(.seconds(10)) == .exited(1))
+        #expect(
+            refusal.contains(
+                "the connection limit 10000 needs 10256 open files, but the hard limit is 4096: lower --connection-limit or raise ulimit -n"
+            ), "\(refusal)")
+
+        let fitting = try ChildProcess(
+            lowered + Self.arguments(["--connection-limit", "3000"]), standardError: .pipe)
+        defer { fitting.stop() }
+        var started = ""
+        #expect(
+            waitUntil(.seconds(10)) {
+                started += fitting.readOutput(within: .milliseconds(50))
+                return started.contains("listening on") || !fitting.isRunning
+            })
+        #expect(started.contains("listening on") && !started.contains("connection limit 3"), "\(started)")
     }
 }

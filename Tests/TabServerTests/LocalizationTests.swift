@@ -25,6 +25,19 @@ struct LocalizationTests {
         #expect(page.body.contains("<span class=\"tab-title\">\(more)</span>"))
     }
 
+    @Test(
+        "a 31 KB Accept-Language is read only as far as its first 16 ranges; ranges in any case, long ones skipped",
+        arguments: [
+            (15, "DE-at", "de"), (16, "de", "en"), (0, String(repeating: "d", count: 100) + ", Ja", "ja"),
+        ])
+    func boundedNegotiation(before: Int, range: String, code: String) throws {
+        let client = TestClient(try makeApp().responder)
+        let unknown = (0..<before).map { "x\($0)-yy" } + [range]
+        let padding = String(repeating: ", zz", count: 7_000)
+        client.defaultHeaders = [("Accept-Language", unknown.joined(separator: ", ") + padding)]
+        #expect(client.get("/tabs/featured").body.contains("<html lang=\"\(code)\""))
+    }
+
     @Test("tab titles and positions are translated; the model's titles stay for English")
     func tabTitles() throws {
         let client = TestClient(try makeApp().responder)

@@ -72,7 +72,7 @@ struct MiddlewareTests {
         #expect(posted.headers["x-step"] == "first")
         #expect(
             app.responder.middleware.steps.map { "\($0)" } == [
-                "metrics", "base path", "static files", "first", "second",
+                "metrics", "admin backup", "base path", "static files", "first", "second",
             ])
     }
 }

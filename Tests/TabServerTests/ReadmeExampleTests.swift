@@ -13,7 +13,8 @@ struct ReadmeExampleTests {
     /// README.md, every page in docs/ and the DocC catalog's articles.
     var markdownFiles: [String] {
         func pages(in folder: String) -> [String] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: TestFixtures.repositoryRoot + "/" + folder))
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: TestFixtures.repositoryRoot + "/" + folder))
             return (names ?? []).filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
         }
         return ["README.md"] + pages(in: "docs") + pages(in: "Sources/TabServerCore/TabServerCore.docc")

@@ -287,7 +287,12 @@ extension AppConfiguration {
 
     /// The `--help` text, from `settings`.
     public static var helpText: String {
-        var lines = ["Usage: tabserver [--option value]...", "", "Options (environment variable, default):"]
+        var lines = [
+            "Usage: tabserver [--option value]...",
+            "       tabserver backup DEST [--option value]...   copy the running server's SQLite store to DEST",
+            "         (asks the server at --host/--port over loopback; see docs/operations.md)",
+            "", "Options (environment variable, default):",
+        ]
         for setting in settings {
             let variables = ([setting.environment] + setting.alsoEnvironment).joined(separator: " or ")
             lines.append("  --\(setting.flag)  \(setting.help)")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
 import TabServerRedisConfiguration
 import TabServerSessions
 
@@ -18,7 +19,7 @@ public struct RedisStoreOpener: Sendable {
     let open:
         @Sendable (
             _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
-            _ log: @escaping StoreHealth.Log
+            _ healthLog: @escaping StoreHealth.Log, _ log: LogSink
         ) -> Opened
 
     /// An opener running `open` (the `TabServerRedisSessions` product gives `.standard`).
@@ -26,7 +27,7 @@ public struct RedisStoreOpener: Sendable {
         _ open:
             @escaping @Sendable (
                 _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
-                _ log: @escaping StoreHealth.Log
+                _ healthLog: @escaping StoreHealth.Log, _ log: LogSink
             ) -> Opened
     ) {
         self.open = open

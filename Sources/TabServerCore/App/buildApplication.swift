@@ -102,7 +102,7 @@ public func buildApplication(
     let app = TabServerApp(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
-        middleware: middleware, clock: clock)
+        middleware: middleware, backup: BackupEndpoint(store: baseStore, log: log), clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }
@@ -139,7 +139,7 @@ func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStor
                 "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and pass `redis: .standard` to buildApplication"
             )
         }
-        let opened = opener.open(redis, keyPrefix, lifetime, healthLog)
+        let opened = opener.open(redis, keyPrefix, lifetime, healthLog, log)
         return (opened.store, opened.relay)
     }
 }

@@ -84,6 +84,9 @@ public final class EventHub: Sendable {
     }
 
     /// Relays events to and from other instances from now on.
+    /// Events the relay could not send to the other instances since start.
+    var relayPublishFailures: Int { relay.withLock { $0 }?.publishFailures ?? 0 }
+
     func connect(_ newRelay: any EventRelay) {
         relay.withLock { $0 = newRelay }
     }

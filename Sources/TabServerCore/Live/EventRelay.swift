@@ -8,4 +8,11 @@ public protocol EventRelay: Sendable {
     func publish(_ payload: [UInt8])
     /// Stops receiving.
     func stop()
+    /// Payloads that could not be sent since start (`/metrics`).
+    var publishFailures: Int { get }
+}
+
+extension EventRelay {
+    /// A relay that cannot fail to send reports none.
+    public var publishFailures: Int { 0 }
 }

@@ -81,20 +81,39 @@ public struct Localizer: Sendable {
     /// English.
     public var fallback: Language { languages[Self.fallbackCode]! }
 
+    /// Language ranges of `Accept-Language` looked at: browsers send a handful; the rest
+    /// of a longer list is ignored, so a hostile header costs what a short one does.
+    static let languageRangeLimit = 16
+    /// Longer ranges are skipped unread (a BCP 47 tag in use is far shorter).
+    static let longestTag = 64
+
     /// The language for a request: `chosen` if it is one of ours, else the first match of
-    /// `Accept-Language` by weight (an exact tag, then its primary subtag), else English.
+    /// the first 16 ranges of `Accept-Language` by weight (an exact tag, then its primary
+    /// subtag), else English.
     public func negotiate(acceptLanguage: String?, chosen: String?) -> Language {
         if let chosen, let language = languages[chosen] { return language }
         guard let header = acceptLanguage else { return fallback }
-        for range in QualityValue.preferred([header]) {
-            let tag = range.value.lowercased()
+        for range in QualityValue.preferred([header], limit: Self.languageRangeLimit)
+        where range.value.utf8.count <= Self.longestTag {
+            let tag = range.value
             if tag == "*" { return fallback }
-            if let exact = languages[tag] { return exact }
-            if let primary = tag.split(separator: "-").first, let language = languages[String(primary)] {
+            if let exact = language(coded: tag) { return exact }
+            if let dash = tag.utf8.firstIndex(of: UInt8(ascii: "-")), let language = language(coded: tag[..<dash]) {
                 return language
             }
         }
         return fallback
+    }
+
+    /// The language whose code is `tag` in any case; compared in place, since every
+    /// request with `Accept-Language` asks (codes are lowercase, at most 8 bytes).
+    private func language(coded tag: Substring) -> Language? {
+        guard (2...8).contains(tag.utf8.count) else { return nil }
+        for (code, language) in languages
+        where code.utf8.elementsEqual(tag.utf8, by: { $0 == ((0x41...0x5A).contains($1) ? $1 | 0x20 : $1) }) {
+            return language
+        }
+        return nil
     }
 
     /// A tab's title in `language`.

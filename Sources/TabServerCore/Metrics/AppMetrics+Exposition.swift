@@ -8,7 +8,8 @@ extension AppMetrics {
 
     /// Everything, in the text exposition format. `store` is asked for readiness and,
     /// where counting is cheap (memory, SQLite), for the number of sessions.
-    func exposition(store: any SessionStore) -> String {
+    /// `relayPublishFailures`: live events the relay to other instances could not send.
+    func exposition(store: any SessionStore, relayPublishFailures: Int = 0) -> String {
         var out = ""
         out.reserveCapacity(8 * 1024)
         out +=
@@ -38,7 +39,18 @@ extension AppMetrics {
             out += "# HELP tabserver_in_flight_requests Requests being processed now.\n"
             out += "# TYPE tabserver_in_flight_requests gauge\n"
             out += "tabserver_in_flight_requests \(engine.inFlightRequests)\n"
+            out +=
+                "# HELP tabserver_engine_system_call_errors_total Failed system calls on connections (epoll_ctl, 100 Continue).\n"
+            out += "# TYPE tabserver_engine_system_call_errors_total counter\n"
+            out += "tabserver_engine_system_call_errors_total \(engine.systemCallErrors)\n"
         }
+        out +=
+            "# HELP tabserver_session_undecodable_total Stored sessions that could not be decoded (read as absent).\n"
+        out += "# TYPE tabserver_session_undecodable_total counter\n"
+        out += "tabserver_session_undecodable_total \(store.undecodableSessions)\n"
+        out += "# HELP tabserver_live_publish_errors_total Live events that could not be sent to other instances.\n"
+        out += "# TYPE tabserver_live_publish_errors_total counter\n"
+        out += "tabserver_live_publish_errors_total \(relayPublishFailures)\n"
         out += "# HELP tabserver_session_store_errors_total Session store calls that failed, by operation.\n"
         out += "# TYPE tabserver_session_store_errors_total counter\n"
         for operation in StoreOperation.allCases {

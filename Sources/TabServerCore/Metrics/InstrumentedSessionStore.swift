@@ -48,6 +48,7 @@ final class InstrumentedSessionStore: SessionStore {
     }
 
     func checkReady() -> Bool { base.checkReady() }
+    var undecodableSessions: Int { base.undecodableSessions }
 
     func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         try measure(.load) { () throws(SessionStoreError) in try base.loadOptimistically(id, now: now) }

@@ -8,13 +8,15 @@ import TabServerWeb
 struct MetricsEndpoint: Middleware, CustomStringConvertible {
     let metrics: AppMetrics?
     let store: any SessionStore
+    let events: EventHub
     let trust: ProxyTrust
 
     func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
         guard let metrics else { return next(request) }
         let started = AppMetrics.monotonicNanos()
         if request.path == "/metrics" {
-            let response = TabServerApp.metricsResponse(request, metrics: metrics, store: store, trust: trust)
+            let response = TabServerApp.metricsResponse(
+                request, metrics: metrics, store: store, events: events, trust: trust)
             metrics.record(
                 route: metrics.metricsRoute, method: request.method, status: response.status.code,
                 nanos: AppMetrics.monotonicNanos() &- started)

@@ -9,7 +9,7 @@ extension TabServerApp {
     /// relayed by a proxy (it carries `Forwarded` or `X-Forwarded-For`) comes from some
     /// client behind it, so it is refused like any other stranger.
     static func metricsResponse(
-        _ request: HTTPRequest, metrics: AppMetrics, store: any SessionStore, trust: ProxyTrust
+        _ request: HTTPRequest, metrics: AppMetrics, store: any SessionStore, events: EventHub, trust: ProxyTrust
     ) -> HTTPResponse {
         guard request.method == .get || request.method == .head else {
             var response = HTTPResponse.text("Only GET is allowed here.\n", status: .methodNotAllowed)
@@ -22,7 +22,10 @@ extension TabServerApp {
         var headers = HTTPHeaders()
         headers.add("Content-Type", AppMetrics.contentType)
         headers.add("Cache-Control", "no-store")
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(metrics.exposition(store: store).utf8)))
+        return HTTPResponse(
+            status: .ok, headers: headers,
+            body: .bytes(
+                Array(metrics.exposition(store: store, relayPublishFailures: events.relayPublishFailures).utf8)))
     }
 
     /// A direct peer on loopback or in the trusted list, not a relayed request.

@@ -36,13 +36,17 @@ public final class TabServerApp: HTTPResponder, Sendable {
     let formTokens: FormTokenSigner
     /// Where an app's unexpected errors are reported.
     let log: LogSink?
+    /// `POST /admin/backup` (a SQLite store only).
+    let backup: BackupEndpoint?
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
         events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, middleware: [any Middleware] = [],
+        backup: BackupEndpoint? = nil,
         clock: @escaping @Sendable () -> Int64
     ) {
+        self.backup = backup
         identity = IdentityReader(header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.log = log
         self.events = events
@@ -61,7 +65,8 @@ public final class TabServerApp: HTTPResponder, Sendable {
         let trust = configuration.trustedProxies
         self.middleware = MiddlewareChain(
             [
-                MetricsEndpoint(metrics: metrics, store: store, trust: trust),
+                MetricsEndpoint(metrics: metrics, store: store, events: events, trust: trust),
+                AdminBackupStep(backup: backup),
                 BasePathStep(basePath: configuration.basePath, trust: trust, metrics: metrics),
                 StaticFilesStep(files: files, trust: trust, metrics: metrics),
             ] + middleware)

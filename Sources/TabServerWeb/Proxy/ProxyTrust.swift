@@ -37,6 +37,13 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
         self.ranges = ranges
     }
 
+    /// Hops of `Forwarded` or `X-Forwarded-For` read, nearest first: a chain of more
+    /// trusted proxies than this ends at the 16th (the client is then that hop's
+    /// address), and a hostile list of thousands costs no more than a short one.
+    public static let hopLimit = 16
+    /// Longer items of a forwarded list are not addresses: taken as an untrusted client, cut.
+    static let longestAddress = 64
+
     /// Whether the socket peer is a trusted proxy.
     public func trusts(_ address: String) -> Bool {
         ranges.contains { $0.contains(address) }
@@ -50,7 +57,7 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
         var scheme = "http"
         var host: String? = nil
         var prefix: String? = nil
-        if let forwarded = ForwardedHeader(request.headers.values("forwarded")) {
+        if let forwarded = ForwardedHeader(request.headers.values("forwarded"), lastElements: Self.hopLimit) {
             // Walk from the nearest hop outwards: the first address not of a trusted
             // proxy is the client; scheme and host come from the nearest hop that says.
             for element in forwarded.elements.reversed() {
@@ -64,12 +71,7 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
                 host = last.host
             }
         } else {
-            let chain = request.headers.values("x-forwarded-for").flatMap { $0.split(separator: ",") }
-                .map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
-            for address in chain.reversed() {
-                client = address
-                if !trusts(address) { break }
-            }
+            client = Self.client(forwardedFor: request.headers.values("x-forwarded-for"), peer: peer, trust: self)
             if let proto = Self.lastValue(request.headers.values("x-forwarded-proto")) { scheme = proto.lowercased() }
             host = Self.lastValue(request.headers.values("x-forwarded-host"))
         }
@@ -78,10 +80,44 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
         return RequestOrigin(client: client, scheme: scheme, host: host, prefix: prefix)
     }
 
+    /// The last item of the last field, spaces removed; nil when empty.
     private static func lastValue(_ values: [String]) -> String? {
-        guard let last = values.last?.split(separator: ",").last else { return nil }
-        let trimmed = String(last.filter { $0 != " " })
+        guard let value = values.last else { return nil }
+        let item =
+            value.utf8.lastIndex(of: UInt8(ascii: ",")).map { value[value.utf8.index(after: $0)...] } ?? value[...]
+        let trimmed = String(item.trimmingASCIISpaces().prefix(longestParameterValue).filter { $0 != " " })
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Longer forwarded scheme, host and prefix values are cut to this (a host is at most 253 bytes).
+    static let longestParameterValue = 512
+
+    /// The client of an `X-Forwarded-For` chain: walking from the nearest hop, the first
+    /// address that is not a trusted proxy's, or the farthest of the first `hopLimit`.
+    private static func client(forwardedFor values: [String], peer: String, trust: ProxyTrust) -> String {
+        var client = peer
+        var read = 0
+        for value in values.reversed() {
+            var rest = value[...]
+            while !rest.isEmpty {
+                guard read < hopLimit else { return client }
+                read += 1
+                let item: Substring
+                if let comma = rest.utf8.lastIndex(of: UInt8(ascii: ",")) {
+                    item = rest[rest.utf8.index(after: comma)...]
+                    rest = rest[..<comma]
+                } else {
+                    item = rest
+                    rest = rest[rest.startIndex..<rest.startIndex]
+                }
+                let trimmed = item.trimmingASCIISpaces()
+                let address = String(trimmed.prefix(longestAddress).filter { $0 != " " })
+                guard !address.isEmpty else { continue }
+                client = address
+                if trimmed.utf8.count > longestAddress || !trust.trusts(address) { return client }
+            }
+        }
+        return client
     }
 }
 

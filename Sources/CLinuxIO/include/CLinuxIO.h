@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef TABSERVER_CLINUXIO_H
+#define TABSERVER_CLINUXIO_H
+
+// The Linux system calls the engine's event loops use that Swift's Glibc module does
+// not bring in: epoll and sendfile (their headers are not part of it), and accept4,
+// pipe2 and memfd_create, which glibc declares only under _GNU_SOURCE. The calls are
+// made in linux_io.c, which defines _GNU_SOURCE for itself; this header stays free of
+// it, so other headers (fd_set) look the same here as in Glibc.
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
+int tabserver_accept_nonblocking(int listener, struct sockaddr *address, socklen_t *length);
+
+/// A non-blocking, close-on-exec pipe (the loops' wake-up channel).
+int tabserver_pipe_nonblocking(int ends[2]);
+
+/// Registers, changes or removes interest in `fd` with a 64-bit tag (epoll_event is a
+/// packed struct with a union: built in C rather than from Swift).
+int tabserver_epoll_control(int epoll, int operation, int fd, uint32_t events, uint64_t tag);
+
+/// One ready event, unpacked.
+struct tabserver_epoll_ready {
+    uint32_t events;
+    uint64_t tag;
+};
+
+/// epoll_wait into a caller buffer of packed events, then unpacks them into `ready`.
+int tabserver_epoll_wait(int epoll, struct epoll_event *scratch, struct tabserver_epoll_ready *ready, int capacity,
+                         int timeout_ms);
+
+/// An anonymous in-memory file holding a copy of `count` bytes, sealed so it can never
+/// change (a static file served with sendfile). Returns its descriptor, or -1 with errno.
+int tabserver_memory_file(const void *bytes, size_t count);
+
+/// sendfile(2) from `file` at `offset` (not moved in the file) to `socket`.
+ssize_t tabserver_sendfile(int socket, int file, int64_t offset, size_t count);
+
+#endif
