@@ -13,6 +13,11 @@ WORKDIR /build
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+# SwiftPM loads every target of the manifest, even to build one product: the test
+# targets' folders and the tutorial app's (a target too, so the tests compile the docs'
+# code) must be there.
+COPY Tests ./Tests
+COPY Examples/FirstTabApp ./Examples/FirstTabApp
 RUN swift build -c release --static-swift-stdlib --product tabserver \
     && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/tabserver" /build/tabserver
 

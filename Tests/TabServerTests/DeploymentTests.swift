@@ -99,6 +99,32 @@ struct DeploymentTests {
         }
     }
 
+    @Test("the files the Dockerfile's build stage copies make a package SwiftPM loads (every target's folder is there)")
+    func dockerBuildContext() throws {
+        let dockerfile = try Self.file("Dockerfile")
+        // Split at each FROM: [comments, the build stage, the runtime stage].
+        let stages = dockerfile.components(separatedBy: "\nFROM ")
+        #expect(stages.count == 3)
+        let build = stages.count > 1 ? stages[1] : ""
+        let copies = build.split(separator: "\n").compactMap { line -> (String, String)? in
+            let words = line.split(separator: " ").map(String.init)
+            guard words.first == "COPY", words.count == 3, !words[1].hasPrefix("--") else { return nil }
+            return (words[1], words[2])
+        }
+        #expect(copies.contains { $0.0 == "Package.swift" } && copies.contains { $0.0 == "Sources" })
+        let context = TestFixtures.temporaryDirectory("tabserver-docker-context")
+        let script =
+            copies.map { source, destination in
+                "mkdir -p \"$(dirname '\(context)/\(destination)')\" && cp -r '\(TestFixtures.repositoryRoot)/\(source)' '\(context)/\(destination)'"
+            }.joined(separator: " && ") + " && cd '\(context)' && swift package describe >/dev/null"
+        let log = context + ".log"
+        let process = try ChildProcess(
+            ["/bin/sh", "-c", script], standardOutput: .file(log), standardError: .file(log))
+        let ended = process.waitForExit(.seconds(120))
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(ended == .exited(0), "swift package describe in the build stage's files: \(output.prefix(400))")
+    }
+
     @Test("the Dockerfile and docker-compose.yml health checks answer 200 with the compose file's settings")
     func composeHealthChecks() throws {
         let dockerfile = try Self.file("Dockerfile")
