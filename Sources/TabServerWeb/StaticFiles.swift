@@ -24,6 +24,10 @@ public struct StaticFiles: Sendable {
 
     private let files: [String: StaticFile]
     private let prepared: [String: Variants]
+    /// The first path segment of every file (`css`, `icons`, `manifest.webmanifest`):
+    /// a request whose path starts otherwise (`/tabs/…`) is no file, known without
+    /// building its relative path and hashing it (every page request asks).
+    private let firstSegments: Set<Substring>
     /// `Cache-Control` for plain URLs: short, revalidated through the ETag.
     public let cacheControl: String
     /// `Cache-Control` for URLs that carry the matching `?v=` content hash: they never change.
@@ -47,6 +51,17 @@ public struct StaticFiles: Sendable {
         prepared = loaded.mapValues {
             Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
         }
+        firstSegments = Self.firstSegments(of: loaded.keys)
+    }
+
+    private static func firstSegments(of paths: Dictionary<String, StaticFile>.Keys) -> Set<Substring> {
+        Set(paths.map { Substring(String($0.prefix { $0 != "/" })) })
+    }
+
+    /// Whether `path` may name a file: its first segment is one a file has.
+    public func mayServe(_ path: String) -> Bool {
+        let trimmed = path.utf8.first == UInt8(ascii: "/") ? path.dropFirst() : path[...]
+        return firstSegments.contains(trimmed.prefix { $0 != "/" })
     }
 
     private static func load(_ directory: String, into loaded: inout [String: StaticFile]) throws(LoadError) {
@@ -81,6 +96,7 @@ public struct StaticFiles: Sendable {
         prepared = loaded.mapValues {
             Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
         }
+        firstSegments = Self.firstSegments(of: loaded.keys)
     }
 
     /// Every file path, sorted.
@@ -100,7 +116,7 @@ public struct StaticFiles: Sendable {
     /// The response for a GET or HEAD of `path` (the request path below the mount point),
     /// or nil when there is no such file (the caller answers 404).
     public func response(for request: HTTPRequest, path: String) -> HTTPResponse? {
-        guard Self.isPlausible(path) else { return nil }
+        guard mayServe(path), Self.isPlausible(path) else { return nil }
         let relative = String(path.drop { $0 == "/" })
         guard let file = files[relative], let variants = prepared[relative] else { return nil }
         let useGzip = file.gzipped != nil && request.acceptsGzip

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Instructions per request on the tab page path, counted by valgrind's callgrind.
+
+Counts are repeatable on a loaded machine (the figure does not depend on what else
+runs), so an A/B of two builds is fair even while other work shares the cores. The
+server runs under callgrind with the memory store; a visitor gets a session, then
+sends N requests of the same tab page on one kept-alive connection. Two runs (a short
+and a long one) differ only in the requests, so their difference over the extra
+requests is the cost of one request, start-up and shutdown cancelled out.
+
+Usage: bench/instructions.py BINARY [BINARY...] (each a release build of tabserver,
+run from the repository root so it finds Templates/, Public/ and Locales/).
+"""
+import os, re, signal, socket, subprocess, sys, tempfile, time
+
+SHORT, LONG = 100, 600
+PATH = "/tabs/music"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def read_response(sock, buffer):
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise RuntimeError("closed")
+        buffer += chunk
+    head, _, rest = buffer.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+    while len(rest) < length:
+        rest += sock.recv(65536)
+    return head, rest[length:]
+
+
+def run(binary, requests):
+    port = free_port()
+    out = tempfile.mkdtemp(prefix="tabserver-callgrind-")
+    server = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out", binary,
+         "--port", str(port), "--sessions", "memory", "--access-log", "off", "--threads", "2"],
+        stdout=subprocess.DEVNULL, stderr=open(f"{out}/log", "w"))
+    try:
+        for _ in range(600):
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        buffer = b""
+        sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+        head, buffer = read_response(sock, buffer)
+        cookie = re.search(rb"(?i)set-cookie: *([^;\r\n]+)", head).group(1).decode()
+        request = f"GET {PATH} HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n\r\n".encode()
+        for _ in range(requests):
+            sock.sendall(request)
+            head, buffer = read_response(sock, buffer)
+            assert head.startswith(b"HTTP/1.1 200"), head[:40]
+        sock.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=120)
+    total = 0
+    for name in os.listdir(out):
+        if name.startswith("cg.out"):
+            for line in open(os.path.join(out, name)):
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    total += int(line.split()[1])
+                    break
+    return total
+
+
+def main():
+    for binary in sys.argv[1:]:
+        short, long = run(binary, SHORT), run(binary, LONG)
+        per = (long - short) / (LONG - SHORT)
+        print(f"{binary}: {per:,.0f} instructions a request ({short:,} for {SHORT}, {long:,} for {LONG})")
+
+
+if __name__ == "__main__":
+    main()
