@@ -23,6 +23,13 @@ let package = Package(
                 .product(name: "TabServer", package: "TabServer"),
                 .product(name: "TabServerProcess", package: "TabServer"),
             ]),
+        .testTarget(
+            name: "NotesTests",
+            dependencies: [
+                "NotesKit",
+                .product(name: "TabServer", package: "TabServer"),
+                .product(name: "TabServerTesting", package: "TabServer"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
