@@ -4,9 +4,12 @@
 public struct Note: Sendable, Equatable {
     /// Its id in the notes table (also its URL: `/tabs/notes/{id}`).
     public let id: Int64
+    /// Its title: never empty, at most `NotesContent.maximumTitleLength` characters.
     public var title: String
+    /// Its text, as typed (lines kept).
     public var body: String
 
+    /// A note as stored.
     public init(id: Int64, title: String, body: String) {
         self.id = id
         self.title = title
@@ -15,9 +18,12 @@ public struct Note: Sendable, Equatable {
 
     /// A note as the form sends it, before it has an id.
     public struct Draft: Sendable, Equatable {
+        /// The title, trimmed of surrounding whitespace.
         public var title: String
+        /// The text.
         public var body: String
 
+        /// A draft with this title and text.
         public init(title: String, body: String) {
             self.title = title
             self.body = body

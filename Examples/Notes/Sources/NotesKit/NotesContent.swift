@@ -17,8 +17,9 @@ public struct NotesContent: Sendable {
     let visits: TabVisits
 
     /// The longest title a note may have, in characters.
-    static let maximumTitleLength = 200
+    public static let maximumTitleLength = 200
 
+    /// The content over these notes, showing the taps `visits` counts on Settings.
     public init(store: NoteStore, visits: TabVisits) {
         self.store = store
         self.visits = visits

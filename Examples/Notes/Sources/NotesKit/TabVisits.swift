@@ -6,6 +6,7 @@ import Synchronization
 public final class TabVisits: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
+    /// No taps counted yet.
     public init() {}
 
     /// Counts one tap of the tab.
