@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Real-browser tests: headless Debian Chromium driven by Selenium from a virtualenv.
 # Uses the server binary already built (.build/debug/tabserver, or $TABSERVER_BINARY);
-# build it first with `swift build`. Exit code = pytest's. Extra arguments go to pytest.
+# build it first with `swift build`. Builds the Notes example if its binary is missing. Exit code = pytest's. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -57,6 +57,13 @@ binary=${TABSERVER_BINARY:-.build/debug/tabserver}
 if [[ ! -x "$binary" ]]; then
   echo "browser-tests: $binary is missing: run 'swift build' first" >&2
   exit 2
+fi
+
+# The Notes example's binary for Tests/browser/test_notes_app.py (Examples/Notes/smoke-test.sh,
+# run before this by scripts/test.sh, builds it too); only built here when missing.
+if [[ ! -x Examples/Notes/.build/debug/Notes ]]; then
+  echo "browser-tests: building Examples/Notes"
+  (cd Examples/Notes && swift build)
 fi
 
 status=0

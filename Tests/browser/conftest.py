@@ -53,9 +53,14 @@ def _healthy(url: str) -> bool:
 class Server:
     """The tabserver process under test."""
 
-    def __init__(self, binary: Path, extra_args: tuple[str, ...] = ()):
+    def __init__(self, binary: Path, extra_args: tuple[str, ...] = (), cwd: Path = ROOT,
+                 env: dict[str, str] | None = None):
         self.binary = binary
         self.extra_args = extra_args
+        # Where it runs (an example app reads its own files from its folder) and its
+        # environment (None: this process's).
+        self.cwd = cwd
+        self.env = env
         self.process: subprocess.Popen | None = None
         self.log = tempfile.TemporaryFile(mode="w+b")
         self.base_url = ""
@@ -67,7 +72,7 @@ class Server:
             self.process = subprocess.Popen(
                 [str(self.binary), "--host", "127.0.0.1", "--port", str(port),
                  "--sessions", "memory", "--access-log", "off", *self.extra_args],
-                cwd=ROOT, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+                cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
             )
             self.base_url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
@@ -81,7 +86,7 @@ class Server:
                 except subprocess.TimeoutExpired:
                     pass
             self.stop()
-        raise RuntimeError(f"tabserver did not become healthy:\n{self.output()}")
+        raise RuntimeError(f"{self.binary.name} did not become healthy:\n{self.output()}")
 
     def output(self) -> str:
         self.log.seek(0)

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+import Synchronization
+import TabServerSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The notes, kept durably in their own SQLite file (table `notes`), one notebook per
+/// owner: a signed-in user's name, or "" for the notebook anonymous visitors share.
+///
+/// ```swift
+/// let store = try NoteStore(path: "data/notes.sqlite")
+/// let id = try store.add(Note.Draft(title: "Buy milk", body: "Two cartons"), owner: "")
+/// let notes = try store.notes(owner: "", order: .newest)
+/// ```
+public final class NoteStore: Sendable {
+    /// The database path, by default `data/notes.sqlite` (`NOTES_DATABASE` names another).
+    public static let defaultPath = "data/notes.sqlite"
+
+    /// The database path `environment` names (`NOTES_DATABASE`), or the default.
+    public static func path(in environment: [String: String]) -> String {
+        guard let path = environment["NOTES_DATABASE"], !path.isEmpty else { return defaultPath }
+        return path
+    }
+
+    /// The one connection; every call takes the lock, so calls from the engine's threads
+    /// and from tasks never overlap on it.
+    private let database: Mutex<SQLiteDatabase>
+    /// The file path.
+    public let path: String
+
+    /// Opens (creating the file, its folder and the table if needed) the notes at
+    /// `path`. A new database gets the sample notes in the shared notebook.
+    public init(path: String) throws(SQLiteError) {
+        Self.createFolder(of: path)
+        let connection = try SQLiteDatabase(path: path)
+        try connection.execute("PRAGMA journal_mode = WAL")
+        // Every saved note is on disk when the visitor is told it is saved.
+        try connection.execute("PRAGMA synchronous = FULL")
+        // In one transaction, so two processes opening a new file seed it once.
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            if try connection.userVersion == 0 {
+                try connection.execute(
+                    """
+                    CREATE TABLE notes (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        owner TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL
+                    );
+                    CREATE INDEX notes_by_owner ON notes (owner, id);
+                    PRAGMA user_version = 1;
+                    """)
+                for sample in Note.samples {
+                    try connection.query(
+                        "INSERT INTO notes (owner, title, body) VALUES ('', ?, ?)",
+                        [.text(sample.title), .text(sample.body)])
+                }
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        database = Mutex(connection)
+        self.path = path
+    }
+
+    /// The owner's notes in `order`.
+    public func notes(owner: String, order: NoteOrder = .newest) throws(SQLiteError) -> [Note] {
+        let sql = "SELECT id, title, body FROM notes WHERE owner = ? ORDER BY \(order.orderBy)"
+        return try rows(sql, [.text(owner)])
+    }
+
+    /// The owner's note with this id, or nil (another owner's note is nil too).
+    public func note(id: Int64, owner: String) throws(SQLiteError) -> Note? {
+        try rows("SELECT id, title, body FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)]).first
+    }
+
+    /// The owner's notes whose title or body contains `query` (ignoring ASCII case), newest first.
+    public func search(_ query: String, owner: String) throws(SQLiteError) -> [Note] {
+        var pattern = "%"
+        for character in query {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        pattern.append("%")
+        return try rows(
+            """
+            SELECT id, title, body FROM notes
+            WHERE owner = ? AND (title LIKE ?2 ESCAPE '\\' OR body LIKE ?2 ESCAPE '\\')
+            ORDER BY id DESC
+            """, [.text(owner), .text(pattern)])
+    }
+
+    /// How many notes the owner has.
+    public func count(owner: String) throws(SQLiteError) -> Int {
+        let rows = try database.withLock { (database) throws(SQLiteError) -> [[SQLiteValue]] in
+            try database.query("SELECT count(*) FROM notes WHERE owner = ?", [.text(owner)])
+        }
+        return Int(rows.first?.first?.integer ?? 0)
+    }
+
+    /// Stores a new note in the owner's notebook and returns its id.
+    public func add(_ draft: Note.Draft, owner: String) throws(SQLiteError) -> Int64 {
+        let rows = try database.withLock { (database) throws(SQLiteError) -> [[SQLiteValue]] in
+            try database.query(
+                "INSERT INTO notes (owner, title, body) VALUES (?, ?, ?) RETURNING id",
+                [.text(owner), .text(draft.title), .text(draft.body)])
+        }
+        guard let id = rows.first?.first?.integer else {
+            throw SQLiteError(code: 1, message: "no id returned", operation: "insert a note")
+        }
+        return id
+    }
+
+    /// Replaces the title and body of the owner's note; false when they have no such note.
+    public func update(id: Int64, with draft: Note.Draft, owner: String) throws(SQLiteError) -> Bool {
+        try database.withLock { (database) throws(SQLiteError) -> Bool in
+            try database.query(
+                "UPDATE notes SET title = ?, body = ? WHERE id = ? AND owner = ?",
+                [.text(draft.title), .text(draft.body), .integer(id), .text(owner)])
+            return database.changes == 1
+        }
+    }
+
+    /// Deletes the owner's note; false when they have no such note.
+    public func delete(id: Int64, owner: String) throws(SQLiteError) -> Bool {
+        try database.withLock { (database) throws(SQLiteError) -> Bool in
+            try database.query("DELETE FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)])
+            return database.changes == 1
+        }
+    }
+
+    private func rows(_ sql: String, _ parameters: [SQLiteValue]) throws(SQLiteError) -> [Note] {
+        let rows = try database.withLock { (database) throws(SQLiteError) -> [[SQLiteValue]] in
+            try database.query(sql, parameters)
+        }
+        return rows.compactMap { row in
+            guard row.count == 3, let id = row[0].integer, let title = row[1].text, let body = row[2].text else {
+                return nil
+            }
+            return Note(id: id, title: title, body: body)
+        }
+    }
+
+    /// `mkdir -p` of the file's folder: a missing folder is created, an existing one kept
+    /// (SQLite then names any real problem when it opens the file).
+    private static func createFolder(of path: String) {
+        var folder = ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (index, part) in parts.enumerated() {
+            folder += (index == 0 ? "" : "/") + part
+            if !folder.isEmpty { _ = mkdir(folder, 0o755) }
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// The text, if this is text.
+    fileprivate var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+}

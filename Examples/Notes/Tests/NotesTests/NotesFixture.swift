@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+import NotesKit
+import TabServer
+import TabServerTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A Notes app in-process on the example's own tabs, templates and icons, memory sessions
+/// and a fresh notes database in a temporary folder (or the one given, to reopen it).
+struct NotesFixture {
+    /// Examples/Notes (this file is Tests/NotesTests/NotesFixture.swift in it).
+    static let exampleRoot: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// Start-up messages go nowhere instead of cluttering the test output.
+    static let quietLog = LogSink(descriptor: open("/dev/null", O_WRONLY))
+
+    let app: Application
+    let store: NoteStore
+
+    init(databasePath: String? = nil, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
+        var configuration = TestFixtures.configuration()
+        configuration.tabsFile = Self.exampleRoot + "/tabs.json"
+        configuration.templateOverlays = [Self.exampleRoot + "/Templates"]
+        configuration.publicOverlays = [Self.exampleRoot + "/Public"]
+        configuration.appName = "Notes"
+        configure(&configuration)
+        let path = databasePath ?? Self.newDatabasePath()
+        store = try NoteStore(path: path)
+        app = try buildNotesApplication(configuration, store: store, log: Self.quietLog)
+    }
+
+    /// A path in a new temporary folder (the store creates the file).
+    static func newDatabasePath() -> String {
+        TestFixtures.temporaryDirectory("notes-test") + "/data/notes.sqlite"
+    }
+
+    /// A new visitor.
+    func visitor() -> TestClient { TestClient(app.responder) }
+}
+
+extension TestResponse {
+    /// The ids of the notes listed (`data-note` of each row), in order.
+    var noteIDs: [String] {
+        tags(containing: "class=\"row\" href=").compactMap { tag in
+            guard let range = tag.range(of: "data-note=\"") else { return nil }
+            return String(tag[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+}
