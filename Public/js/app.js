@@ -110,6 +110,8 @@
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || form.classList.contains("language-form")) return;
     if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    // A form with files goes as the browser sends it: URLSearchParams would drop them.
+    if ((form.getAttribute("enctype") || "").toLowerCase() === "multipart/form-data") return;
     // Not form.action: the Edit page's buttons are named "action", which shadows it.
     const action = new URL(form.getAttribute("action") || "", location.href);
     if (action.origin !== location.origin) return;
