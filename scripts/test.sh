@@ -20,7 +20,7 @@ if [[ ! -x "$venv/bin/hadolint" ]]; then
 fi
 
 echo "== swift format lint"
-swift format lint --strict -r Sources Tests Package.swift Examples/Notes/Sources Examples/Notes/Tests Examples/Notes/Package.swift
+swift format lint --strict -r Sources Tests Package.swift Examples/Notes/Sources Examples/Notes/Tests Examples/Notes/Package.swift Examples/FirstTabApp/Sources Examples/FirstTabApp/Tests Examples/FirstTabApp/Package.swift
 
 echo "== hadolint Dockerfile"
 "$venv/bin/hadolint" Dockerfile
