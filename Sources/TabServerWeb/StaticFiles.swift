@@ -24,10 +24,10 @@ public struct StaticFiles: Sendable {
 
     private let files: [String: StaticFile]
     private let prepared: [String: Variants]
-    /// The first path segment of every file (`css`, `icons`, `manifest.webmanifest`):
-    /// a request whose path starts otherwise (`/tabs/…`) is no file, known without
-    /// building its relative path and hashing it (every page request asks).
-    private let firstSegments: Set<Substring>
+    /// Whether every file's name has an extension (`app.css`, `manifest.webmanifest`):
+    /// then a path without a dot (every page: `/tabs/music/albums/12`) is no file, known
+    /// from a byte scan without building its relative path and hashing it.
+    private let everyNameHasDot: Bool
     /// `Cache-Control` for plain URLs: short, revalidated through the ETag.
     public let cacheControl: String
     /// `Cache-Control` for URLs that carry the matching `?v=` content hash: they never change.
@@ -51,17 +51,16 @@ public struct StaticFiles: Sendable {
         prepared = loaded.mapValues {
             Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
         }
-        firstSegments = Self.firstSegments(of: loaded.keys)
+        everyNameHasDot = Self.everyNameHasDot(loaded.keys)
     }
 
-    private static func firstSegments(of paths: Dictionary<String, StaticFile>.Keys) -> Set<Substring> {
-        Set(paths.map { Substring(String($0.prefix { $0 != "/" })) })
+    private static func everyNameHasDot(_ paths: Dictionary<String, StaticFile>.Keys) -> Bool {
+        paths.allSatisfy { path in (path.split(separator: "/").last ?? "").contains(".") }
     }
 
-    /// Whether `path` may name a file: its first segment is one a file has.
+    /// Whether `path` may name a file (false only when it surely does not).
     public func mayServe(_ path: String) -> Bool {
-        let trimmed = path.utf8.first == UInt8(ascii: "/") ? path.dropFirst() : path[...]
-        return firstSegments.contains(trimmed.prefix { $0 != "/" })
+        !everyNameHasDot || path.utf8.contains(UInt8(ascii: "."))
     }
 
     private static func load(_ directory: String, into loaded: inout [String: StaticFile]) throws(LoadError) {
@@ -96,7 +95,7 @@ public struct StaticFiles: Sendable {
         prepared = loaded.mapValues {
             Self.variants(for: $0, cacheControl: cacheControl, immutableCacheControl: Self.immutable)
         }
-        firstSegments = Self.firstSegments(of: loaded.keys)
+        everyNameHasDot = Self.everyNameHasDot(loaded.keys)
     }
 
     /// Every file path, sorted.
