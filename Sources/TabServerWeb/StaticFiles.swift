@@ -60,7 +60,11 @@ public struct StaticFiles: Sendable {
 
     /// Whether `path` may name a file (false only when it surely does not).
     public func mayServe(_ path: String) -> Bool {
-        !everyNameHasDot || path.utf8.contains(UInt8(ascii: "."))
+        guard everyNameHasDot else { return true }
+        // Over the contiguous bytes: the generic `contains` on the UTF-8 view costs ~30
+        // instructions a byte.
+        return path.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
+            ?? path.utf8.contains(UInt8(ascii: "."))
     }
 
     private static func load(_ directory: String, into loaded: inout [String: StaticFile]) throws(LoadError) {

@@ -56,7 +56,7 @@ struct MiddlewareTests {
             return next(request)
         }
         var configuration = TestFixtures.configuration()
-        configuration.basePath = "/app"
+        configuration.basePath = "/app"  // metrics stay off: their step is left out
         configuration.sessions = .sqlite(
             path: TestFixtures.temporaryDirectory("tabserver-middleware") + "/s.sqlite", maxSessions: 100)
         let app = try buildApplication(
@@ -72,7 +72,7 @@ struct MiddlewareTests {
         #expect(posted.headers["x-step"] == "first")
         #expect(
             app.responder.middleware.steps.map { "\($0)" } == [
-                "metrics", "admin backup", "base path", "static files", "first", "second",
+                "admin backup", "base path", "static files", "first", "second",
             ])
     }
 }

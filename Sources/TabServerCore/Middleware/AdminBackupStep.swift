@@ -5,10 +5,10 @@ import TabServerWeb
 /// The library's step for `POST /admin/backup` (a SQLite store only; see
 /// `BackupEndpoint`): answered at the root, before the base path and the sessions.
 struct AdminBackupStep: Middleware, CustomStringConvertible {
-    let backup: BackupEndpoint?
+    let backup: BackupEndpoint
 
     func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
-        guard let backup, request.path == BackupEndpoint.path else { return next(request) }
+        guard request.path == BackupEndpoint.path else { return next(request) }
         return backup.answer(request)
     }
 

@@ -12,7 +12,6 @@ struct BasePathStep: Middleware, CustomStringConvertible {
     let metrics: AppMetrics?
 
     func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
-        guard !basePath.isEmpty else { return next(request) }
         let origin = trust.origin(of: request)
         guard let path = Self.strip(basePath, from: request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
         else {

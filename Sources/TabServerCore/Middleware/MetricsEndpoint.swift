@@ -6,13 +6,12 @@ import TabServerWeb
 /// The library's first step: `GET /metrics` (at the root, whatever the base path) when
 /// metrics are on, and the time every other request is counted from.
 struct MetricsEndpoint: Middleware, CustomStringConvertible {
-    let metrics: AppMetrics?
+    let metrics: AppMetrics
     let store: any SessionStore
     let events: EventHub
     let trust: ProxyTrust
 
     func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
-        guard let metrics else { return next(request) }
         let started = AppMetrics.monotonicNanos()
         if request.path == "/metrics" {
             let response = TabServerApp.metricsResponse(

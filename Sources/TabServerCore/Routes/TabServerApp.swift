@@ -63,13 +63,17 @@ public final class TabServerApp: HTTPResponder, Sendable {
         formTokens = configuration.csrfSecret.map { FormTokenSigner(secret: Array($0.utf8)) } ?? .random()
         router = Self.makeRouter()
         let trust = configuration.trustedProxies
-        self.middleware = MiddlewareChain(
-            [
-                MetricsEndpoint(metrics: metrics, store: store, events: events, trust: trust),
-                AdminBackupStep(backup: backup),
-                BasePathStep(basePath: configuration.basePath, trust: trust, metrics: metrics),
-                StaticFilesStep(files: files, trust: trust, metrics: metrics),
-            ] + middleware)
+        // The library's steps, each only where it has something to do (metrics on, a
+        // store that backs up, a base path): a step that only passes the request on
+        // still costs every request a call.
+        var library: [any Middleware] = []
+        if let metrics { library.append(MetricsEndpoint(metrics: metrics, store: store, events: events, trust: trust)) }
+        if let backup { library.append(AdminBackupStep(backup: backup)) }
+        if !configuration.basePath.isEmpty {
+            library.append(BasePathStep(basePath: configuration.basePath, trust: trust, metrics: metrics))
+        }
+        library.append(StaticFilesStep(files: files, trust: trust, metrics: metrics))
+        self.middleware = MiddlewareChain(library + middleware)
     }
 
     /// At most this many attempts when another request wrote the same session meanwhile.
