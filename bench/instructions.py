@@ -9,8 +9,10 @@ sends N requests of the same tab page on one kept-alive connection. Two runs (a 
 and a long one) differ only in the requests, so their difference over the extra
 requests is the cost of one request, start-up and shutdown cancelled out.
 
-Usage: bench/instructions.py BINARY [BINARY...] (each a release build of tabserver,
-run from the repository root so it finds Templates/, Public/ and Locales/).
+Usage: bench/instructions.py [--cookieless] BINARY [BINARY...] (each a release build
+of tabserver, run from the repository root so it finds Templates/, Public/ and
+Locales/). With --cookieless the requests carry no cookie and ask for the first tab's
+root: the page every new visitor, link preview and crawler gets.
 """
 import os, re, signal, socket, subprocess, sys, tempfile, time
 
@@ -37,6 +39,9 @@ def read_response(sock, buffer):
     return head, rest[length:]
 
 
+COOKIELESS = "--cookieless" in sys.argv
+
+
 def run(binary, requests):
     port = free_port()
     out = tempfile.mkdtemp(prefix="tabserver-callgrind-")
@@ -54,10 +59,13 @@ def run(binary, requests):
         else:
             raise RuntimeError("the server did not start")
         buffer = b""
-        sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
-        head, buffer = read_response(sock, buffer)
-        cookie = re.search(rb"(?i)set-cookie: *([^;\r\n]+)", head).group(1).decode()
-        request = f"GET {PATH} HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n\r\n".encode()
+        if COOKIELESS:
+            request = b"GET /tabs/featured HTTP/1.1\r\nHost: t\r\n\r\n"
+        else:
+            sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+            head, buffer = read_response(sock, buffer)
+            cookie = re.search(rb"(?i)set-cookie: *([^;\r\n]+)", head).group(1).decode()
+            request = f"GET {PATH} HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n\r\n".encode()
         for _ in range(requests):
             sock.sendall(request)
             head, buffer = read_response(sock, buffer)
@@ -77,7 +85,7 @@ def run(binary, requests):
 
 
 def main():
-    for binary in sys.argv[1:]:
+    for binary in [argument for argument in sys.argv[1:] if not argument.startswith("--")]:
         short, long = run(binary, SHORT), run(binary, LONG)
         per = (long - short) / (LONG - SHORT)
         print(f"{binary}: {per:,.0f} instructions a request ({short:,} for {SHORT}, {long:,} for {LONG})")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
 import TabServerCrypto
 
 /// Form tokens for pages shown to a visitor with no stored session: nothing is stored
@@ -23,6 +24,10 @@ import TabServerCrypto
 /// ```
 public struct FormTokenSigner: Sendable {
     private let key: [UInt8]
+    /// The tokens of the last hours asked for: every cookieless page of an hour carries the
+    /// same token, so it is signed once an hour instead of once a page (OpenSSL's HMAC
+    /// fetches its algorithm on each call: most of a cookieless page's CPU).
+    private let recent = RecentTokens()
     /// Tokens are made per hour.
     static let slot: Int64 = 3_600
     /// The shortest secret accepted from configuration.
@@ -54,11 +59,41 @@ public struct FormTokenSigner: Sendable {
     }
 
     private func token(hour: UInt32) -> SessionID {
+        if let known = recent.token(for: hour) { return known }
+        let made = sign(hour: hour)
+        recent.remember(made, for: hour)
+        return made
+    }
+
+    /// How many tokens were signed (not found among the recent ones), for tests.
+    var signedCount: Int { recent.signed.load(ordering: .relaxed) }
+
+    private func sign(hour: UInt32) -> SessionID {
         let hourBytes: [UInt8] = [
             UInt8(truncatingIfNeeded: hour >> 24), UInt8(truncatingIfNeeded: hour >> 16),
             UInt8(truncatingIfNeeded: hour >> 8), UInt8(truncatingIfNeeded: hour),
         ]
         let mac = HMAC.sha256(key: key, message: hourBytes)
         return SessionID(bytes: hourBytes + mac.prefix(12))!
+    }
+}
+
+/// The last few hours' tokens of one signer (the current, the previous one a form may
+/// still carry, and one ahead for clocks that differ).
+private final class RecentTokens: Sendable {
+    private let tokens = Mutex<[(hour: UInt32, token: SessionID)]>([])
+    let signed = Atomic<Int>(0)
+
+    func token(for hour: UInt32) -> SessionID? {
+        tokens.withLock { tokens in tokens.first { $0.hour == hour }?.token }
+    }
+
+    func remember(_ token: SessionID, for hour: UInt32) {
+        signed.add(1, ordering: .relaxed)
+        tokens.withLock { tokens in
+            tokens.removeAll { $0.hour == hour }
+            tokens.append((hour, token))
+            if tokens.count > 3 { tokens.removeFirst(tokens.count - 3) }
+        }
     }
 }

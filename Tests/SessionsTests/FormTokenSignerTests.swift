@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
-import TabServerSessions
 import Testing
+
+@testable import TabServerSessions
 
 @Suite("Signed form tokens for visitors without a stored session")
 struct FormTokenSignerTests {
@@ -23,6 +24,25 @@ struct FormTokenSignerTests {
         #expect(signer.isValid(token, now: now + 86_000, maxAge: 86_400))
         #expect(!signer.isValid(token, now: now + 90_000, maxAge: 86_400), "too old")
         #expect(!signer.isValid(signer.token(now: now + 10_000), now: now, maxAge: 86_400), "from the future")
+    }
+
+    @Test("a token is signed once an hour, however many pages carry it or forms check it")
+    func signedOncePerHour() {
+        let signer = FormTokenSigner(secret: Array(String(repeating: "s", count: 32).utf8))
+        let first = signer.token(now: now)
+        for offset in 0..<1_000 {
+            #expect(signer.token(now: now + Int64(offset % 60)) == first)
+            #expect(signer.isValid(first, now: now + Int64(offset % 60), maxAge: 86_400))
+        }
+        #expect(signer.signedCount == 1)
+        // The next hour signs anew; last hour's token still checks without signing again.
+        let next = signer.token(now: now + 3_600)
+        #expect(next != first)
+        #expect(signer.isValid(first, now: now + 3_600, maxAge: 86_400))
+        #expect(signer.signedCount == 2)
+        // A token another key made, or a forged one, is still refused.
+        let other = FormTokenSigner(secret: Array(String(repeating: "t", count: 32).utf8))
+        #expect(!signer.isValid(other.token(now: now), now: now, maxAge: 86_400))
     }
 
     @Test("any changed bit is refused")
