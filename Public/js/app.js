@@ -62,6 +62,9 @@
       const tab = document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(submitter.value)}"]`);
       if (tab) return tab;
     }
+    // A page that names its first field (the search tab's) starts there, as a load does.
+    const field = document.querySelector("main [autofocus]");
+    if (field && !field.disabled) return field;
     return document.querySelector(".app-title");
   }
 

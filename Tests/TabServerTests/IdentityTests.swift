@@ -121,7 +121,7 @@ struct IdentityTests {
             unlink(logPath)
         }
         let log = LogSink(descriptor: descriptor)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: log)
         let alice = Browser(app, user: "alice")
@@ -192,7 +192,7 @@ struct IdentityTests {
     func conflict() throws {
         let store = InterferingSessionStore(
             MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(
             configuration, content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
@@ -250,7 +250,7 @@ struct IdentityTests {
             return base(tab, state, confirmed)
         }
         let provider = UserRecordingCatalog()
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(configuration, content: provider, hooks: hooks, log: quietLog)
         let alice = Browser(app, user: "alice")

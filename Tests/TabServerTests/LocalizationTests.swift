@@ -74,7 +74,7 @@ struct LocalizationTests {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: logPath))
         let log = LogSink(descriptor: handle.fileDescriptor)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.localesDirectory = folder
         let app = try buildApplication(configuration, content: DemoCatalog(), log: log)
         log.flush()
@@ -93,7 +93,7 @@ struct LocalizationTests {
     func englishRequired() {
         let folder = TestFixtures.temporaryDirectory("locales")
         TestFixtures.write(#"{"name": "Deutsch", "direction": "ltr", "strings": {}}"#, to: folder + "/de.json")
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.localesDirectory = folder
         #expect {
             _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import HTTPTypes
 import Synchronization
 import TabBar
@@ -11,10 +12,34 @@ import Testing
 func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) throws -> Void = { _ in }) throws
     -> Application
 {
-    var configuration = TestFixtures.configuration()
+    var configuration = sevenTabConfiguration()
     try configure(&configuration)
     return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
 }
+
+/// The shipped files, with the shipped tabs.json less its search tab: the seven tabs
+/// these tests were written for (4 + More on a phone). The search tab has tests of its
+/// own (`SearchTabPageTests`, `ShippedModelTests`).
+func sevenTabConfiguration() -> AppConfiguration {
+    var configuration = TestFixtures.configuration()
+    configuration.tabsFile = sevenTabsFile
+    return configuration
+}
+
+/// Written once per test run, from the shipped file.
+let sevenTabsFile: String = {
+    let shipped = TestFixtures.repositoryRoot + "/tabs.json"
+    let path = TestFixtures.temporaryDirectory("seven-tabs") + "/tabs.json"
+    guard let data = FileManager.default.contents(atPath: shipped),
+        var model = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+        let tabs = model["tabs"] as? [[String: Any]]
+    else { return shipped }
+    model["tabs"] = tabs.filter { $0["role"] as? String != "search" }
+    guard let written = try? JSONSerialization.data(withJSONObject: model),
+        FileManager.default.createFile(atPath: path, contents: written)
+    else { return shipped }
+    return path
+}()
 
 /// Start-up and reload messages go here instead of cluttering test output.
 let quietLog = LogSink(descriptor: openDevNull())
