@@ -35,6 +35,9 @@
       field.value = submitter.value;
       form.append(field);
     }
+    // submit() ignores the button's formaction: give it to the form.
+    const formAction = submitter && submitter.getAttribute("formaction");
+    if (formAction) form.setAttribute("action", formAction);
     HTMLFormElement.prototype.submit.call(form);
   }
 
@@ -59,7 +62,9 @@
       if (other) return other;
     }
     if (keyboard && submitter && submitter.closest("nav.tab-bar")) {
-      const tab = document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(submitter.value)}"]`);
+      const tab = submitter.name === "more"
+        ? document.querySelector("nav.tab-bar .tab-more .tab")
+        : document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(submitter.value)}"]`);
       if (tab) return tab;
     }
     // A page that names its first field (the search tab's) starts there, as a load does.
@@ -113,11 +118,13 @@
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || form.classList.contains("language-form")) return;
     if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
-    // Not form.action: the Edit page's buttons are named "action", which shadows it.
-    const action = new URL(form.getAttribute("action") || "", location.href);
+    // Not form.action: the Edit page's buttons are named "action", which shadows it. The
+    // pressed button's own formaction (the bar's More) wins, as in a native submission.
+    const submitter = event.submitter;
+    const target = (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action") || "";
+    const action = new URL(target, location.href);
     if (action.origin !== location.origin) return;
     event.preventDefault();
-    const submitter = event.submitter;
     const body = new URLSearchParams(new FormData(form, submitter));
     const keyboard = !!submitter && document.activeElement === submitter && submitter.matches(":focus-visible");
     try {

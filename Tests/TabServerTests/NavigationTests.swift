@@ -2,6 +2,7 @@
 import Sessions
 import TabBar
 import TabServerCore
+import TabServerDemo
 import TestSupport
 import Testing
 
@@ -181,6 +182,24 @@ struct NavigationTests {
         let asset = client.get(css)
         #expect(asset.status == 200)
         #expect(asset.headers["cache-control"]?.contains("immutable") == true)
+    }
+
+    @Test("each item reads its place among the items on screen: 4 + More on a phone, all at regular width")
+    func positions() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/featured")
+        #expect(page.body.contains("tab-position-compact\">Music, 3, tab 2 of 5</span>"))
+        #expect(page.body.contains("tab-position-regular\">Music, 3, tab 2 of 7</span>"))
+        #expect(page.body.contains("tab-position-compact\">More, tab 5 of 5</span>"))
+        #expect(!page.body.contains(" ,"), "no space before a comma")
+        // The search tab of the shipped model comes after More, in the markup as on screen.
+        let shipped = try buildApplication(
+            TestFixtures.configuration(), content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
+        let body = TestClient(shipped.responder).get("/tabs/music").body
+        let more = try #require(body.range(of: "tab-position-compact\">More, tab 4 of 5</span>"))
+        let search = try #require(body.range(of: "tab-position-compact\">Search, tab 5 of 5</span>"))
+        #expect(more.lowerBound < search.lowerBound)
+        #expect(body.contains("tab-position-regular\">Search, tab 8 of 8</span>"))
     }
 }
 

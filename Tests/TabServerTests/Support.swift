@@ -71,7 +71,12 @@ extension TestResponse {
     var currentTabID: String? {
         guard let bar = section(from: "<nav class=\"tab-bar", to: "</nav>") else { return nil }
         let page = TestResponse(status: status, headers: headers, body: Array(bar.utf8))
-        return page.attribute(named: "value", inTagContaining: "aria-current=\"page\"")
+        // A tab's button (More is a button of the bar too, named "more").
+        guard let tag = page.tags(containing: "aria-current=\"page\"").first(where: { $0.contains("name=\"tab\"") }),
+            let start = tag.range(of: "value=\"")
+        else { return nil }
+        let rest = tag[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
     /// The tab ids listed on the More page, in order.

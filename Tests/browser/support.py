@@ -65,7 +65,7 @@ const items = nav ? [...nav.querySelectorAll("button[name=tab]")].map((b) => ({
   current: b.getAttribute("aria-current"),
   rect: box(b),
 })) : [];
-const more = nav ? nav.querySelector(".tab-more a") : null;
+const more = nav ? nav.querySelector(".tab-more .tab") : null;
 return {
   // Loaded, and done with the view transition into it: until its first frame is shown,
   // Chromium drops input, so a tap right after a navigation could be lost.
@@ -81,7 +81,7 @@ return {
   bar: box(nav),
   items,
   more: more ? {visible: visible(more), current: more.getAttribute("aria-current"), rect: box(more),
-                href: more.getAttribute("href")} : null,
+                action: more.getAttribute("formaction")} : null,
 };
 """
 
@@ -199,7 +199,7 @@ class Browser:
         self.tap(button)
 
     def tap_more(self) -> None:
-        link = self.driver.find_element(By.CSS_SELECTOR, "nav.tab-bar .tab-more a")
+        link = self.driver.find_element(By.CSS_SELECTOR, "nav.tab-bar .tab-more .tab")
         assert link.is_displayed(), "More is not shown in the bar"
         self.tap(link)
 

@@ -16,6 +16,14 @@ extension TabServerApp {
                 localizer: localizer))
     }
 
+    /// `POST /more/open`: a tap on the bar's More item (a button like the other items,
+    /// so a screen reader counts it among them). 303 to More.
+    func openMore(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        _ = try visitor(&state)
+        try verifyCSRF(request, state: state)
+        return redirect(to: "/more")
+    }
+
     /// `GET /more/edit`: the customize sheet. Opening it starts customizing (the
     /// `willBeginCustomizing` hook) unless the visitor is already at it.
     func customizePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {

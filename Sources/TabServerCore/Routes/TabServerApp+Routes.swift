@@ -23,6 +23,9 @@ extension TabServerApp {
         }
         router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
         router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
+        router.post("/more/open") { request, _, state throws(HTTPError) in
+            try state.app.openMore(request, state: &state)
+        }
         router.get("/more/edit") { _, _, state throws(HTTPError) in try state.app.customizePage(&state) }
         router.post("/more/edit") { request, _, state throws(HTTPError) in
             try state.app.customize(request, state: &state)
