@@ -82,7 +82,8 @@ extension TabServerApp {
         let (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
         switch outcome {
         case .selected, .poppedToRoot:
-            session.state = visited
+            // A tab of More is pushed onto More's stack, which a tap on More shows again.
+            session.state = Self.isPrefetch(state.request) ? visited : controller.pushingOntoMore(tab.id, in: visited)
         case .disabled:
             throw HTTPError.forbidden(language.isolatedText("tabUnavailable", ["tab": localized.title]))
         case .unknownTab, .vetoed:
