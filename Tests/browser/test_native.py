@@ -154,10 +154,20 @@ def test_retap_and_edit_steps_add_no_history_entries(browsers, js):
     browser.tap_tab("music")
     browser.wait_at("/tabs/music", tab="music")
     entries = browser.run("return history.length;")
-    browser.tap_tab("music")  # a re-tap at the root: nothing to show
-    time.sleep(0.5)
-    browser.wait_at("/tabs/music", tab="music")
-    assert browser.run("return history.length;") == entries
+    if js:
+        # A re-tap at the root: nothing to show (204), the script scrolls up. Without it
+        # the browser loads the root again to show it from the top (issue #23, defect 7),
+        # which a browser records as a navigation: test_retap_at_a_tabs_root_scrolls_to_the_top.
+        browser.tap_tab("music")
+        time.sleep(0.5)
+        browser.wait_at("/tabs/music", tab="music")
+        assert browser.run("return history.length;") == entries
+    else:
+        token = browser.mark_document()
+        browser.tap_tab("music")
+        browser.wait(lambda: not browser.document_marked(token), "the root was not loaded again")
+        browser.wait_at("/tabs/music", tab="music")
+        assert browser.run("return history.length;") <= entries + 1
     if js:
         browser.get("/more/edit")
         entries = browser.run("return history.length;")

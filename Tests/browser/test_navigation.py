@@ -104,3 +104,20 @@ def test_an_expired_form_is_refused_and_changes_nothing(browsers, viewport, js):
     browser.get("/tabs/featured")
     browser.tap_tab("music")
     browser.wait_at("/tabs/music", tab="music")
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@BOTH_JS_MODES
+def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
+    """UIKit scrolls a tab's root to the top when its item is tapped again; without the
+    script too (it answered 204 and the page stayed scrolled: issue #23, defect 7)."""
+    browser = browsers.open(viewport, js=js)
+    browser.get("/tabs/featured")
+    browser.tap_tab("featured")  # selected by the tap, so the next one is a re-tap
+    browser.wait_at("/tabs/featured", tab="featured")
+    browser.run("window.scrollTo(0, document.documentElement.scrollHeight);")
+    browser.wait(lambda: browser.run("return scrollY;") > 100, "the page did not scroll down")
+    browser.tap_tab("featured")
+    browser.wait(lambda: browser.run("return document.readyState === 'complete' && scrollY === 0;"),
+                 "a re-tap at the root did not scroll to the top")
+    assert browser.path() == "/tabs/featured"

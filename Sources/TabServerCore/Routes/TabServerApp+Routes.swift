@@ -136,9 +136,13 @@ extension TabServerApp {
             session.notice = nil
             state.session = session
             state.events.append(.didSelect(tab, selected))
-            // Already at the root of the tab on screen: nothing to show, so no new page
-            // (and no new history entry): 204 keeps the browser where it is.
-            if wasAtRoot && returnPath == Self.tabPath(id, "") { return HTTPResponse(status: .noContent) }
+            // Already at the root of the tab on screen: nothing new to show. The script
+            // (a fetch) gets 204 and scrolls to the top itself; a plain form post (the
+            // browser navigating) is sent to the root again, which it shows from the
+            // top, as UIKit scrolls a tab's root up on a re-tap.
+            if wasAtRoot && returnPath == Self.tabPath(id, ""), !Self.isNavigation(request) {
+                return HTTPResponse(status: .noContent)
+            }
             return redirect(to: Self.tabPath(id, ""))
         case .vetoed(let message):
             let back = returnPath ?? Self.restorationPath(controller, session.state)
@@ -193,6 +197,13 @@ extension TabServerApp {
         session.notice = nil
         session = state.keep(session)
         return notice
+    }
+
+    /// Whether the browser itself navigates with this request (a form posted without the
+    /// script: `Sec-Fetch-Mode: navigate`), so an answer without a page would leave it
+    /// where it was.
+    static func isNavigation(_ request: HTTPRequest) -> Bool {
+        request.headers["sec-fetch-mode"]?.lowercased() == "navigate"
     }
 
     /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,
