@@ -232,6 +232,9 @@
   const scrollDriven = CSS.supports("animation-timeline: scroll()");
   function updateScrollEdge() {
     if (scrollDriven) return;
+    // The large title has scrolled under the header: the inline title shows (CSS does
+    // this itself where scroll-driven animations exist).
+    document.documentElement.classList.toggle("title-collapsed", scrollY > 40);
     const atEdge = Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1;
     document.documentElement.classList.toggle("at-scroll-edge", atEdge);
   }

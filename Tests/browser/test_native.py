@@ -384,3 +384,43 @@ def test_each_tab_keeps_its_scroll_position(browsers):
     browser.tap_tab("featured")
     browser.wait_at("/tabs/featured", tab="featured")
     browser.wait(lambda: abs(browser.run("return scrollY;") - 500) <= 2, "Featured did not come back at 500 px")
+
+
+# 11. The large title collapses into an inline title as the content scrolls (issue #23,
+# defect 6): UIKit's large title shrinks into the navigation bar.
+
+_TITLES = r"""
+const large = document.querySelector(".app-title"), inline = document.querySelector(".app-header .inline-title");
+const header = document.querySelector(".app-header").getBoundingClientRect();
+const bar = document.querySelector("nav.tab-bar").getBoundingClientRect();
+const l = large.getBoundingClientRect();
+return {header: header.height, chrome: (header.height + bar.height) / innerHeight,
+        largeSeen: l.bottom > header.bottom + 1 && l.height > 1, largeSize: parseFloat(getComputedStyle(large).fontSize),
+        inlineOpacity: inline ? parseFloat(getComputedStyle(inline).opacity) : null,
+        inlineText: inline ? inline.textContent.trim() : null, largeText: large.textContent.trim()};
+"""
+
+
+@pytest.mark.parametrize("viewport", ["phone", "tablet"])
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@BOTH_JS_MODES
+def test_large_title_collapses_into_an_inline_title(browsers, viewport, lang, js):
+    browser = browsers.open(viewport, js=js, lang=lang)
+    for path in ("/tabs/featured", "/tabs/music/albums/1"):
+        browser.get(path)
+        top = browser.run(_TITLES)
+        assert top["largeSeen"] and top["largeSize"] >= 28, top
+        assert top["inlineOpacity"] == 0, f"{path}: the inline title shows over the large one: {top}"
+        # The bar row alone: a back item on a detail page does not make it grow.
+        assert top["header"] <= 60, f"{path}: the header is {top['header']} px high"
+        if browser.run("return document.documentElement.scrollHeight - innerHeight;") < 120:
+            assert path != "/tabs/featured", "Featured is longer than every tested viewport"
+            continue  # a page that does not scroll keeps its large title, as in UIKit
+        browser.run("window.scrollTo(0, 400);")
+        browser.wait(lambda: browser.run(_TITLES)["inlineOpacity"] == 1, f"{path}: no inline title after scrolling")
+        scrolled = browser.run(_TITLES)
+        assert not scrolled["largeSeen"], scrolled
+        assert scrolled["inlineText"] == scrolled["largeText"], scrolled
+        assert scrolled["chrome"] <= 0.16, f"{path}: header and bar take {scrolled['chrome']:.0%} of the screen"
+        browser.run("window.scrollTo(0, 0);")
+        browser.wait(lambda: browser.run(_TITLES)["inlineOpacity"] == 0, f"{path}: the inline title stays at the top")
