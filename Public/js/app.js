@@ -85,8 +85,11 @@
     if (!samePage) rememberScroll();
     const swap = () => {
       document.querySelector("main").replaceWith(main);
+      // A page may come without the bar (one that hides it) or bring it back.
       const oldBar = document.querySelector("nav.tab-bar");
       if (oldBar && bar) oldBar.replaceWith(bar);
+      else if (oldBar) oldBar.remove();
+      else if (bar) document.body.append(bar);
       document.querySelector(".app-header").replaceWith(header);
       document.body.className = doc.body.className;
       document.title = doc.title;

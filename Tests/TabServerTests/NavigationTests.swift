@@ -184,6 +184,17 @@ struct NavigationTests {
         #expect(asset.headers["cache-control"]?.contains("immutable") == true)
     }
 
+    @Test("a page with hidesBottomBar is rendered without the bar; its parent has it")
+    func hidesBottomBar() throws {
+        let client = TestClient(try makeApp().responder)
+        let player = client.get("/tabs/music/albums/1/play")
+        #expect(player.status == 200)
+        #expect(!player.body.contains("<nav class=\"tab-bar"))
+        #expect(player.body.contains("class=\"hides-bar "))
+        #expect(player.attribute(named: "href", inTagContaining: "class=\"back-link\"") == "/tabs/music/albums/1")
+        #expect(client.get("/tabs/music/albums/1").body.contains("<nav class=\"tab-bar"))
+    }
+
     @Test("each item reads its place among the items on screen: 4 + More on a phone, all at regular width")
     func positions() throws {
         let client = TestClient(try makeApp().responder)

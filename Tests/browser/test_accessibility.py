@@ -174,3 +174,16 @@ def test_search_page_has_no_axe_violations(browsers_for, shipped_server, viewpor
     axe.inject()
     violations = axe.run()["violations"]
     assert not violations, _report(violations)
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_page_without_the_bar_has_no_axe_violations(browsers, viewport, scheme):
+    browser = browsers.open(viewport)
+    browser.color_scheme(scheme)
+    browser.get("/tabs/music/albums/1/play")
+    assert browser.snapshot()["bar"] is None
+    axe = Axe(browser.driver)
+    axe.inject()
+    violations = axe.run()["violations"]
+    assert not violations, _report(violations)

@@ -121,3 +121,25 @@ def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
     browser.wait(lambda: browser.run("return document.readyState === 'complete' && scrollY === 0;"),
                  "a re-tap at the root did not scroll to the top")
     assert browser.path() == "/tabs/featured"
+
+
+@pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@BOTH_JS_MODES
+def test_a_pushed_page_can_hide_the_bar_and_back_brings_it_back(browsers, viewport, lang, js):
+    """TabPage.hidesBottomBar (UIKit's hidesBottomBarWhenPushed): the demo's player is
+    shown without the bar, nothing reserves room for it, and its back item leads to a
+    page with the bar again (issue #23, feature 8)."""
+    browser = browsers.open(viewport, js=js, lang=lang)
+    browser.get("/tabs/music/albums/1")
+    assert browser.snapshot()["bar"] is not None
+    browser.tap_css("main a.play-link")
+    player = browser.wait_for(lambda s: s["ready"] == "complete" and s["path"] == "/tabs/music/albums/1/play",
+                              "the player did not open")
+    assert player["bar"] is None, "the player shows the tab bar"
+    room = browser.run("return parseFloat(getComputedStyle(document.body).paddingBottom);")
+    assert room <= 40, f"{room} px are kept for a bar that is not there"
+    browser.tap_css(".app-header .back-link")
+    back = browser.wait_at("/tabs/music/albums/1", tab="music")
+    assert back["bar"] is not None, "Back did not bring the bar back"
+    assert current_ids(back) == ["music"]

@@ -121,6 +121,7 @@ struct PageRenderer: Sendable {
             onMorePage: false, notice: notice, language: language)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
+        if page.hidesBottomBar { context["hidesBar"] = true }
         if let contentLanguage = page.language, contentLanguage != language.code {
             context["contentLanguage"] = .string(contentLanguage)
         }
