@@ -109,6 +109,7 @@
       announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : doc.title);
       updateScrollEdge();
       addDragHandles();
+      updateShortcuts();
     };
     if (!samePage && document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
       document.startViewTransition(swap);
@@ -229,6 +230,27 @@
     handle.addEventListener("pointercancel", onUp);
   });
   addDragHandles();
+
+  // Keyboard: Ctrl+1…9 (⌘ on Apple systems) select the nth item of the bar on screen, as
+  // iPad apps do with a keyboard; each item says so in aria-keyshortcuts. (A browser with
+  // tabs may keep these keys for its own tabs; an installed app gets them.)
+  const modifier = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent) ? "Meta" : "Control";
+  const barItems = () => [...document.querySelectorAll("nav.tab-bar .tab-item .tab")]
+    .filter((el) => el.getBoundingClientRect().width > 0);
+  function updateShortcuts() {
+    for (const el of document.querySelectorAll("nav.tab-bar .tab[aria-keyshortcuts]")) el.removeAttribute("aria-keyshortcuts");
+    barItems().slice(0, 9).forEach((el, index) => el.setAttribute("aria-keyshortcuts", `${modifier}+${index + 1}`));
+  }
+  document.addEventListener("keydown", (event) => {
+    const pressed = modifier === "Meta" ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey;
+    if (!pressed || event.altKey || event.shiftKey || !/^[1-9]$/.test(event.key)) return;
+    const item = barItems()[Number(event.key) - 1];
+    if (!item || item.disabled) return;
+    event.preventDefault();
+    item.click();
+  });
+  addEventListener("resize", updateShortcuts, { passive: true });
+  updateShortcuts();
 
   // scrollEdgeAppearance where CSS scroll-driven animations are missing: the bar takes
   // its scroll-edge look while the content's bottom edge is reached.
