@@ -250,6 +250,17 @@
     item.click();
   });
   addEventListener("resize", updateShortcuts, { passive: true });
+
+  // Escape cancels the search (iOS 26: back to the tab selected before it); in a field
+  // with text the browser clears the text first.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const cancel = document.getElementById("search-cancel");
+    const field = document.getElementById("search-query");
+    if (!cancel || (field && document.activeElement === field && field.value)) return;
+    event.preventDefault();
+    cancel.click();
+  });
   updateShortcuts();
 
   // scrollEdgeAppearance where CSS scroll-driven animations are missing: the bar takes

@@ -20,8 +20,8 @@ extension TabBarController {
             next.selectedTabID = model.firstEnabledTabID
         }
         next.locations = state.locations.filter { id, location in
-            // More's stack names a tab (see `moreStackKey`).
-            if id == Self.moreStackKey { return model.tab(id: location) != nil }
+            // More's stack and the search's return name a tab (see `moreStackKey`).
+            if id == Self.moreStackKey || id == Self.searchReturnKey { return model.tab(id: location) != nil }
             return model.tab(id: id) != nil && !location.isEmpty && Self.isValidLocation(location)
         }
         next.badgeOverrides = state.badgeOverrides.filter { id, override in

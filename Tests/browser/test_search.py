@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT
 
@@ -113,3 +115,26 @@ def test_selecting_search_focuses_the_field(search_server, browsers_for, viewpor
     browser.wait(lambda: browser.path() == "/tabs/search", "on Search")
     browser.wait(lambda: browser.run("return document.activeElement && document.activeElement.id;") == "search-query",
                  "the search field has focus")
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@BOTH_JS_MODES
+def test_cancelling_the_search_returns_to_the_tab_before_it(search_server, browsers_for, viewport, lang, js):
+    """iOS 26: cancelling the search (its Cancel button, or Escape with the script)
+    returns to the tab that was selected before it, where it was left (feature 15)."""
+    browser = browsers_for(search_server).open(viewport, js=js, lang=lang)
+    browser.get("/tabs/movies")
+    show = browser.run("return document.querySelector('main a.row').getAttribute('href');")
+    browser.get(show)
+    browser.tap_tab("search")
+    browser.wait_at("/tabs/search", tab="search")
+    browser.tap_css("#search-cancel")
+    browser.wait_at(show, tab="movies")
+    if js:
+        browser.tap_tab("search")
+        browser.wait_at("/tabs/search", tab="search")
+        # The field has focus and is empty: Escape cancels.
+        browser.wait(lambda: browser.run("return document.activeElement.id;") == "search-query", "field focused")
+        ActionChains(browser.driver).send_keys(Keys.ESCAPE).perform()
+        browser.wait_at(show, tab="movies")

@@ -79,7 +79,12 @@ extension TabServerApp {
             let encoded = "?q=" + URLEncoding.encodeComponent(String(query.prefix(200)))
             if TabBarController.isValidLocation(encoded) { remembered = encoded }
         }
-        let (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
+        let before = controller.selectedTabID(session.state)
+        var (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
+        // Cancelling the search returns to the tab selected before it (iOS 26).
+        if tab.role == .search, !Self.isPrefetch(state.request) {
+            visited = controller.enteringSearch(from: before, in: visited)
+        }
         switch outcome {
         case .selected, .poppedToRoot:
             // A tab of More is pushed onto More's stack, which a tap on More shows again.
@@ -123,10 +128,12 @@ extension TabServerApp {
         }
         let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
         controller.hooks = appHooks.tabBarHooks(verdict: verdict)
+        let previous = controller.selectedTabID(session.state)
         let (selected, outcome) = controller.select(tab.id, in: session.state)
         switch outcome {
         case .selected(let id, let location):
-            session.state = selected
+            // Cancelling the search returns to the tab selected before it (iOS 26).
+            session.state = tab.role == .search ? controller.enteringSearch(from: previous, in: selected) : selected
             session.notice = nil
             state.session = session
             state.events.append(.didSelect(tab, selected))

@@ -122,6 +122,12 @@ struct PageRenderer: Sendable {
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
         if page.hidesBottomBar { context["hidesBar"] = true }
+        if tab.role == .search, let id = model.controller.searchReturnTabID(in: session.state) {
+            // Cancel returns to the tab selected before the search (iOS 26).
+            context["searchCancel"] = [
+                "id": .string(id), "action": .string(basePath + "/select"), "label": .string(language.text("cancel")),
+            ]
+        }
         if let contentLanguage = page.language, contentLanguage != language.code {
             context["contentLanguage"] = .string(contentLanguage)
         }
