@@ -35,6 +35,9 @@
       field.value = submitter.value;
       form.append(field);
     }
+    // submit() ignores the button's formaction: give it to the form.
+    const formAction = submitter && submitter.getAttribute("formaction");
+    if (formAction) form.setAttribute("action", formAction);
     HTMLFormElement.prototype.submit.call(form);
   }
 
@@ -59,9 +62,14 @@
       if (other) return other;
     }
     if (keyboard && submitter && submitter.closest("nav.tab-bar")) {
-      const tab = document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(submitter.value)}"]`);
+      const tab = submitter.name === "more"
+        ? document.querySelector("nav.tab-bar .tab-more .tab")
+        : document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(submitter.value)}"]`);
       if (tab) return tab;
     }
+    // A page that names its first field (the search tab's) starts there, as a load does.
+    const field = document.querySelector("main [autofocus]");
+    if (field && !field.disabled) return field;
     return document.querySelector(".app-title");
   }
 
@@ -77,8 +85,11 @@
     if (!samePage) rememberScroll();
     const swap = () => {
       document.querySelector("main").replaceWith(main);
+      // A page may come without the bar (one that hides it) or bring it back.
       const oldBar = document.querySelector("nav.tab-bar");
       if (oldBar && bar) oldBar.replaceWith(bar);
+      else if (oldBar) oldBar.remove();
+      else if (bar) document.body.append(bar);
       document.querySelector(".app-header").replaceWith(header);
       document.body.className = doc.body.className;
       document.title = doc.title;
@@ -98,6 +109,7 @@
       announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : doc.title);
       updateScrollEdge();
       addDragHandles();
+      updateShortcuts();
     };
     if (!samePage && document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
       document.startViewTransition(swap);
@@ -112,11 +124,13 @@
     if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
     // A form with files goes as the browser sends it: URLSearchParams would drop them.
     if ((form.getAttribute("enctype") || "").toLowerCase() === "multipart/form-data") return;
-    // Not form.action: the Edit page's buttons are named "action", which shadows it.
-    const action = new URL(form.getAttribute("action") || "", location.href);
+    // Not form.action: the Edit page's buttons are named "action", which shadows it. The
+    // pressed button's own formaction (the bar's More) wins, as in a native submission.
+    const submitter = event.submitter;
+    const target = (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action") || "";
+    const action = new URL(target, location.href);
     if (action.origin !== location.origin) return;
     event.preventDefault();
-    const submitter = event.submitter;
     const body = new URLSearchParams(new FormData(form, submitter));
     const keyboard = !!submitter && document.activeElement === submitter && submitter.matches(":focus-visible");
     try {
@@ -219,11 +233,46 @@
   });
   addDragHandles();
 
+  // Keyboard: Ctrl+1…9 (⌘ on Apple systems) select the nth item of the bar on screen, as
+  // iPad apps do with a keyboard; each item says so in aria-keyshortcuts. (A browser with
+  // tabs may keep these keys for its own tabs; an installed app gets them.)
+  const modifier = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent) ? "Meta" : "Control";
+  const barItems = () => [...document.querySelectorAll("nav.tab-bar .tab-item .tab")]
+    .filter((el) => el.getBoundingClientRect().width > 0);
+  function updateShortcuts() {
+    for (const el of document.querySelectorAll("nav.tab-bar .tab[aria-keyshortcuts]")) el.removeAttribute("aria-keyshortcuts");
+    barItems().slice(0, 9).forEach((el, index) => el.setAttribute("aria-keyshortcuts", `${modifier}+${index + 1}`));
+  }
+  document.addEventListener("keydown", (event) => {
+    const pressed = modifier === "Meta" ? event.metaKey && !event.ctrlKey : event.ctrlKey && !event.metaKey;
+    if (!pressed || event.altKey || event.shiftKey || !/^[1-9]$/.test(event.key)) return;
+    const item = barItems()[Number(event.key) - 1];
+    if (!item || item.disabled) return;
+    event.preventDefault();
+    item.click();
+  });
+  addEventListener("resize", updateShortcuts, { passive: true });
+
+  // Escape cancels the search (iOS 26: back to the tab selected before it); in a field
+  // with text the browser clears the text first.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    const cancel = document.getElementById("search-cancel");
+    const field = document.getElementById("search-query");
+    if (!cancel || (field && document.activeElement === field && field.value)) return;
+    event.preventDefault();
+    cancel.click();
+  });
+  updateShortcuts();
+
   // scrollEdgeAppearance where CSS scroll-driven animations are missing: the bar takes
   // its scroll-edge look while the content's bottom edge is reached.
   const scrollDriven = CSS.supports("animation-timeline: scroll()");
   function updateScrollEdge() {
     if (scrollDriven) return;
+    // The large title has scrolled under the header: the inline title shows (CSS does
+    // this itself where scroll-driven animations exist).
+    document.documentElement.classList.toggle("title-collapsed", scrollY > 40);
     const atEdge = Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1;
     document.documentElement.classList.toggle("at-scroll-edge", atEdge);
   }

@@ -76,7 +76,7 @@ public struct DemoCatalog: TabContentProvider {
                             row(item, href: "\(root)/\(collection.segment)/\(index + 1)")
                         }),
                 ])
-        case 2, 4:
+        case 2, 3, 4:
             guard location[0] == collection.segment, let index = Self.index(location[1], in: collection.items.count)
             else { return nil }
             let item = collection.items[index]
@@ -89,6 +89,7 @@ public struct DemoCatalog: TabContentProvider {
                         "art": art(item), "blurb": .string(item.blurb),
                         "facts": facts([("Released", String(item.year)), ("Genre", item.genre), ("Price", item.price)]),
                         "childHeading": .string(collection.childHeading),
+                        "playHref": .string("\(root)/\(itemLocation)/play"),
                         "children": .array(
                             item.children.enumerated().map { childIndex, child in
                                 [
@@ -99,6 +100,18 @@ public struct DemoCatalog: TabContentProvider {
                                 ]
                             }),
                     ])
+            }
+            if location.count == 3 {
+                // A full-screen player: pushed without the tab bar (hidesBottomBarWhenPushed).
+                guard location[2] == "play" else { return nil }
+                var player = TabPage(
+                    title: "Now Playing", parentLocation: itemLocation, parentTitle: item.title,
+                    context: [
+                        "isPlayer": true, "title": .string(item.title), "subtitle": .string(item.creator),
+                        "art": art(item),
+                    ])
+                player.hidesBottomBar = true
+                return player
             }
             guard location[2] == collection.childSegment,
                 let childIndex = Self.index(location[3], in: item.children.count)

@@ -6,7 +6,8 @@ extension TabBarController {
     ///
     /// - the order becomes `effectiveOrder(_:)`, or `nil` when that is the default;
     /// - a selected tab that was removed or disabled falls back to the first enabled tab;
-    /// - locations and badge overrides of unknown tabs are dropped, as are invalid or
+    /// - locations and badge overrides of unknown tabs are dropped (More's stack too, when
+    ///   it names one), as are invalid or
     ///   root ("") locations and overrides with an invalid badge.
     ///
     /// The version moves on only if something changed, so reconciling an up-to-date
@@ -19,7 +20,9 @@ extension TabBarController {
             next.selectedTabID = model.firstEnabledTabID
         }
         next.locations = state.locations.filter { id, location in
-            model.tab(id: id) != nil && !location.isEmpty && Self.isValidLocation(location)
+            // More's stack and the search's return name a tab (see `moreStackKey`).
+            if id == Self.moreStackKey || id == Self.searchReturnKey { return model.tab(id: location) != nil }
+            return model.tab(id: id) != nil && !location.isEmpty && Self.isValidLocation(location)
         }
         next.badgeOverrides = state.badgeOverrides.filter { id, override in
             guard model.tab(id: id) != nil else { return false }

@@ -68,3 +68,26 @@ struct SearchTabTests {
         #expect(model.searchTab?.id == "s")
     }
 }
+
+@Suite("Cancelling the search (iOS 26) returns to the tab selected before it")
+struct SearchReturnTests {
+    func controller() throws -> TabBarController {
+        var tabs = Fixture.seven.map { Fixture.tab($0) }
+        var search = Fixture.tab("search")
+        search.role = .search
+        tabs.append(search)
+        return TabBarController(model: try TabBarModel(tabs: tabs))
+    }
+
+    @Test("the tab before the search is remembered; the search itself and unknown tabs are not")
+    func remembered() throws {
+        let controller = try controller()
+        let state = TabBarState()
+        #expect(controller.searchReturnTabID(in: state) == "home", "without one: the first tab")
+        let entered = controller.enteringSearch(from: "video", in: state)
+        #expect(controller.searchReturnTabID(in: entered) == "video")
+        #expect(controller.enteringSearch(from: "search", in: entered) == entered)
+        #expect(controller.enteringSearch(from: "gone", in: entered) == entered)
+        #expect(controller.reconciled(entered).locations[TabBarController.searchReturnKey] == "video")
+    }
+}

@@ -89,7 +89,7 @@ struct CookielessVisitorTests {
     @Test("a cookieless form token is refused when forged, expired or from another site")
     func refusals() throws {
         let clock = ManualClock(1_000_000_000)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.sessions = .memory()
         configuration.sessionIdleTimeout = .seconds(7_200)
         let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })

@@ -25,7 +25,7 @@ struct HookDeliveryTests {
         let store = InterferingSessionStore(
             MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: interferences)
         let app = try buildApplication(
-            TestFixtures.configuration(), content: DemoCatalog(), hooks: hooks, sessionStore: store, log: quietLog)
+            sevenTabConfiguration(), content: DemoCatalog(), hooks: hooks, sessionStore: store, log: quietLog)
         return (app, store)
     }
 

@@ -122,7 +122,7 @@ struct IdentityTests {
             unlink(logPath)
         }
         let log = LogSink(descriptor: descriptor)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(
             configuration, content: DemoCatalog(), hooks: demoHooks(), redis: .standard, log: log)
@@ -194,7 +194,7 @@ struct IdentityTests {
     func conflict() throws {
         let store = InterferingSessionStore(
             MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(
             configuration, content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
@@ -252,7 +252,7 @@ struct IdentityTests {
             return base(tab, state, confirmed)
         }
         let provider = UserRecordingCatalog()
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(configuration, content: provider, hooks: hooks, log: quietLog)
         let alice = Browser(app, user: "alice")

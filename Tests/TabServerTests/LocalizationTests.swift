@@ -22,7 +22,7 @@ struct LocalizationTests {
         client.defaultHeaders = [("Accept-Language", header)]
         let page = client.get("/tabs/featured")
         #expect(page.body.contains("<html lang=\"\(code)\" dir=\"\(direction)\">"))
-        #expect(page.body.contains("<span class=\"tab-title\">\(more)</span>"))
+        #expect(page.body.contains("<span class=\"tab-title\" aria-hidden=\"true\">\(more)</span>"))
     }
 
     @Test(
@@ -43,11 +43,11 @@ struct LocalizationTests {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
         let page = client.get("/tabs/music")
-        #expect(page.body.contains("<span class=\"tab-title\">Musik</span>"))
+        #expect(page.body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Musik</span>"))
         #expect(page.body.contains("Tab 2 von 7"))
         #expect(page.body.contains("<title>Musik · TabServer Store</title>"))
         let english = TestClient(try makeApp().responder)
-        #expect(english.get("/tabs/music").body.contains("<span class=\"tab-title\">Music</span>"))
+        #expect(english.get("/tabs/music").body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Music</span>"))
     }
 
     @Test("an explicit choice is kept in the session and beats Accept-Language; auto goes back")
@@ -87,14 +87,14 @@ struct LocalizationTests {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: logPath))
         let log = LogSink(descriptor: handle.fileDescriptor)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.localesDirectory = folder
         let app = try buildApplication(configuration, content: DemoCatalog(), log: log)
         log.flush()
         let client = TestClient(app.responder)
         client.defaultHeaders = [("Accept-Language", "nl")]
         let page = client.get("/more")
-        #expect(page.body.contains("<span class=\"tab-title\">Meer</span>"))
+        #expect(page.body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Meer</span>"))
         #expect(page.body.contains("Edit tabs"), "English fallback")
         _ = client.get("/more")
         log.flush()
@@ -106,7 +106,7 @@ struct LocalizationTests {
     func englishRequired() {
         let folder = TestFixtures.temporaryDirectory("locales")
         TestFixtures.write(#"{"name": "Deutsch", "direction": "ltr", "strings": {}}"#, to: folder + "/de.json")
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.localesDirectory = folder
         #expect {
             _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)

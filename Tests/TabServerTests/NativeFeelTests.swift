@@ -65,6 +65,19 @@ struct NativeFeelTests {
         #expect(client.post("/select", form: deeper).location == "/tabs/music")
     }
 
+    @Test("a re-tap at the root posted by the browser itself (no script) goes to the root again, shown from the top")
+    func retapAtRootWithoutScript() throws {
+        let client = TestClient(try makeApp().responder)
+        let token = try #require(client.get("/tabs/music").csrfToken)
+        let retap = [("csrf", token), ("tab", "music"), ("return", "/tabs/music")]
+        client.defaultHeaders = [("Sec-Fetch-Mode", "navigate")]
+        let answer = client.post("/select", form: retap)
+        #expect(answer.status == 303)
+        #expect(answer.location == "/tabs/music")
+        client.defaultHeaders = [("Sec-Fetch-Mode", "cors")]
+        #expect(client.post("/select", form: retap).status == 204, "the script scrolls up itself")
+    }
+
     @Test("#7 error pages, badges and the dot's label are translated; embedded names isolated")
     func translations() throws {
         let client = TestClient(try makeApp().responder)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
+import TabServerDemo
 import TabServerSessions
 import TabServerTabBar
 import TabServerTesting
@@ -186,6 +187,35 @@ struct NavigationTests {
         let asset = client.get(css)
         #expect(asset.status == 200)
         #expect(asset.headers["cache-control"]?.contains("immutable") == true)
+    }
+
+    @Test("a page with hidesBottomBar is rendered without the bar; its parent has it")
+    func hidesBottomBar() throws {
+        let client = TestClient(try makeApp().responder)
+        let player = client.get("/tabs/music/albums/1/play")
+        #expect(player.status == 200)
+        #expect(!player.body.contains("<nav class=\"tab-bar"))
+        #expect(player.body.contains("class=\"hides-bar "))
+        #expect(player.attribute(named: "href", inTagContaining: "class=\"back-link\"") == "/tabs/music/albums/1")
+        #expect(client.get("/tabs/music/albums/1").body.contains("<nav class=\"tab-bar"))
+    }
+
+    @Test("each item reads its place among the items on screen: 4 + More on a phone, all at regular width")
+    func positions() throws {
+        let client = TestClient(try makeApp().responder)
+        let page = client.get("/tabs/featured")
+        #expect(page.body.contains("tab-position-compact\">Music, 3, tab 2 of 5</span>"))
+        #expect(page.body.contains("tab-position-regular\">Music, 3, tab 2 of 7</span>"))
+        #expect(page.body.contains("tab-position-compact\">More, tab 5 of 5</span>"))
+        #expect(!page.body.contains(" ,"), "no space before a comma")
+        // The search tab of the shipped model comes after More, in the markup as on screen.
+        let shipped = try buildApplication(
+            TestFixtures.configuration(), content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
+        let body = TestClient(shipped.responder).get("/tabs/music").body
+        let more = try #require(body.range(of: "tab-position-compact\">More, tab 4 of 5</span>"))
+        let search = try #require(body.range(of: "tab-position-compact\">Search, tab 5 of 5</span>"))
+        #expect(more.lowerBound < search.lowerBound)
+        #expect(body.contains("tab-position-regular\">Search, tab 8 of 8</span>"))
     }
 }
 

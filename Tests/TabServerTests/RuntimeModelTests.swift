@@ -119,7 +119,7 @@ struct RuntimeModelTests {
 @Suite("Start-up refuses a broken setup with a precise message")
 struct StartupTests {
     func startupError(_ configure: (inout AppConfiguration) -> Void) -> String? {
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configure(&configuration)
         do {
             _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
+import TabServerDemo
 import TabServerTabBar
 import TabServerTesting
 import Testing
@@ -47,5 +48,16 @@ struct SearchTabPageTests {
         #expect(back.status == 303)
         #expect(back.location == "/tabs/search?q=blue")
         #expect(client.get("/").location == "/tabs/search?q=blue")
+    }
+
+    @Test("the shipped tabs.json has the search tab: the demo's bar ends with it, its page answers")
+    func shipped() throws {
+        let app = try buildApplication(
+            TestFixtures.configuration(), content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
+        let client = TestClient(app.responder)
+        let page = client.get("/tabs/search")
+        #expect(page.status == 200)
+        #expect(page.barTabIDs.last == "search")
+        #expect(page.body.contains("class=\"search-field\""))
     }
 }

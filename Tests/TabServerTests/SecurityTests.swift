@@ -58,7 +58,7 @@ struct SecurityTests {
     @Test("an expired session is replaced, not revived")
     func expired() throws {
         let clock = ManualClock(1_000_000)
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.sessionIdleTimeout = .seconds(60)
         let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })
         let client = TestClient(app.responder)

@@ -167,12 +167,12 @@ struct TypedConfigurationTests {
 
     @Test("a hand-built configuration with impossible values is refused at start, not trapped")
     func handBuilt() {
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.sessionIdleTimeout = .zero
         #expect(throws: StartupError.self) {
             _ = try buildApplication(configuration, content: EmptyContent(), log: quietLog)
         }
-        configuration = TestFixtures.configuration()
+        configuration = sevenTabConfiguration()
         configuration.sessions = .memory(capacity: 0)
         #expect(throws: StartupError.self) {
             _ = try buildApplication(configuration, content: EmptyContent(), log: quietLog)

@@ -39,7 +39,7 @@ struct StoreOutageTests {
     @Test("SQLite read-only: changes answer 503, /readyz 503, one log line; writable again: ready by itself")
     func sqliteReadOnly() throws {
         let log = LogFile()
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.sessions = .sqlite(path: TestFixtures.temporaryDirectory("outage") + "/sessions.sqlite")
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: log.sink)
         let store = try #require(app.store as? SQLiteSessionStore)
@@ -79,7 +79,7 @@ struct StoreOutageTests {
         let redis = try RedisServer()
         defer { redis.stop() }
         let log = LogFile()
-        var configuration = TestFixtures.configuration()
+        var configuration = sevenTabConfiguration()
         configuration.sessions = try SessionStoreConfiguration(redis.url)
         configuration.csrfSecret = String(repeating: "x", count: 32)
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: log.sink)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import Synchronization
 import TabServerCore
 import TabServerDemo
@@ -12,10 +13,34 @@ import Testing
 func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) throws -> Void = { _ in }) throws
     -> Application
 {
-    var configuration = TestFixtures.configuration()
+    var configuration = sevenTabConfiguration()
     try configure(&configuration)
     return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, redis: .standard, log: quietLog)
 }
+
+/// The shipped files, with the shipped tabs.json less its search tab: the seven tabs
+/// these tests were written for (4 + More on a phone). The search tab has tests of its
+/// own (`SearchTabPageTests`, `ShippedModelTests`).
+func sevenTabConfiguration() -> AppConfiguration {
+    var configuration = TestFixtures.configuration()
+    configuration.tabsFile = sevenTabsFile
+    return configuration
+}
+
+/// Written once per test run, from the shipped file.
+let sevenTabsFile: String = {
+    let shipped = TestFixtures.repositoryRoot + "/tabs.json"
+    let path = TestFixtures.temporaryDirectory("seven-tabs") + "/tabs.json"
+    guard let data = FileManager.default.contents(atPath: shipped),
+        var model = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+        let tabs = model["tabs"] as? [[String: Any]]
+    else { return shipped }
+    model["tabs"] = tabs.filter { $0["role"] as? String != "search" }
+    guard let written = try? JSONSerialization.data(withJSONObject: model),
+        FileManager.default.createFile(atPath: path, contents: written)
+    else { return shipped }
+    return path
+}()
 
 /// Start-up and reload messages go here instead of cluttering test output.
 let quietLog = LogSink(descriptor: openDevNull())
@@ -47,7 +72,12 @@ extension TestResponse {
     var currentTabID: String? {
         guard let bar = section(from: "<nav class=\"tab-bar", to: "</nav>") else { return nil }
         let page = TestResponse(status: status, headers: headers, body: Array(bar.utf8))
-        return page.attribute(named: "value", inTagContaining: "aria-current=\"page\"")
+        // A tab's button (More is a button of the bar too, named "more").
+        guard let tag = page.tags(containing: "aria-current=\"page\"").first(where: { $0.contains("name=\"tab\"") }),
+            let start = tag.range(of: "value=\"")
+        else { return nil }
+        let rest = tag[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
     /// The tab ids listed on the More page, in order.

@@ -4,8 +4,14 @@ screenshot of each is kept in screenshots/ for people to look at."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from axe_selenium_python import Axe
+from selenium.webdriver.common.by import By
+
+from conftest import ROOT, running_server
 
 from support import ALL_VIEWPORTS
 
@@ -85,3 +91,99 @@ def test_no_axe_violations(browsers, screenshots, viewport, scheme):
                 failures.append(f"--- {path} ({scheme}, {viewport}): bar label {label['title']!r} "
                                 f"has contrast {label['ratio']:.2f}:1, below 4.5:1")
     assert not failures, "\n".join(failures)
+
+
+# What a screen reader hears for each item a person sees in the bar, in reading order.
+_BAR_NAMES = r"""
+const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+return [...document.querySelectorAll("nav.tab-bar .tab-item")].filter(visible).map((li) => {
+  const item = li.querySelector(".tab");
+  return {id: item.name === "more" ? "more" : item.value, title: li.querySelector(".tab-title").textContent.trim(),
+          left: li.getBoundingClientRect().left};
+});
+"""
+
+
+def _spoken(browser) -> list[dict]:
+    items = browser.run(_BAR_NAMES)
+    elements = [e for e in browser.driver.find_elements(By.CSS_SELECTOR, "nav.tab-bar .tab-item .tab")
+                if e.is_displayed()]
+    assert len(elements) == len(items)
+    for item, element in zip(items, elements):
+        item["name"] = element.accessible_name
+        item["role"] = element.aria_role
+    return items
+
+
+@pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@pytest.mark.parametrize("model", ["seven", "shipped"])
+def test_screen_readers_count_the_items_in_the_bar(browsers_for, server, shipped_server, viewport, lang, model):
+    """UIKit reads "Audiobooks, four of seven", counting the items in the bar on screen:
+    More is one of them and has their role; the reading order is the screen's; no space
+    stands before a comma (issue #23, defect 2)."""
+    browser = browsers_for(server if model == "seven" else shipped_server).open(viewport, lang=lang)
+    browser.get("/tabs/featured")
+    items = _spoken(browser)
+    count = len(items)
+    assert count >= 5, items
+    # Reading order is the order on screen (right to left in Arabic).
+    lefts = [item["left"] for item in items]
+    assert lefts == sorted(lefts, reverse=(lang == "ar")), items
+    for position, item in enumerate(items, start=1):
+        name = item["name"]
+        assert name.startswith(item["title"] + ","), f"the name does not start with the title: {name!r}"
+        assert " ," not in name, f"a space before a comma: {name!r}"
+        digits = re.findall(r"\d+", name.rsplit(",", 1)[1])
+        assert digits and sorted(map(int, digits)) == sorted([position, count]), (
+            f"{item['id']} is {position} of {count} on screen but reads {name!r}")
+        assert item["role"] == items[0]["role"] == "button", f"{item['id']} has the role {item['role']!r}"
+    if viewport == "phone":
+        assert items[-1]["id"] == ("search" if model == "shipped" else "more"), items
+        assert any(item["id"] == "more" for item in items), items
+
+
+def test_sidebar_group_headings_are_read(browsers_for, tmp_path_factory):
+    """The sidebar's group headings are part of what a screen reader reads there."""
+    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec["appearance"]["regularLayout"] = "sidebar"
+    for tab in spec["tabs"]:
+        if tab["id"] in ("movies", "tv"):
+            tab["group"] = "Watch"
+    path = tmp_path_factory.mktemp("tabs") / "groups.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    with running_server("--tabs", str(path)) as srv:
+        browser = browsers_for(srv).open("desktop")
+        browser.get("/tabs/featured")
+        headings = browser.driver.find_elements(By.CSS_SELECTOR, "nav.tab-bar .tab-group-title")
+        assert headings and all(h.is_displayed() for h in headings)
+        hidden = browser.run("""return [...document.querySelectorAll("nav.tab-bar .tab-group-title")]
+            .filter((h) => h.closest("[aria-hidden=true]")).length;""")
+        assert hidden == 0, "group headings are hidden from screen readers"
+        assert browser.run("""return [...document.querySelectorAll("nav.tab-bar [role=heading]")]
+            .map((h) => h.textContent.trim());""") == ["Watch"]
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_search_page_has_no_axe_violations(browsers_for, shipped_server, viewport, scheme):
+    browser = browsers_for(shipped_server).open(viewport)
+    browser.color_scheme(scheme)
+    browser.get("/tabs/search?q=blue")
+    axe = Axe(browser.driver)
+    axe.inject()
+    violations = axe.run()["violations"]
+    assert not violations, _report(violations)
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_page_without_the_bar_has_no_axe_violations(browsers, viewport, scheme):
+    browser = browsers.open(viewport)
+    browser.color_scheme(scheme)
+    browser.get("/tabs/music/albums/1/play")
+    assert browser.snapshot()["bar"] is None
+    axe = Axe(browser.driver)
+    axe.inject()
+    violations = axe.run()["violations"]
+    assert not violations, _report(violations)

@@ -4,6 +4,7 @@ reload, reset, Done. Everything is a form post, so it must work with JavaScript 
 
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from support import ALL_VIEWPORTS, BOTH_JS_MODES, DEFAULT_ORDER, visible_ids
@@ -115,3 +116,31 @@ def test_customization_round_trip(browsers, viewport, js):
     _wait_lists(browser, *default)
     snapshot = browser.get("/tabs/featured")
     assert [item["id"] for item in snapshot["items"]] == DEFAULT_ORDER
+
+
+_ROW_ICONS = r"""
+const rtl = getComputedStyle(document.documentElement).direction === "rtl";
+return [...document.querySelectorAll("li.customize-row")].filter((row) => row.getBoundingClientRect().height > 0).map((row) => {
+  const icon = row.querySelector(".tab-icon").getBoundingClientRect();
+  const title = row.querySelector(".row-title").getBoundingClientRect();
+  return {
+    tab: row.dataset.tab,
+    leads: rtl ? icon.left >= title.right - 0.5 : icon.right <= title.left + 0.5,
+    sameLine: icon.top < title.bottom && title.top < icon.bottom,
+  };
+});
+"""
+
+
+@pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@BOTH_JS_MODES
+def test_edit_rows_start_with_their_icon(browsers, viewport, lang, js):
+    """Each Edit row's icon leads its title on the same line, at every width (on the
+    desktop it fell below the buttons at the trailing edge: issue #23, defect 5)."""
+    browser = browsers.open(viewport, js=js, lang=lang)
+    browser.get("/more/edit")
+    rows = browser.run(_ROW_ICONS)
+    assert len(rows) == len(DEFAULT_ORDER), rows
+    misplaced = [row for row in rows if not (row["leads"] and row["sameLine"])]
+    assert not misplaced, misplaced

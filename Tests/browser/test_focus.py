@@ -73,3 +73,36 @@ def test_choosing_a_tab_with_the_keyboard_keeps_focus_on_it(browsers, viewport):
                 ring: el.matches(":focus-visible")};
     """)
     assert focused == {"inBar": True, "value": "music", "ring": True}, focused
+
+
+_SHORTCUTS = r"""
+return [...document.querySelectorAll("nav.tab-bar .tab-item .tab")]
+  .filter((el) => el.getBoundingClientRect().width > 0)
+  .map((el) => ({id: el.name === "more" ? "more" : el.value, keys: el.getAttribute("aria-keyshortcuts")}));
+"""
+
+
+@pytest.mark.parametrize("viewport", ["phone", "tablet", "desktop"])
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_control_and_a_digit_select_the_nth_item(browsers, viewport, js):
+    """With the script, Ctrl+1…9 (⌘ on Apple systems) select the nth item of the bar on
+    screen, as iPad apps do with a keyboard, and the items say so in aria-keyshortcuts
+    (issue #23, feature 14). Without the script no item claims a shortcut."""
+    browser = browsers.open(viewport, js=js)
+    browser.get("/tabs/featured")
+    items = browser.run(_SHORTCUTS)
+    if not js:
+        assert all(item["keys"] is None for item in items), items
+        return
+    assert [item["keys"] for item in items] == [f"Control+{n}" for n in range(1, len(items) + 1)], items
+    ActionChains(browser.driver).key_down(Keys.CONTROL).send_keys("3").key_up(Keys.CONTROL).perform()
+    browser.wait_at(f"/tabs/{items[2]['id']}", tab=items[2]["id"])
+    # The last item on a phone is More, an item like the others.
+    target = len(items) if items[-1]["id"] == "more" else 1
+    ActionChains(browser.driver).key_down(Keys.CONTROL).send_keys(str(target)).key_up(Keys.CONTROL).perform()
+    if target == 1:
+        browser.wait_at("/tabs/featured", tab="featured")
+    else:
+        browser.wait_at("/more", tab="more")
+    # The shortcuts follow the bar after the page changed.
+    assert [item["keys"] for item in browser.run(_SHORTCUTS)] == [item["keys"] for item in items]

@@ -115,3 +115,46 @@ def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport, lang):
     rects = sorted((t["rect"] for t in targets), key=lambda r: r["left"])
     for left, right in zip(rects, rects[1:]):
         assert left["right"] <= right["left"] + 0.5, (left, right)
+
+
+# Each visible title's text against the box that shows it, and each badge against its
+# icon and the bar's top edge.
+_CLIPPING = r"""
+const bar = document.querySelector("nav.tab-bar").getBoundingClientRect();
+return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => el.getBoundingClientRect().width > 0).map((el) => {
+  const title = el.querySelector(".tab-title"), icon = el.querySelector(".tab-icon"), badge = el.querySelector(".tab-badge");
+  const range = document.createRange();
+  range.selectNodeContents(title);
+  const text = range.getBoundingClientRect(), box = title.getBoundingClientRect(), i = icon.getBoundingClientRect();
+  const s = getComputedStyle(title);
+  const room = box.width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+  let covered = null, badgeTop = null;
+  if (badge) {
+    const b = badge.getBoundingClientRect();
+    const w = Math.max(0, Math.min(b.right, i.right) - Math.max(b.left, i.left));
+    const h = Math.max(0, Math.min(b.bottom, i.bottom) - Math.max(b.top, i.top));
+    covered = (w * h) / (i.width * i.height);
+    badgeTop = b.top - bar.top;
+  }
+  return {title: title.textContent.trim(), textWidth: text.width, room, lines: Math.round(text.height / parseFloat(s.lineHeight || s.fontSize)),
+          scroll: title.scrollWidth, client: title.clientWidth, covered, badgeTop, dot: !!badge && badge.classList.contains("is-dot")};
+});
+"""
+
+
+@pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
+@pytest.mark.parametrize("model", ["seven", "shipped"])
+def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, shipped_server, viewport, model):
+    """No title is cut, not even by a pixel ("Audioboo…" at 820 px), and in phone
+    landscape a badge covers at most a third of its icon and stays inside the bar
+    (issue #23, defect 4)."""
+    browser = browsers_for(server if model == "seven" else shipped_server).open(viewport)
+    browser.get("/tabs/featured")
+    for item in browser.run(_CLIPPING):
+        assert item["scroll"] <= item["client"], f"{item['title']!r} is cut off: {item}"
+        if item["lines"] <= 1:
+            assert item["textWidth"] <= item["room"] + 0.01, f"{item['title']!r} is cut off: {item}"
+        if item["covered"] is not None:
+            assert item["badgeTop"] >= 0, f"the badge of {item['title']!r} sticks out above the bar: {item}"
+            if viewport == "landscape" and not item["dot"]:
+                assert item["covered"] <= 0.3, f"the badge of {item['title']!r} covers its icon: {item}"

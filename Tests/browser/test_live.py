@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, running_server
+from conftest import running_server
 
 
 @pytest.fixture()
-def reloadable_server():
+def reloadable_server(seven_tabs_file):
     folder = Path(tempfile.mkdtemp(prefix="tabserver-live-"))
     tabs = folder / "tabs.json"
-    shutil.copy(ROOT / "tabs.json", tabs)
+    shutil.copy(seven_tabs_file, tabs)
     with running_server("--tabs", str(tabs)) as srv:
         yield srv, tabs
     shutil.rmtree(folder, ignore_errors=True)

@@ -39,9 +39,12 @@ def test_more_lists_the_tabs_that_do_not_fit(browsers, viewport, js):
         browser.tap_css('main form.more-list button[value="audiobooks"]')
         page = browser.wait_at("/tabs/audiobooks", tab="more", h1=titles["audiobooks"])
         assert next(i for i in page["items"] if i["id"] == "audiobooks")["current"] == "page"
-        # Another bar tab, then More again: More's own list, as in UIKit.
+        # Another bar tab, then More again: the tab More showed, as in UIKit; a second
+        # tap on More pops to its list.
         browser.tap_tab("movies")
         browser.wait_at("/tabs/movies", tab="movies")
+        browser.tap_more()
+        browser.wait_at("/tabs/audiobooks", tab="more")
         browser.tap_more()
         browser.wait_at("/more", tab="more")
         browser.tap_css('main form.more-list button[value="purchased"]')
@@ -103,3 +106,31 @@ def test_five_tabs_fit_a_phone_without_more(five_tabs):
     assert len(widths) == 1 and min(widths) >= 44, widths
     browser.tap_tab("podcasts")
     browser.wait_at("/tabs/podcasts", tab="podcasts")
+
+
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@BOTH_JS_MODES
+def test_more_remembers_its_stack(browsers, js, lang):
+    """More → Podcasts → a show → Featured → More shows the show again (UIKit's
+    moreNavigationController keeps its stack); a re-tap of More pops to the list
+    (issue #23, defect 3)."""
+    browser = browsers.open("phone", js=js, lang=lang)
+    browser.get("/tabs/featured")
+    browser.tap_more()
+    browser.wait_at("/more", tab="more")
+    browser.tap_css('main form.more-list button[value="podcasts"]')
+    browser.wait_at("/tabs/podcasts", tab="more")
+    show = browser.run("return document.querySelector('main a.row').getAttribute('href');")
+    browser.tap_css("main a.row")
+    browser.wait_at(show, tab="more")
+    browser.tap_tab("featured")
+    browser.wait_at("/tabs/featured", tab="featured")
+    browser.tap_more()
+    browser.wait_at(show, tab="more")
+    browser.tap_more()
+    browser.wait_at("/more", tab="more")
+    # Popped: More shows its list from now on, until a tab of More is opened again.
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music")
+    browser.tap_more()
+    browser.wait_at("/more", tab="more")

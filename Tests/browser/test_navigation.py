@@ -104,3 +104,42 @@ def test_an_expired_form_is_refused_and_changes_nothing(browsers, viewport, js):
     browser.get("/tabs/featured")
     browser.tap_tab("music")
     browser.wait_at("/tabs/music", tab="music")
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+@BOTH_JS_MODES
+def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
+    """UIKit scrolls a tab's root to the top when its item is tapped again; without the
+    script too (it answered 204 and the page stayed scrolled: issue #23, defect 7)."""
+    browser = browsers.open(viewport, js=js)
+    # Visiting selects the tab, so the tap below is a re-tap at its root.
+    browser.get("/tabs/featured")
+    browser.wait_at("/tabs/featured", tab="featured")
+    browser.run("window.scrollTo(0, document.documentElement.scrollHeight);")
+    browser.wait(lambda: browser.run("return scrollY;") > 100, "the page did not scroll down")
+    browser.tap_tab("featured")
+    browser.wait(lambda: browser.run("return document.readyState === 'complete' && scrollY === 0;"),
+                 "a re-tap at the root did not scroll to the top")
+    assert browser.path() == "/tabs/featured"
+
+
+@pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
+@pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
+@BOTH_JS_MODES
+def test_a_pushed_page_can_hide_the_bar_and_back_brings_it_back(browsers, viewport, lang, js):
+    """TabPage.hidesBottomBar (UIKit's hidesBottomBarWhenPushed): the demo's player is
+    shown without the bar, nothing reserves room for it, and its back item leads to a
+    page with the bar again (issue #23, feature 8)."""
+    browser = browsers.open(viewport, js=js, lang=lang)
+    browser.get("/tabs/music/albums/1")
+    assert browser.snapshot()["bar"] is not None
+    browser.tap_css("main a.play-link")
+    player = browser.wait_for(lambda s: s["ready"] == "complete" and s["path"] == "/tabs/music/albums/1/play",
+                              "the player did not open")
+    assert player["bar"] is None, "the player shows the tab bar"
+    room = browser.run("return parseFloat(getComputedStyle(document.body).paddingBottom);")
+    assert room <= 40, f"{room} px are kept for a bar that is not there"
+    browser.tap_css(".app-header .back-link")
+    back = browser.wait_at("/tabs/music/albums/1", tab="music")
+    assert back["bar"] is not None, "Back did not bring the bar back"
+    assert current_ids(back) == ["music"]

@@ -20,6 +20,16 @@ public struct TabPage: Sendable {
     /// arrangement and reuses it. Leave nil for content that differs per visitor.
     public var cacheKey: String?
 
+    /// Shows the page without the tab bar (UIKit's `hidesBottomBarWhenPushed`, SwiftUI's
+    /// `.toolbar(.hidden, for: .tabBar)`): a composer, a full-screen detail. Give it a
+    /// `parentLocation`, so its back item leads to a page with the bar again.
+    ///
+    /// ```swift
+    /// var player = TabPage(title: "Now Playing", parentLocation: "albums/3", context: [:])
+    /// player.hidesBottomBar = true
+    /// ```
+    public var hidesBottomBar = false
+
     public init(
         title: String, parentLocation: String? = nil, parentTitle: String? = nil, context: MustacheValue,
         cacheKey: String? = nil

@@ -8,12 +8,37 @@ extension TabServerApp {
     /// `GET /more`: the tabs that do not fit the bar (UIKit's `moreNavigationController`).
     func morePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
+        // The list is More's root: its stack is empty while it shows.
+        if !Self.isPrefetch(state.request) { session.state = state.controller.poppingMore(session.state) }
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
         return html(
             views.morePage(
                 session: session, model: state.model, notice: notice, language: language(state.request, session),
                 localizer: localizer))
+    }
+
+    /// `POST /more/open`: a tap on the bar's More item (a button like the other items,
+    /// so a screen reader counts it among them). As UIKit's `moreNavigationController`:
+    /// More shows the tab left on its stack, where it was left; a tap while More is
+    /// already selected pops to the list.
+    func openMore(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try visitor(&state)
+        try verifyCSRF(request, state: state)
+        let controller = state.controller
+        let onMore =
+            request.formValue("return") == "/more"
+            || controller.isInCompactMore(controller.selectedTabID(session.state) ?? "", in: session.state)
+        if !onMore, let id = controller.moreStackTabID(in: session.state) {
+            let location = controller.location(ofTab: id, in: session.state)
+            let (visited, _) = controller.visit(id, location: location, in: session.state)
+            session.state = visited
+            state.session = session
+            return redirect(to: Self.tabPath(id, location))
+        }
+        session.state = controller.poppingMore(session.state)
+        state.session = session
+        return redirect(to: "/more")
     }
 
     /// `GET /more/edit`: the customize sheet. Opening it starts customizing (the

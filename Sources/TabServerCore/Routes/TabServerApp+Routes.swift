@@ -29,6 +29,9 @@ extension TabServerApp {
         }
         router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
         router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
+        router.post("/more/open") { request, _, state throws(HTTPError) in
+            try state.app.openMore(request, state: &state)
+        }
         router.get("/more/edit") { _, _, state throws(HTTPError) in try state.app.customizePage(&state) }
         router.post("/more/edit") { request, _, state throws(HTTPError) in
             try state.app.customize(request, state: &state)
@@ -93,10 +96,16 @@ extension TabServerApp {
             let encoded = "?q=" + URLEncoding.encodeComponent(String(query.prefix(200)))
             if TabBarController.isValidLocation(encoded) { remembered = encoded }
         }
-        let (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
+        let before = controller.selectedTabID(session.state)
+        var (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
+        // Cancelling the search returns to the tab selected before it (iOS 26).
+        if tab.role == .search, !Self.isPrefetch(state.request) {
+            visited = controller.enteringSearch(from: before, in: visited)
+        }
         switch outcome {
         case .selected, .poppedToRoot:
-            session.state = visited
+            // A tab of More is pushed onto More's stack, which a tap on More shows again.
+            session.state = Self.isPrefetch(state.request) ? visited : controller.pushingOntoMore(tab.id, in: visited)
         case .disabled:
             throw HTTPError.forbidden(language.isolatedText("tabUnavailable", ["tab": localized.title]))
         case .unknownTab, .vetoed:
@@ -136,10 +145,12 @@ extension TabServerApp {
         }
         let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
         controller.hooks = appHooks.tabBarHooks(verdict: verdict)
+        let previous = controller.selectedTabID(session.state)
         let (selected, outcome) = controller.select(tab.id, in: session.state)
         switch outcome {
         case .selected(let id, let location):
-            session.state = selected
+            // Cancelling the search returns to the tab selected before it (iOS 26).
+            session.state = tab.role == .search ? controller.enteringSearch(from: previous, in: selected) : selected
             session.notice = nil
             state.session = session
             state.events.append(.didSelect(tab, selected))
@@ -149,9 +160,13 @@ extension TabServerApp {
             session.notice = nil
             state.session = session
             state.events.append(.didSelect(tab, selected))
-            // Already at the root of the tab on screen: nothing to show, so no new page
-            // (and no new history entry): 204 keeps the browser where it is.
-            if wasAtRoot && returnPath == Self.tabPath(id, "") { return HTTPResponse(status: .noContent) }
+            // Already at the root of the tab on screen: nothing new to show. The script
+            // (a fetch) gets 204 and scrolls to the top itself; a plain form post (the
+            // browser navigating) is sent to the root again, which it shows from the
+            // top, as UIKit scrolls a tab's root up on a re-tap.
+            if wasAtRoot && returnPath == Self.tabPath(id, ""), !Self.isNavigation(request) {
+                return HTTPResponse(status: .noContent)
+            }
             return redirect(to: Self.tabPath(id, ""))
         case .vetoed(let message):
             let back = returnPath ?? Self.restorationPath(controller, session.state)
@@ -206,6 +221,13 @@ extension TabServerApp {
         session.notice = nil
         session = state.keep(session)
         return notice
+    }
+
+    /// Whether the browser itself navigates with this request (a form posted without the
+    /// script: `Sec-Fetch-Mode: navigate`), so an answer without a page would leave it
+    /// where it was.
+    static func isNavigation(_ request: HTTPRequest) -> Bool {
+        request.headers["sec-fetch-mode"]?.lowercased() == "navigate"
     }
 
     /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,

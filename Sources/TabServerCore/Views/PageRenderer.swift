@@ -121,6 +121,13 @@ struct PageRenderer: Sendable {
             onMorePage: false, notice: notice, language: language)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
+        if page.hidesBottomBar { context["hidesBar"] = true }
+        if tab.role == .search, let id = model.controller.searchReturnTabID(in: session.state) {
+            // Cancel returns to the tab selected before the search (iOS 26).
+            context["searchCancel"] = [
+                "id": .string(id), "action": .string(basePath + "/select"), "label": .string(language.text("cancel")),
+            ]
+        }
         if let contentLanguage = page.language, contentLanguage != language.code {
             context["contentLanguage"] = .string(contentLanguage)
         }
@@ -331,24 +338,39 @@ struct PageRenderer: Sendable {
     }
 
     private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language) -> MustacheValue {
-        [
-            "items": .array(
-                layout.items.enumerated().map { offset, entry in
-                    var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
-                    // The first tab of a group carries the group's heading (sidebar layout).
-                    if let group = entry.tab.group, offset == 0 || layout.items[offset - 1].tab.group != group,
-                        case .object(var fields) = value
-                    {
-                        fields["group"] = .string(language.messages[group] ?? group)
-                        value = .object(fields)
-                    }
-                    return value
-                }),
+        let positions = BarPositions(layout)
+        func label(_ position: (Int, Int)?) -> MustacheValue {
+            guard let (position, count) = position else { return .null }
+            return .string(language.text("tabPosition", ["position": String(position), "count": String(count)]))
+        }
+        func barItem(_ offset: Int, _ entry: TabBarLayout.Item) -> MustacheValue {
+            var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
+            guard case .object(var fields) = value else { return value }
+            // What a screen reader says: the place among the items on screen at each width.
+            fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
+            fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
+            // The first tab of a group carries the group's heading (sidebar layout).
+            if let group = entry.tab.group, offset == 0 || layout.items[offset - 1].tab.group != group {
+                fields["group"] = .string(language.messages[group] ?? group)
+            }
+            value = .object(fields)
+            return value
+        }
+        let indexed = Array(layout.items.enumerated())
+        // The search tab comes after More, in the markup as on screen, so reading order
+        // is the screen's.
+        let search = indexed.first { $0.element.tab.role == .search }
+        return [
+            "items": .array(indexed.filter { $0.element.tab.role != .search }.map { barItem($0.offset, $0.element) }),
+            "searchItem": search.map { barItem($0.offset, $0.element) } ?? .null,
             "moreCompact": .bool(layout.showsMoreCompact),
             "moreRegular": .bool(layout.showsMoreRegular),
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
             "moreSelectedRegular": .bool(onMorePage || layout.isMoreSelectedRegular),
+            "moreCompactPositionLabel": label(positions.moreCompact),
+            "moreRegularPositionLabel": label(positions.moreRegular),
             "moreHref": .string(basePath + "/more"),
+            "moreAction": .string(basePath + "/more/open"),
             "action": .string(basePath + "/select"),
             "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
         ]

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerTabBar
+/// Each item's place among the items a person sees in the bar, at compact and at
+/// regular width: "tab 4 of 5" counts what is on screen (the tabs in the bar, More,
+/// then the search tab), as VoiceOver does in UIKit, not every tab of the model.
+struct BarPositions {
+    /// Position and count by tab id, for the tabs in the compact bar.
+    var compact: [String: (Int, Int)] = [:]
+    /// The same at regular width.
+    var regular: [String: (Int, Int)] = [:]
+    /// More's place at compact width, when the compact bar shows it.
+    var moreCompact: (Int, Int)?
+    /// More's place at regular width, when the regular bar shows it.
+    var moreRegular: (Int, Int)?
+
+    init(_ layout: TabBarLayout) {
+        (compact, moreCompact) = Self.places(
+            layout.compactBarItems, showsMore: layout.showsMoreCompact)
+        (regular, moreRegular) = Self.places(
+            layout.regularBarItems, showsMore: layout.showsMoreRegular)
+    }
+
+    private static func places(_ bar: [TabBarLayout.Item], showsMore: Bool) -> ([String: (Int, Int)], (Int, Int)?) {
+        let tabs = bar.filter { $0.tab.role != .search }
+        let search = bar.first { $0.tab.role == .search }
+        let count = tabs.count + (showsMore ? 1 : 0) + (search == nil ? 0 : 1)
+        var places: [String: (Int, Int)] = [:]
+        for (offset, item) in tabs.enumerated() { places[item.tab.id] = (offset + 1, count) }
+        if let search { places[search.tab.id] = (count, count) }
+        return (places, showsMore ? (tabs.count + 1, count) : nil)
+    }
+}
