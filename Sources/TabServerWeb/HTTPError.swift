@@ -3,7 +3,7 @@ import TabServerHTTP
 
 /// A request that cannot be answered as asked, as a value: the status, a message for
 /// the person (shown on the error page), and the form field or header at fault.
-/// The app maps it to a page in one place (`TabServerApp.errorPage` in TabServerCore).
+/// The app maps it to a page in one place (`TabServerResponder.errorPage` in TabServerCore).
 ///
 /// ```swift
 /// throw HTTPError.badRequest("Unknown action 'fly'.", field: "action")

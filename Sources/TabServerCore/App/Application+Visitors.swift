@@ -19,7 +19,7 @@ extension Application {
         _ id: SessionID, _ change: (TabBarController, inout TabBarState) -> Void
     ) throws(SessionStoreError) -> Bool {
         let controller = tabs.current.controller
-        for _ in 0..<TabServerApp.maxWriteAttempts {
+        for _ in 0..<TabServerResponder.maxWriteAttempts {
             guard var session = try store.load(id, now: wallClockSeconds()) else { return false }
             var state = controller.reconciled(session.state)
             change(controller, &state)

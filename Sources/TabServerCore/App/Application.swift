@@ -23,7 +23,7 @@ public final class Application: Sendable {
     /// The configuration it was built with.
     public let configuration: AppConfiguration
     /// The app as a responder.
-    public let responder: TabServerApp
+    public let responder: TabServerResponder
     /// The shared tab controller (replace the model, set hooks).
     public let tabs: TabModelHolder
     /// The session store.
@@ -34,7 +34,7 @@ public final class Application: Sendable {
     public let metrics: AppMetrics?
 
     init(
-        configuration: AppConfiguration, responder: TabServerApp, tabs: TabModelHolder, store: any SessionStore,
+        configuration: AppConfiguration, responder: TabServerResponder, tabs: TabModelHolder, store: any SessionStore,
         metrics: AppMetrics? = nil, log: LogSink
     ) {
         self.metrics = metrics

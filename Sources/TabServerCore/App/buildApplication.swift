@@ -94,12 +94,12 @@ public func buildApplication(
             "tabserver: --identity-header \(header) is set but --trusted-proxies is empty: every visitor is anonymous",
             level: .warn)
     }
-    let metrics = configuration.metrics ? AppMetrics(routePatterns: TabServerApp.makeRouter().patterns) : nil
+    let metrics = configuration.metrics ? AppMetrics(routePatterns: TabServerResponder.makeRouter().patterns) : nil
     let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
     let views = PageRenderer(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
-    let app = TabServerApp(
+    let app = TabServerResponder(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
         middleware: middleware, backup: BackupEndpoint(store: baseStore, log: log), clock: clock)

@@ -15,7 +15,7 @@ struct BasePathStep: Middleware, CustomStringConvertible {
         let origin = trust.origin(of: request)
         guard let path = Self.strip(basePath, from: request.path, origin: origin) ?? Self.rootOnlyPath(request.path)
         else {
-            let finishing = TabServerApp.Finishing(request, origin: origin, metrics: metrics)
+            let finishing = TabServerResponder.Finishing(request, origin: origin, metrics: metrics)
             return .now(finishing.finish(.text("404 Not Found\n", status: .notFound)))
         }
         var request = request

@@ -14,7 +14,7 @@ struct MetricsEndpoint: Middleware, CustomStringConvertible {
     func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
         let started = AppMetrics.monotonicNanos()
         if request.path == "/metrics" {
-            let response = TabServerApp.metricsResponse(
+            let response = TabServerResponder.metricsResponse(
                 request, metrics: metrics, store: store, events: events, trust: trust)
             metrics.record(
                 route: metrics.metricsRoute, method: request.method, status: response.status.code,

@@ -13,7 +13,7 @@ struct StaticFilesStep: Middleware, CustomStringConvertible {
         guard request.method == .get || request.method == .head,
             let file = files.response(for: request, path: request.path)
         else { return next(request) }
-        let finishing = TabServerApp.Finishing(
+        let finishing = TabServerResponder.Finishing(
             request, origin: trust.origin(of: request), metrics: metrics, route: metrics?.staticRoute)
         return .now(finishing.finish(file))
     }

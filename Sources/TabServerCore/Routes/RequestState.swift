@@ -7,7 +7,7 @@ import TabServerWeb
 /// What one request knows about its visitor, loaded on first use: the session (or a
 /// new one), the controller snapshot, and what must be written back.
 struct RequestState {
-    let app: TabServerApp
+    let app: TabServerResponder
     let request: HTTPRequest
     /// The shared model as it was when the request started.
     let model: ModelSnapshot
@@ -46,7 +46,7 @@ struct RequestState {
     let contentResult: ContentResult?
 
     init(
-        app: TabServerApp, request: HTTPRequest, model: ModelSnapshot, user: String? = nil,
+        app: TabServerResponder, request: HTTPRequest, model: ModelSnapshot, user: String? = nil,
         contentResult: ContentResult? = nil
     ) {
         self.contentResult = contentResult
@@ -63,7 +63,7 @@ struct RequestState {
         var found: Session? = nil
         if let value = request.cookie(cookieName), let id = SessionID(cookieValue: value) {
             do {
-                // Possibly a cached copy: `TabServerApp.commit` confirms it or writes it
+                // Possibly a cached copy: `TabServerResponder.commit` confirms it or writes it
                 // with compare-and-set, and runs the request again if it was stale.
                 // A signed-in visitor's pages combine two records; both are read fresh so
                 // a page never pairs a cached browser part with the user's newer one.
@@ -78,7 +78,7 @@ struct RequestState {
         } else {
             // Unknown, expired, forged or malformed: a fresh session, never the offered id.
             // Its pages carry the signed token of this hour; the session gets a token of
-            // its own when it is stored (`TabServerApp.commit`).
+            // its own when it is stored (`TabServerResponder.commit`).
             session = Session.new(now: now)
             session.csrfToken = app.formTokens.token(now: now)
             ownToken = .generate()

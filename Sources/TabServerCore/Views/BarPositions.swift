@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerTabBar
+
 /// Each item's place among the items a person sees in the bar, at compact and at
 /// regular width: "tab 4 of 5" counts what is on screen (the tabs in the bar, More,
 /// then the search tab), as VoiceOver does in UIKit, not every tab of the model.

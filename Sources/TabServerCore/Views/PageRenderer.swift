@@ -117,7 +117,7 @@ struct PageRenderer: Sendable {
         language: Language
     ) -> [UInt8] {
         var context = common(
-            title: page.title, path: TabServerApp.tabPath(tab.id, location), session: session, model: model,
+            title: page.title, path: TabServerResponder.tabPath(tab.id, location), session: session, model: model,
             onMorePage: false, notice: notice, language: language)
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
@@ -133,7 +133,7 @@ struct PageRenderer: Sendable {
         }
         if let parent = page.parentLocation {
             context["back"] = [
-                "href": .string(basePath + TabServerApp.tabPath(tab.id, parent)),
+                "href": .string(basePath + TabServerResponder.tabPath(tab.id, parent)),
                 "title": .string(page.parentTitle ?? tab.title),
             ]
         } else if let item = model.controller.layout(session.state).items.first(where: { $0.tab.id == tab.id }),
@@ -250,12 +250,12 @@ struct PageRenderer: Sendable {
         session: Session, model: ModelSnapshot, language: Language
     ) -> [UInt8] {
         var context = common(
-            title: tab.title, path: TabServerApp.tabPath(tab.id, location), session: session, model: model,
+            title: tab.title, path: TabServerResponder.tabPath(tab.id, location), session: session, model: model,
             onMorePage: false, notice: nil, language: language)
         context["question"] = [
             "message": Self.isolating(question),
-            "action": .string(basePath + TabServerApp.tabPath(tab.id, location)),
-            "cancelHref": .string(basePath + TabServerApp.tabPath(tab.id, cancelLocation)),
+            "action": .string(basePath + TabServerResponder.tabPath(tab.id, location)),
+            "cancelHref": .string(basePath + TabServerResponder.tabPath(tab.id, cancelLocation)),
             "fields": .array(fields.map { ["name": .string($0.name), "value": .string($0.value)] }),
         ]
         return render("pages/confirm", .object(context))

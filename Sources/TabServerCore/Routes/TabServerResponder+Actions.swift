@@ -4,7 +4,7 @@ import TabServerSessions
 import TabServerTabBar
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// `POST /tabs/{tab}/{location*}`: a form of the app's own, posted to a location
     /// inside a tab, runs the action the content declares there. The form's CSRF token
     /// is checked first (the bar's token), a prefetch never runs one, an action that asks

@@ -3,7 +3,7 @@ import TabServerHTTP
 import TabServerSessions
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// `GET /metrics` (at the root, whatever the base path): the Prometheus exposition,
     /// for scrapers on loopback or in `--trusted-proxies` that connect directly. A request
     /// relayed by a proxy (it carries `Forwarded` or `X-Forwarded-For`) comes from some

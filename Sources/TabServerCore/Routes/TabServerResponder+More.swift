@@ -4,7 +4,7 @@ import TabServerSessions
 import TabServerTabBar
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// `GET /more`: the tabs that do not fit the bar (UIKit's `moreNavigationController`).
     func morePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
@@ -192,7 +192,7 @@ extension TabServerApp {
     }
 }
 
-extension TabServerApp {
+extension TabServerResponder {
     /// `POST /language`: the visitor's explicit language ("auto" goes back to the
     /// browser's preference). 303 back to More.
     func chooseLanguage(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {

@@ -4,7 +4,7 @@ import TabServerSessions
 import TabServerTabBar
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// Every route of the app. Paths are below the base path.
     static func makeRouter() -> Router<RequestState> {
         var router = Router<RequestState>()

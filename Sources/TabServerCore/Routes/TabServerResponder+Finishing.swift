@@ -2,7 +2,7 @@
 import TabServerHTTP
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// What every answer gets on its way out, now or later: the access log's note on
     /// the client a trusted proxy named, and (metrics on) its count and latency under
     /// its route.

@@ -3,7 +3,7 @@ import TabServerHTTP
 import TabServerSessions
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// `GET /events`: this visitor's live updates as Server-Sent Events. A request without
     /// a session has nothing to follow (204, which tells `EventSource` not to retry); over
     /// a cap it is a 503 with `Retry-After`, which the page's script retries with backoff.

@@ -8,7 +8,7 @@ import TabServerWeb
 
 /// The app as a responder: routes, sessions, pages and error pages. The engine calls it
 /// on its threads; tests call `respond(to:)` directly (the in-process client).
-public final class TabServerApp: HTTPResponder, Sendable {
+public final class TabServerResponder: HTTPResponder, Sendable {
     let configuration: AppConfiguration
     let tabs: TabModelHolder
     let store: any SessionStore

@@ -4,7 +4,7 @@ import TabServerSessions
 import TabServerTabBar
 import TabServerWeb
 
-extension TabServerApp {
+extension TabServerResponder {
     /// Renders any failure as a page with its status. Pages for the visitor keep the tab
     /// bar (a 404 is still inside the app); when the session itself is the problem
     /// (`withSession: false`), the page has no bar and no cookie is touched.
