@@ -67,69 +67,74 @@ struct RedisPipelinedWriteTests {
         #expect(stored.state.locations["music"] == "albums/19")
     }
 
-    @Test("a write chained behind one that loses to another instance loses too, even at the same revision")
-    func chainedBehindALoser() throws {
-        let other = try RedisSessionStore(url: redis.url)
-        let session = Session.new(now: 0)
-        try store.insert(session)
-        var mine = try #require(try store.load(session.id, now: 1))
-        // Another instance writes first: revision 1, its bytes.
-        var theirs = try #require(try other.load(session.id, now: 1))
+    /// Another instance wrote the session first (revision 1, language "theirs"); this
+    /// instance then sent a write from its revision-0 copy (language "first"), which Redis
+    /// holds back (`holdRedis`) and will refuse.
+    final class LosingWrite: Sendable {
+        let other: RedisSessionStore
+        let session: Session
+        let answer = Mutex<Session??>(nil)
+        let answered = DispatchSemaphore(value: 0)
+
+        init(other: RedisSessionStore, session: Session) {
+            self.other = other
+            self.session = session
+        }
+
+        /// Waits for Redis's answer to the losing write (nil: refused).
+        func refusal() -> Session?? {
+            answered.wait()
+            return answer.withLock { $0 }
+        }
+    }
+
+    /// The losing write, and the copy a next request takes: that unconfirmed write,
+    /// revision 1 like theirs.
+    func sendLosingWrite() throws -> (race: LosingWrite, built: Session) {
+        let race = LosingWrite(other: try RedisSessionStore(url: redis.url), session: Session.new(now: 0))
+        try store.insert(race.session)
+        var mine = try #require(try store.load(race.session.id, now: 1))
+        var theirs = try #require(try race.other.load(race.session.id, now: 1))
         theirs.language = "theirs"
-        _ = try #require(try other.update(theirs))
-        // This instance, from its revision-0 copy: the write loses; a second one, built on
-        // the first (revision 1, like theirs), must lose too, whenever it is sent.
+        _ = try #require(try race.other.update(theirs))
         mine.language = "first"
         try holdRedis()
-        let first = Mutex<Session??>(nil)
-        let firstDone = DispatchSemaphore(value: 0)
         #expect(
             store.update(mine) { result in
-                first.withLock { $0 = .some(try? result.get()) }
-                firstDone.signal()
+                race.answer.withLock { $0 = .some(try? result.get()) }
+                race.answered.signal()
             })
-        var built = try #require(try store.loadOptimistically(session.id, now: 1))
+        let built = try #require(try store.loadOptimistically(race.session.id, now: 1))
         #expect(built.language == "first" && built.revision == 1)
+        return (race, built)
+    }
+
+    @Test("a write chained behind one that loses to another instance loses too, even at the same revision")
+    func chainedBehindALoser() throws {
+        let (race, losing) = try sendLosingWrite()
+        var built = losing
+        // Built on the losing write: it must lose too, whenever it is sent.
         built.state.selectedTabID = "tv"
         #expect(try write(built, on: store) == nil, "resting on a write that was refused")
-        firstDone.wait()
-        #expect(first.withLock { $0 } == .some(nil))
-        let stored = try #require(try other.load(session.id, now: 2))
+        #expect(race.refusal() == .some(nil))
+        let stored = try #require(try race.other.load(race.session.id, now: 2))
         #expect(stored.language == "theirs")
         #expect(stored.state.selectedTabID != "tv")
         // The refused copy is never served again: the next load is Redis's.
-        #expect(try store.loadOptimistically(session.id, now: 2)?.language == "theirs")
+        #expect(try store.loadOptimistically(race.session.id, now: 2)?.language == "theirs")
     }
 
     @Test("a copy built on a refused write loses even after the refusal was forgotten and the stored copy reloaded")
     func builtOnALoserAfterReload() throws {
-        let other = try RedisSessionStore(url: redis.url)
-        let session = Session.new(now: 0)
-        try store.insert(session)
-        var mine = try #require(try store.load(session.id, now: 1))
-        var theirs = try #require(try other.load(session.id, now: 1))
-        theirs.language = "theirs"
-        _ = try #require(try other.update(theirs))
-        mine.language = "first"
-        try holdRedis()
-        let refused = DispatchSemaphore(value: 0)
-        let first = Mutex<Session??>(nil)
-        #expect(
-            store.update(mine) { result in
-                first.withLock { $0 = .some(try? result.get()) }
-                refused.signal()
-            })
-        // A request takes the unconfirmed copy (revision 1, like theirs) and works on it
-        // while the refusal arrives and another request of the session reloads Redis's copy.
-        var built = try #require(try store.loadOptimistically(session.id, now: 1))
-        #expect(built.language == "first" && built.revision == 1)
-        refused.wait()
-        #expect(first.withLock { $0 } == .some(nil))
-        #expect(try store.load(session.id, now: 1)?.language == "theirs")
+        let (race, losing) = try sendLosingWrite()
+        var built = losing
+        // The refusal arrives, and another request of the session reloads Redis's copy.
+        #expect(race.refusal() == .some(nil))
+        #expect(try store.load(race.session.id, now: 1)?.language == "theirs")
         built.state.selectedTabID = "tv"
         #expect(try store.update(built) == nil, "the synchronous write rests on the refused copy")
         #expect(try write(built, on: store) == nil, "so does a pipelined one")
-        let stored = try #require(try other.load(session.id, now: 2))
+        let stored = try #require(try race.other.load(race.session.id, now: 2))
         #expect(stored.language == "theirs" && stored.revision == 1)
         #expect(stored.state.selectedTabID != "tv")
     }
