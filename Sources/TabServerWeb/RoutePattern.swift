@@ -9,6 +9,11 @@ public struct RoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// How specific the pattern is, to choose among several that match one path: a
+    /// literal segment beats a parameter, which beats the rest, compared from the first
+    /// segment on (`new` beats `{id}`, `{id}/edit` beats `{path*}`). Computed once, not
+    /// on each match.
+    public let specificity: [Int]
 
     /// The pattern compiled (empty segments ignored, so "" and "/" match the root).
     public init(_ pattern: String) {
@@ -27,13 +32,7 @@ public struct RoutePattern: Sendable {
             }
         }
         segments = parsed
-    }
-
-    /// How specific the pattern is, to choose among several that match one path: a
-    /// literal segment beats a parameter, which beats the rest, compared from the first
-    /// segment on (`new` beats `{id}`, `{id}/edit` beats `{path*}`).
-    public var specificity: [Int] {
-        segments.map { segment in
+        specificity = parsed.map { segment in
             switch segment {
             case .literal: 2
             case .parameter: 1
