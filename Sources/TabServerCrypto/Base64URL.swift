@@ -38,6 +38,34 @@ public enum Base64URL {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Decodes exactly 22 characters of unpadded base64url into the 128 bits they spell,
+    /// big-endian, without allocating (a session cookie on every request); nil as
+    /// `decode` would refuse it, or for another length.
+    public static func decode128(_ text: some StringProtocol) -> (high: UInt64, low: UInt64)? {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var produced = 0
+        var consumed = 0
+        for byte in text.utf8 {
+            consumed += 1
+            if consumed > 22 { return nil }
+            let value = decodeTable[Int(byte)]
+            if value == 0xFF { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                let decoded = UInt64(truncatingIfNeeded: accumulator >> UInt32(bits)) & 0xFF
+                if produced < 8 { high = high << 8 | decoded } else { low = low << 8 | decoded }
+                produced += 1
+            }
+        }
+        guard consumed == 22, accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return (high, low)
+    }
+
     /// Decodes unpadded base64url; nil for any character outside the alphabet, an
     /// impossible length, or non-zero trailing bits (so each value has one spelling).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {

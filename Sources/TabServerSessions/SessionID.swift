@@ -21,8 +21,9 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
     /// Parses a cookie value; nil unless it is exactly the 22-character form this server
     /// writes (so truncated, over-long, padded or non-ASCII values are refused early).
     public init?(cookieValue: some StringProtocol) {
-        guard cookieValue.utf8.count == 22, let bytes = Base64URL.decode(cookieValue) else { return nil }
-        self.init(bytes: bytes)
+        guard let words = Base64URL.decode128(cookieValue) else { return nil }
+        high = words.high
+        low = words.low
     }
 
     /// An id from exactly 16 bytes.

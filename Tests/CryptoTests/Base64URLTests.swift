@@ -105,4 +105,29 @@ struct Base64URLTests {
         #expect(Base64URL.decode("") == [])
         #expect(Base64URL.encode([]) == "")
     }
+
+    @Test("decode128 reads 22 characters as decode does, into two words, and refuses what decode refuses")
+    func decode128() {
+        for _ in 0..<200 {
+            let bytes = SecureRandom.bytes(16)
+            let text = Base64URL.encode(bytes)
+            let words = Base64URL.decode128(text)
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for index in 0..<8 {
+                high = high << 8 | UInt64(bytes[index])
+                low = low << 8 | UInt64(bytes[index + 8])
+            }
+            #expect(words?.high == high)
+            #expect(words?.low == low)
+        }
+        let valid = Base64URL.encode(SecureRandom.bytes(16))
+        #expect(Base64URL.decode128(String(valid.dropLast())) == nil)
+        #expect(Base64URL.decode128(valid + "A") == nil)
+        #expect(Base64URL.decode128(String(valid.dropLast()) + "=") == nil)
+        // The last character carries 2 bits of data and 4 that must be zero: "B" sets one of them.
+        #expect(Base64URL.decode128(String(valid.dropLast()) + "B") == nil)
+        #expect(Base64URL.decode(String(valid.dropLast()) + "B") == nil)
+        #expect(Base64URL.decode128(String(valid.dropLast()) + "Q") != nil)
+    }
 }
