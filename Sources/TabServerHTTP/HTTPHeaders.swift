@@ -49,7 +49,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// Every value of the field, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+        var values: [String] = []
+        for field in fields where Self.namesEqual(field.name, name) { values.append(field.value) }
+        return values
     }
 
     /// Whether the field is present.
@@ -66,6 +68,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     /// ASCII case-insensitive comparison without allocating (field names are ASCII tokens).
     @inline(__always)
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        // Lengths first: O(1) for native strings, and most names differ in length.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {
