@@ -193,7 +193,7 @@ public struct StaticFiles: Sendable {
     }
 
     /// `If-None-Match` uses the weak comparison: `W/"x"` matches `"x"`; `*` matches any.
-    static func matches(_ header: String, etag: String) -> Bool {
+    public static func matches(_ header: String, etag: String) -> Bool {
         for candidate in header.split(separator: ",") {
             var tag = Substring(candidate).trimmingASCIISpaces()
             if tag == "*" { return true }

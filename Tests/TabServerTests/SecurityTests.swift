@@ -85,11 +85,13 @@ struct SecurityTests {
         #expect(!unknown.body.contains("<script>\""))
     }
 
-    @Test("pages carry protective headers and are not cached")
+    @Test("pages carry protective headers; only the browser keeps them, and revalidates them")
     func headers() throws {
         let client = TestClient(try makeApp().responder)
         let page = client.get("/tabs/featured")
-        #expect(page.headers["cache-control"] == "no-store")
+        // `private`: no shared cache keeps one visitor's page; `no-cache`: the browser asks
+        // again before using its copy (and may keep the page for Back).
+        #expect(page.headers["cache-control"] == "private, no-cache")
         #expect(page.headers["x-content-type-options"] == "nosniff")
         #expect(page.headers["x-frame-options"] == "DENY")
         #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)

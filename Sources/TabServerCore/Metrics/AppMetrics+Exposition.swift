@@ -9,7 +9,10 @@ extension AppMetrics {
     /// Everything, in the text exposition format. `store` is asked for readiness and,
     /// where counting is cheap (memory, SQLite), for the number of sessions.
     /// `relayPublishFailures`: live events the relay to other instances could not send.
-    func exposition(store: any SessionStore, relayPublishFailures: Int = 0) -> String {
+    /// `pageAnswers`: the finished pages kept (see `PageAnswerCache`).
+    func exposition(store: any SessionStore, relayPublishFailures: Int = 0, pageAnswers: PageAnswerCache? = nil)
+        -> String
+    {
         var out = ""
         out.reserveCapacity(8 * 1024)
         out +=
@@ -43,6 +46,18 @@ extension AppMetrics {
                 "# HELP tabserver_engine_system_call_errors_total Failed system calls on connections (epoll_ctl, 100 Continue).\n"
             out += "# TYPE tabserver_engine_system_call_errors_total counter\n"
             out += "tabserver_engine_system_call_errors_total \(engine.systemCallErrors)\n"
+        }
+        if let pageAnswers {
+            let footprint = pageAnswers.footprint
+            out += "# HELP tabserver_page_cache_hits_total Tab pages answered from the cache of finished pages.\n"
+            out += "# TYPE tabserver_page_cache_hits_total counter\n"
+            out += "tabserver_page_cache_hits_total \(pageAnswers.hits)\n"
+            out += "# HELP tabserver_page_cache_entries Finished pages the cache holds now.\n"
+            out += "# TYPE tabserver_page_cache_entries gauge\n"
+            out += "tabserver_page_cache_entries \(footprint.entries)\n"
+            out += "# HELP tabserver_page_cache_bytes Bytes the cache of finished pages holds now (bounded).\n"
+            out += "# TYPE tabserver_page_cache_bytes gauge\n"
+            out += "tabserver_page_cache_bytes \(footprint.bytes)\n"
         }
         out +=
             "# HELP tabserver_session_undecodable_total Stored sessions that could not be decoded (read as absent).\n"

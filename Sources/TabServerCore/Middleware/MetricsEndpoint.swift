@@ -10,12 +10,13 @@ struct MetricsEndpoint: Middleware, CustomStringConvertible {
     let store: any SessionStore
     let events: EventHub
     let trust: ProxyTrust
+    let pageAnswers: PageAnswerCache
 
     func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
         let started = AppMetrics.monotonicNanos()
         if request.path == "/metrics" {
             let response = TabServerResponder.metricsResponse(
-                request, metrics: metrics, store: store, events: events, trust: trust)
+                request, metrics: metrics, store: store, events: events, trust: trust, pageAnswers: pageAnswers)
             metrics.record(
                 route: metrics.metricsRoute, method: request.method, status: response.status.code,
                 nanos: AppMetrics.monotonicNanos() &- started)

@@ -39,6 +39,14 @@ struct RequestState {
     /// The user's record this request starts from: as loaded, or new, with the browser's
     /// own choices merged in on its first signed-in request.
     private(set) var userRecord: Session?
+    /// The session cookie's value, once read (`.some(nil)`: none).
+    private var cookieValue: String??
+    /// A cached answer found for this request before it ran (see `pageAnswerProbe`).
+    var pageAnswerEntry: PageAnswerCache.Entry?
+    /// This request's key in the page answer cache, once asked (`.some(nil)`: none).
+    var pageAnswerKey: PageAnswerCache.Key??
+    /// The session as loaded by `storedSession` (nil: not asked yet).
+    private var fetched: Session??
     /// Slow content work this attempt asked for instead of answering: the app runs it
     /// off the engine and runs the request again with its result.
     var contentWork: ContentWork?
@@ -60,20 +68,9 @@ struct RequestState {
     /// reconciled with the current model (tabs added or removed since the last visit).
     mutating func visitor(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError) -> Session {
         if let session { return session }
-        var found: Session? = nil
-        if let value = request.cookie(cookieName), let id = SessionID(cookieValue: value) {
-            do {
-                // Possibly a cached copy: `TabServerResponder.commit` confirms it or writes it
-                // with compare-and-set, and runs the request again if it was stale.
-                // A signed-in visitor's pages combine two records; both are read fresh so
-                // a page never pairs a cached browser part with the user's newer one.
-                found = try user == nil ? store.loadOptimistically(id, now: now) : store.load(id, now: now)
-            } catch {
-                throw HTTPError.unavailable("Your settings cannot be loaded right now. Please try again in a moment.")
-            }
-        }
+        let found = try storedSession(store: store, cookieName: cookieName, now: now)
         var session: Session
-        if let found, !found.isUserRecord {
+        if let found {
             session = found
         } else {
             // Unknown, expired, forged or malformed: a fresh session, never the offered id.
@@ -89,6 +86,48 @@ struct RequestState {
         session.state = controller.reconciled(session.state)
         self.session = session
         return session
+    }
+
+    /// The browser session the cookie names, as stored (not reconciled with the model),
+    /// loaded once per request; nil without a cookie, or for an unknown, expired or
+    /// malformed one.
+    mutating func storedSession(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError)
+        -> Session?
+    {
+        if let fetched { return fetched }
+        var found: Session? = nil
+        if let value = cookie(cookieName), let id = SessionID(cookieValue: value) {
+            do {
+                // Possibly a cached copy: `TabServerResponder.commit` confirms it or writes it
+                // with compare-and-set, and runs the request again if it was stale.
+                // A signed-in visitor's pages combine two records; both are read fresh so
+                // a page never pairs a cached browser part with the user's newer one.
+                found = try user == nil ? store.loadOptimistically(id, now: now) : store.load(id, now: now)
+            } catch {
+                throw HTTPError.unavailable("Your settings cannot be loaded right now. Please try again in a moment.")
+            }
+        }
+        if found?.isUserRecord == true { found = nil }
+        fetched = .some(found)
+        return found
+    }
+
+    /// The raw value of the session cookie, read from the head once per request.
+    mutating func cookie(_ name: String) -> String? {
+        if let cookieValue { return cookieValue }
+        let value = request.cookie(name)
+        cookieValue = .some(value)
+        return value
+    }
+
+    /// Records the session cookie's value, already read by the caller.
+    mutating func knowCookie(_ value: String?) { cookieValue = .some(value) }
+
+    /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
+    /// unchanged: a cached page of it answers, and the commit only confirms it is current.
+    mutating func answersFromCache(_ stored: Session) {
+        loaded = stored
+        session = stored
     }
 
     /// The browser session with the user's choices in place of its own: the user's record

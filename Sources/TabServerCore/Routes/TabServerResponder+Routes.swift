@@ -63,6 +63,9 @@ extension TabServerResponder {
     /// `GET /tabs/{tab}/{location*}`: a page of a tab. Visiting marks the tab selected and
     /// remembers the location, so selecting the tab later comes back here.
     func tabPage(_ tabID: String, location: String, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        // Seen before and nothing changed since: the finished page (see `PageAnswerCache`).
+        let answerKey = try pageAnswerKey(&state)
+        if let answerKey, let cached = try cachedPageAnswer(answerKey, state: &state) { return cached }
         var session = try visitor(&state)
         let controller = state.controller
         let language = language(state.request, session)
@@ -116,7 +119,12 @@ extension TabServerResponder {
         let body = views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
             language: language)
-        return html(body)
+        // Kept for next time only when it is the same for everyone at this revision: content
+        // that says so, no notice, nothing to write.
+        let unchanged =
+            notice == nil && page.cacheKey != nil
+            && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
+        return pageAnswer(body, key: answerKey, unchanged: unchanged, request: state.request)
     }
 
     /// `POST /select`: a tap on a bar item (or a row of More). 303 to the tab's
@@ -284,10 +292,16 @@ extension TabServerResponder {
         }
     }
 
+    /// Pages are the visitor's own (no shared cache keeps one) and revalidated on every
+    /// use, which lets the browser keep them for Back (its back/forward cache) and ask
+    /// with `If-None-Match` when it has a copy.
+    static let pageCacheControl = "private, no-cache"
+
     func html(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add("Content-Type", "text/html; charset=utf-8")
-        headers.add("Cache-Control", "no-store")
+        headers.add("Cache-Control", Self.pageCacheControl)
+        headers.add("Vary", "Accept-Encoding")
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")

@@ -22,6 +22,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// library's (metrics, base path, static files), then the app's.
     public let middleware: MiddlewareChain
     let sessionLocks = SessionLocks()
+    /// Finished tab pages, so a page seen again costs a look-up (see `PageAnswerCache`).
+    let pageAnswers = PageAnswerCache(capacity: TabServerResponder.pageAnswerBytes)
     /// Serializes a signed-in user's requests from all their browsers in this process
     /// (apart from `sessionLocks`, so taking both never waits on itself).
     let userLocks = SessionLocks()
@@ -67,7 +69,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         // store that backs up, a base path): a step that only passes the request on
         // still costs every request a call.
         var library: [any Middleware] = []
-        if let metrics { library.append(MetricsEndpoint(metrics: metrics, store: store, events: events, trust: trust)) }
+        if let metrics {
+            library.append(
+                MetricsEndpoint(metrics: metrics, store: store, events: events, trust: trust, pageAnswers: pageAnswers))
+        }
         if let backup { library.append(AdminBackupStep(backup: backup)) }
         if !configuration.basePath.isEmpty {
             library.append(BasePathStep(basePath: configuration.basePath, trust: trust, metrics: metrics))
@@ -75,6 +80,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         library.append(StaticFilesStep(files: files, trust: trust, metrics: metrics))
         self.middleware = MiddlewareChain(library + middleware)
     }
+
+    /// The bytes `pageAnswers` holds at most: about 1,500 visitors' tab pages (with their
+    /// gzip'd copies, some 3,000).
+    static let pageAnswerBytes = 16 << 20
 
     /// At most this many attempts when another request wrote the same session meanwhile.
     static let maxWriteAttempts = 16
@@ -134,6 +143,17 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         guard let cookie = request.cookie(configuration.cookieName) else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
         }
+        // A page seen before, of a session unchanged since, changes nothing: it is answered
+        // without the visitor's lock, so two engine threads serving one visitor's reloads
+        // never wait for each other. (Should the session change meanwhile, the request is
+        // an ordinary one, its write still compare-and-set.)
+        if user == nil, contentResult == nil,
+            let probe = pageAnswerProbe(request, cookie: cookie, resolution: resolution)
+        {
+            return self.run(
+                request, user: nil, resolution: resolution, bodyError: bodyError, finishing: finishing,
+                synchronously: synchronously, contentResult: nil, first: probe)
+        }
         return sessionLocks.withLock(for: cookie) {
             user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
         }
@@ -144,11 +164,15 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
         _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, bodyError: HTTPError?,
-        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?
+        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?, first: RequestState? = nil
     ) -> HTTPAnswer {
+        var first = first
         for _ in 0..<Self.maxWriteAttempts {
-            var state = RequestState(
-                app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
+            var state =
+                first
+                ?? RequestState(
+                    app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
+            first = nil
             var response: HTTPResponse
             do throws(HTTPError) {
                 if let bodyError { throw bodyError }
@@ -164,6 +188,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 state.discardChanges()
                 response = errorPage(error, state: &state)
             }
+            response = PageCompression.compressing(response, for: request)
             if let work = state.contentWork {
                 // Nothing is kept of this attempt: the work runs without the visitor's
                 // lock, and the request runs again with its result.

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+import Synchronization
+import TabServerHTTP
+import TabServerSessions
+
+/// Finished answers to tab page GETs, head and body, plain and gzip, so a visitor who
+/// loads the same page again (a reload, Back, a revalidation, the next crawler of the
+/// first page) costs one look-up: no session reconciling, no rendering, no head built
+/// (the engine prepares each entry's head once, see `ResponseCache`).
+///
+/// An entry is keyed by everything its bytes depend on: the session and the revision
+/// of it the page shows (a write makes a new revision, so a change is never served
+/// stale), the form token, the model's generation, the path, the `Accept-Language` the
+/// browser sent and the encoding. The responder stores only pages of cacheable content
+/// (`TabPage.cacheKey`) that changed nothing (no write, no cookie, no notice), for
+/// anonymous visitors, without a query, not for prefetches.
+///
+/// Bounded in bytes: stripes by key, each evicting its oldest entries first. Two
+/// threads contend only when their keys share a stripe.
+final class PageAnswerCache: Sendable {
+    /// What a page depends on.
+    struct Key: Hashable, Sendable {
+        /// The stored session (nil: a visitor without one, who sees the shared first page).
+        let session: SessionID?
+        let revision: Int
+        /// A store that confirms writes later marks its own unconfirmed copies (see
+        /// `Session.writeToken`): such a copy is a page of its own.
+        let writeToken: UInt64
+        /// The form token the page carries (the session's, or this hour's signed one).
+        let formToken: SessionID
+        let generation: Int
+        let path: String
+        let acceptLanguage: String
+        let gzip: Bool
+    }
+
+    /// A finished page: its 200 answer (marked for the engine to prepare once) and its
+    /// `ETag`, for the 304 answer to a conditional request.
+    struct Entry: Sendable {
+        let response: HTTPResponse
+        let etag: String
+        /// What the entry costs: the body and a little for the head and the key.
+        let cost: Int
+    }
+
+    private struct Stripe {
+        var entries: [Key: Entry] = [:]
+        /// Keys in the order they were stored, oldest first from `head`.
+        var order: [Key] = []
+        var head = 0
+        var bytes = 0
+
+        mutating func insert(_ entry: Entry, for key: Key, budget: Int) {
+            if let old = entries.updateValue(entry, forKey: key) {
+                bytes -= old.cost
+            } else {
+                order.append(key)
+            }
+            bytes += entry.cost
+            while bytes > budget, head < order.count {
+                let oldest = order[head]
+                head += 1
+                if let evicted = entries.removeValue(forKey: oldest) { bytes -= evicted.cost }
+            }
+            // Compact the queue once its evicted half is worth dropping.
+            if head > 64, head * 2 > order.count {
+                order.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    private final class Slot: Sendable {
+        let stripe = Mutex(Stripe())
+    }
+
+    private let slots: [Slot]
+    /// Look-ups that found their page, since start.
+    private let hitCount = Atomic<Int>(0)
+    private let stripeBudget: Int
+    /// The most bytes the cache holds, over all stripes.
+    let capacity: Int
+
+    /// A cache holding at most `capacity` bytes (0: none, every look-up misses).
+    init(capacity: Int, stripes: Int = 16) {
+        self.capacity = capacity
+        slots = (0..<max(1, stripes)).map { _ in Slot() }
+        stripeBudget = capacity / max(1, stripes)
+    }
+
+    private func slot(for key: Key) -> Slot {
+        slots[Int(UInt(bitPattern: key.hashValue) % UInt(slots.count))]
+    }
+
+    /// The entry for `key`, if stored.
+    func entry(for key: Key) -> Entry? {
+        guard capacity > 0, let entry = slot(for: key).stripe.withLock({ $0.entries[key] }) else { return nil }
+        hitCount.add(1, ordering: .relaxed)
+        return entry
+    }
+
+    /// Look-ups that found their page, since start.
+    var hits: Int { hitCount.load(ordering: .relaxed) }
+
+    /// Stores `entry`, evicting the stripe's oldest entries past its share of the
+    /// capacity. An entry larger than that share is not stored.
+    func store(_ entry: Entry, for key: Key) {
+        guard entry.cost <= stripeBudget else { return }
+        slot(for: key).stripe.withLock { $0.insert(entry, for: key, budget: stripeBudget) }
+    }
+
+    /// Entries and bytes held now (for tests and the metrics).
+    var footprint: (entries: Int, bytes: Int) {
+        slots.reduce(into: (0, 0)) { total, slot in
+            slot.stripe.withLock { stripe in
+                total.0 += stripe.entries.count
+                total.1 += stripe.bytes
+            }
+        }
+    }
+}
