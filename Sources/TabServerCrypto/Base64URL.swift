@@ -41,16 +41,24 @@ public enum Base64URL {
     /// Decodes exactly 22 characters of unpadded base64url into the 128 bits they spell,
     /// big-endian, without allocating (a session cookie on every request); nil as
     /// `decode` would refuse it, or for another length.
-    public static func decode128(_ text: some StringProtocol) -> (high: UInt64, low: UInt64)? {
+    public static func decode128(_ text: String) -> (high: UInt64, low: UInt64)? {
+        var text = text
+        return text.withUTF8(decode128)
+    }
+
+    /// `decode128` of a substring (a cookie value cut out of its header).
+    public static func decode128(_ text: Substring) -> (high: UInt64, low: UInt64)? {
+        decode128(String(text))
+    }
+
+    private static func decode128(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        guard bytes.count == 22 else { return nil }
         var high: UInt64 = 0
         var low: UInt64 = 0
         var accumulator: UInt32 = 0
         var bits = 0
         var produced = 0
-        var consumed = 0
-        for byte in text.utf8 {
-            consumed += 1
-            if consumed > 22 { return nil }
+        for byte in bytes {
             let value = decodeTable[Int(byte)]
             if value == 0xFF { return nil }
             accumulator = accumulator << 6 | UInt32(value)
@@ -62,7 +70,7 @@ public enum Base64URL {
                 produced += 1
             }
         }
-        guard consumed == 22, accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
         return (high, low)
     }
 

@@ -21,7 +21,7 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
     /// Parses a cookie value; nil unless it is exactly the 22-character form this server
     /// writes (so truncated, over-long, padded or non-ASCII values are refused early).
     public init?(cookieValue: some StringProtocol) {
-        guard let words = Base64URL.decode128(cookieValue) else { return nil }
+        guard let words = Base64URL.decode128(String(cookieValue)) else { return nil }
         high = words.high
         low = words.low
     }

@@ -19,7 +19,7 @@ extension TabBarController {
     /// `Badge.validationProblem`; its colour would reach a `style` attribute) leaves
     /// the state unchanged. The version moves on only if something changed.
     public func setBadge(_ badge: BadgeOverride?, forTab id: String, in state: TabBarState) -> TabBarState {
-        guard model.tab(id: id) != nil else { return state }
+        guard model.contains(id: id) else { return state }
         if case .badge(let value) = badge, !value.isValid { return state }
         var next = state
         next.badgeOverrides[id] = badge

@@ -49,7 +49,7 @@ extension TabBarController {
     private func move(_ action: CustomizationAction, id: String, in order: [String]) throws(CustomizationError)
         -> [String]
     {
-        guard model.tab(id: id) != nil else { throw .unknownTab(id) }
+        guard model.contains(id: id) else { throw .unknownTab(id) }
         guard !isFixed(id) else { throw .notCustomizable(id) }
 
         // The customizable tabs in order, and the positions they occupy.
@@ -102,7 +102,7 @@ extension TabBarController {
         for id in posted {
             guard seen.insert(id).inserted else { throw .duplicateInOrder(id) }
         }
-        for id in posted where model.tab(id: id) == nil {
+        for id in posted where !model.contains(id: id) {
             throw .unknownTab(id)
         }
         if let missing = model.tabs.first(where: { !seen.contains($0.id) }) {

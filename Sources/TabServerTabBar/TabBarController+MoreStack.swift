@@ -6,7 +6,7 @@ extension TabBarController {
 
     /// Whether `tabID` is listed in More at compact width (not in the phone's bar).
     public func isInCompactMore(_ tabID: String, in state: TabBarState) -> Bool {
-        guard let tab = model.tab(id: tabID), tab.role != .search else { return false }
+        guard let index = model.index(of: tabID), model.tabs[index].role != .search else { return false }
         guard let index = effectiveOrder(state).firstIndex(of: tabID) else { return false }
         return index >= compactBarCount
     }
@@ -14,7 +14,7 @@ extension TabBarController {
     /// The tab on More's stack, if it is still in More and enabled: a tap on More
     /// shows it again, as `moreNavigationController` keeps its pushed controller.
     public func moreStackTabID(in state: TabBarState) -> String? {
-        guard let id = state.locations[Self.moreStackKey], model.tab(id: id)?.isEnabled == true,
+        guard let id = state.locations[Self.moreStackKey], model.isEnabled(id: id),
             isInCompactMore(id, in: state)
         else { return nil }
         return id

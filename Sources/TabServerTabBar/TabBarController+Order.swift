@@ -11,6 +11,8 @@ extension TabBarController {
     ///
     /// A search tab is not part of that: it always comes last (the trailing end of the bar).
     public func effectiveOrder(_ state: TabBarState) -> [String] {
+        // Most visitors never reorder: their order is the model's, built once.
+        guard state.order != nil else { return model.defaultOrder }
         guard let search = model.searchTab else { return customizedOrder(state, tabs: model.tabs) }
         return customizedOrder(state, tabs: model.tabs.filter { $0.role != .search }) + [search.id]
     }
@@ -46,14 +48,14 @@ extension TabBarController {
     /// Number of tabs in the compact bar before More (all of them, or 4 when More is
     /// needed), not counting a search tab, which keeps its own place at the end.
     var compactBarCount: Int {
-        let search = model.searchTab == nil ? 0 : 1
+        let search = model.searchTabID == nil ? 0 : 1
         return TabBarLayout.barCount(
             forTabCount: model.tabs.count - search, capacity: TabBarModel.compactBarCapacity - search)
     }
 
     /// Number of tabs in the regular bar (all of them, or 7 when More is needed).
     var regularBarCount: Int {
-        let search = model.searchTab == nil ? 0 : 1
+        let search = model.searchTabID == nil ? 0 : 1
         return TabBarLayout.barCount(
             forTabCount: model.tabs.count - search, capacity: TabBarModel.regularBarCapacity - search)
     }

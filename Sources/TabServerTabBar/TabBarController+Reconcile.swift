@@ -16,18 +16,24 @@ extension TabBarController {
         var next = state
         let order = effectiveOrder(state)
         next.order = order == model.defaultOrder ? nil : order
-        if let selected = state.selectedTabID, model.tab(id: selected)?.isEnabled != true {
+        if let selected = state.selectedTabID, !model.isEnabled(id: selected) {
             next.selectedTabID = model.firstEnabledTabID
         }
-        next.locations = state.locations.filter { id, location in
+        let keepsLocation = { (id: String, location: String) -> Bool in
             // More's stack and the search's return name a tab (see `moreStackKey`).
-            if id == Self.moreStackKey || id == Self.searchReturnKey { return model.tab(id: location) != nil }
-            return model.tab(id: id) != nil && !location.isEmpty && Self.isValidLocation(location)
+            if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
+            return model.contains(id: id) && !location.isEmpty && Self.isValidLocation(location)
         }
-        next.badgeOverrides = state.badgeOverrides.filter { id, override in
-            guard model.tab(id: id) != nil else { return false }
+        // Filtered only when something goes: most states are reconciled already, and a
+        // new dictionary per request would cost more than the check.
+        if !state.locations.allSatisfy(keepsLocation) { next.locations = state.locations.filter(keepsLocation) }
+        let keepsBadge = { (id: String, override: BadgeOverride) -> Bool in
+            guard model.contains(id: id) else { return false }
             if case .badge(let badge) = override { return badge.isValid }
             return true
+        }
+        if !state.badgeOverrides.allSatisfy(keepsBadge) {
+            next.badgeOverrides = state.badgeOverrides.filter(keepsBadge)
         }
         return next.committed(since: state)
     }

@@ -7,7 +7,7 @@ extension TabBarController {
     /// The state after the search tab is shown: when another tab was selected before,
     /// it is remembered as the one cancelling returns to.
     public func enteringSearch(from previous: String?, in state: TabBarState) -> TabBarState {
-        guard let previous, let search = model.searchTab, previous != search.id, model.tab(id: previous) != nil,
+        guard let previous, let search = model.searchTab, previous != search.id, model.contains(id: previous),
             state.locations[Self.searchReturnKey] != previous
         else { return state }
         var next = state

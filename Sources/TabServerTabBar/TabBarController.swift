@@ -39,7 +39,7 @@ public struct TabBarController: Sendable {
     /// The visitor's selected tab: their choice if that tab still exists and is
     /// enabled, otherwise the model's first enabled tab. Always a usable tab.
     public func selectedTabID(_ state: TabBarState) -> String {
-        if let id = state.selectedTabID, model.tab(id: id)?.isEnabled == true {
+        if let id = state.selectedTabID, model.isEnabled(id: id) {
             return id
         }
         return model.firstEnabledTabID
@@ -47,7 +47,7 @@ public struct TabBarController: Sendable {
 
     /// Whether the tab with this id exists and may not be moved by the visitor.
     func isFixed(_ id: String) -> Bool {
-        guard let tab = model.tab(id: id) else { return false }
-        return !tab.isCustomizable || tab.role == .search
+        guard let index = model.index(of: id) else { return false }
+        return !model.tabs[index].isCustomizable || model.tabs[index].role == .search
     }
 }

@@ -26,6 +26,14 @@ public struct TabBarModel: Sendable {
     public let appearance: TabBarAppearance
     /// Position of each tab by id; built once so look-ups on the hot path are O(1).
     private let indexByID: [String: Int]
+    /// Where the search tab is, if there is one.
+    private let searchIndex: Int?
+    /// All tab ids in the model's order (a search tab last): every visitor's order until
+    /// they customize it. Built once: every request compares against it.
+    public let defaultOrder: [String]
+    /// The selection of a visitor who has not chosen yet, and the fallback when their
+    /// selected tab is removed or disabled. Validation guarantees there is one.
+    public let firstEnabledTabID: String
 
     /// Validates and creates a model. Refuses: no tabs, a bad or duplicate id, an empty
     /// title, an unsafe icon or template name, an invalid badge or colour, and a model
@@ -49,6 +57,20 @@ public struct TabBarModel: Sendable {
         self.tabs = tabs
         self.appearance = appearance
         self.indexByID = indexByID
+        let searchIndex = tabs.firstIndex { $0.role == .search }
+        self.searchIndex = searchIndex
+        defaultOrder =
+            searchIndex.map { tabs.filter { $0.role != .search }.map(\.id) + [tabs[$0].id] } ?? tabs.map(\.id)
+        firstEnabledTabID = tabs.first(where: \.isEnabled)?.id ?? tabs[0].id
+    }
+
+    /// Whether the model has a tab with this id (no copy of the tab).
+    public func contains(id: String) -> Bool { indexByID[id] != nil }
+
+    /// Whether the model has a tab with this id and it is enabled (no copy of the tab).
+    public func isEnabled(id: String) -> Bool {
+        guard let index = indexByID[id] else { return false }
+        return tabs[index].isEnabled
     }
 
     /// The tab with this id, or `nil`.
@@ -62,20 +84,10 @@ public struct TabBarModel: Sendable {
     }
 
     /// The search tab, if the model has one (it sits at the trailing end of the bar).
-    public var searchTab: Tab? { tabs.first { $0.role == .search } }
+    public var searchTab: Tab? { searchIndex.map { tabs[$0] } }
 
-    /// All tab ids in the model's order (a search tab last): every visitor's order until
-    /// they customize it.
-    public var defaultOrder: [String] {
-        guard let search = searchTab else { return tabs.map(\.id) }
-        return tabs.filter { $0.role != .search }.map(\.id) + [search.id]
-    }
-
-    /// The selection of a visitor who has not chosen yet, and the fallback when their
-    /// selected tab is removed or disabled. Validation guarantees there is one.
-    public var firstEnabledTabID: String {
-        tabs.first(where: \.isEnabled)?.id ?? tabs[0].id
-    }
+    /// The search tab's id, if the model has one.
+    public var searchTabID: String? { searchIndex.map { tabs[$0].id } }
 }
 
 extension TabBarModel: Hashable {

@@ -24,6 +24,20 @@ struct RequestBodyTests {
         }
     }
 
+    @Test("a Content-Type taken apart: essence lowercased, parameters trimmed and unquoted, junk skipped")
+    func mediaType() throws {
+        let type = try #require(MediaType(" Multipart/Form-Data ; Boundary=\"a b\";charset = UTF-8;junk; =x"))
+        #expect(type.essence == "multipart/form-data")
+        #expect(type.parameter("boundary") == "a b")
+        #expect(type.parameter("charset") == "UTF-8")
+        #expect(type.parameters.count == 3)
+        #expect(type.parameters.last?.name == "")
+        #expect(MediaType("application/x-www-form-urlencoded")?.parameters.isEmpty == true)
+        #expect(MediaType("") == nil)
+        #expect(MediaType("  ; charset=utf-8") == nil)
+        #expect(MediaType("text/plain; q=\"")?.parameter("q") == "\"")
+    }
+
     @Test("url-encoded: pairs in order, + and %XX decoded, an empty body has no fields")
     func urlEncoded() throws {
         let form = try request(

@@ -70,10 +70,13 @@ extension TabServerResponder {
         _ body: [UInt8], key: PageAnswerCache.Key?, unchanged: Bool, request: HTTPRequest
     ) -> HTTPResponse {
         guard let key, unchanged else { return html(body) }
-        let entry = makeEntry(body, gzip: key.gzip)
+        let entry = makeEntry(body, key: key)
         pageAnswers.store(entry, for: key)
         return answer(entry, to: request)
     }
+
+    /// Drawn once per process: see `makeEntry`.
+    private static let etagSeed = SecureRandom.bytes(16)
 
     /// The entry's page, or 304 Not Modified when `If-None-Match` names its `ETag`.
     private func answer(_ entry: PageAnswerCache.Entry, to request: HTTPRequest) -> HTTPResponse {
@@ -86,13 +89,22 @@ extension TabServerResponder {
         return HTTPResponse(status: .notModified, headers: headers)
     }
 
-    /// A finished page: gzip'd if asked for and worth it, tagged with a hash of its bytes,
-    /// marked for the engine to prepare its head once.
-    private func makeEntry(_ body: [UInt8], gzip: Bool) -> PageAnswerCache.Entry {
+    /// A finished page: gzip'd if asked for and worth it, tagged, marked for the engine to
+    /// prepare its head once.
+    ///
+    /// The tag names the key, not the bytes: the key decides the bytes (that is what makes
+    /// the page cacheable), and hashing 9 KB on every miss would cost more than rendering
+    /// the bar. Mixed with a seed drawn at start, so a restart (new templates, counters
+    /// from zero) never matches an old tag; another instance's tag does not match either,
+    /// which costs one full answer, never a wrong one.
+    private func makeEntry(_ body: [UInt8], key: PageAnswerCache.Key) -> PageAnswerCache.Entry {
         var response = html(body)
         var sent = body
-        var etag = "\"" + Digest.hex(Digest.sha256(body).prefix(8))
-        if gzip, let packed = PageCompression.gzip(body) {
+        var hasher = Hasher()
+        hasher.combine(Self.etagSeed)
+        hasher.combine(key)
+        var etag = "\"p" + String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
+        if key.gzip, let packed = PageCompression.gzip(body) {
             sent = packed
             etag += "-gz"
             response.headers.add("Content-Encoding", "gzip")

@@ -8,19 +8,41 @@ public struct MediaType: Sendable, Hashable {
     /// Parameters in order, names lowercased, quoted values unquoted.
     public var parameters: [(name: String, value: String)]
 
-    /// The media type of a header value (nil for an empty one).
+    /// The media type of a header value (nil for an empty one). Parsed on its bytes: it
+    /// runs for every request with a body, several times.
     public init?(_ value: String) {
-        let parts = value.split(separator: ";", omittingEmptySubsequences: false)
-        let essence = (parts.first ?? "").trimmingASCIISpaces().lowercased()
+        let bytes = Array(value.utf8)
+        var parts: [Range<Int>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ";") {
+            parts.append(start..<index)
+            start = index + 1
+        }
+        parts.append(start..<bytes.count)
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var lower = range.lowerBound
+            var upper = range.upperBound
+            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+            return lower..<upper
+        }
+        func lowercased(_ range: Range<Int>) -> String {
+            String(decoding: bytes[range].lazy.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        let essence = trimmed(parts[0])
         guard !essence.isEmpty else { return nil }
-        self.essence = essence
+        self.essence = lowercased(essence)
         parameters = parts.dropFirst().compactMap { part in
-            let trimmed = part.trimmingASCIISpaces()
-            guard let equals = trimmed.firstIndex(of: "=") else { return nil }
-            let name = trimmed[..<equals].trimmingASCIISpaces().lowercased()
-            var text = trimmed[trimmed.index(after: equals)...].trimmingASCIISpaces()
-            if text.count >= 2 && text.first == "\"" && text.last == "\"" { text = text.dropFirst().dropLast() }
-            return (name, String(text))
+            let pair = trimmed(part)
+            guard let equals = bytes[pair].firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            let name = lowercased(trimmed(pair.lowerBound..<equals))
+            var text = trimmed(equals + 1..<pair.upperBound)
+            if text.count >= 2, bytes[text.lowerBound] == UInt8(ascii: "\""),
+                bytes[text.upperBound - 1] == UInt8(ascii: "\"")
+            {
+                text = text.lowerBound + 1..<text.upperBound - 1
+            }
+            return (name, String(decoding: bytes[text], as: UTF8.self))
         }
     }
 
