@@ -9,53 +9,59 @@ extension TabServerResponder {
     /// the cache (see `PageAnswerCache`): a signed-in visitor, a query, a prefetch, or a
     /// cookie that names no stored session (that visitor gets a new one).
     func pageAnswerKey(_ state: inout RequestState) throws(HTTPError) -> PageAnswerCache.Key? {
-        if let known = state.pageAnswerKey { return known }
-        let key = try makePageAnswerKey(&state)
-        state.pageAnswerKey = .some(key)
-        return key
+        guard state.user == nil, Self.mayAnswerFromCache(state.request) else { return nil }
+        if state.cookie(configuration.cookieName) == nil {
+            return pageAnswerKey(state.request, stored: nil, generation: state.model.generation)
+        }
+        guard let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now)
+        else { return nil }
+        return pageAnswerKey(state.request, stored: stored, generation: state.model.generation)
     }
 
-    private func makePageAnswerKey(_ state: inout RequestState) throws(HTTPError) -> PageAnswerCache.Key? {
-        let request = state.request
-        guard pageAnswers.capacity > 0, state.user == nil, request.query.isEmpty, !Self.isPrefetch(request) else {
-            return nil
-        }
-        let language = request.headers["accept-language"] ?? ""
-        let gzip = request.acceptsGzip
-        guard state.cookie(configuration.cookieName) != nil else {
-            // The first page of every visitor without a cookie: the same bytes for all
-            // of them within the hour (the signed form token changes hourly).
-            return PageAnswerCache.Key(
-                session: nil, revision: 0, writeToken: 0, formToken: formTokens.token(now: now),
-                generation: state.model.generation, path: request.path, acceptLanguage: language, gzip: gzip)
-        }
-        guard
-            let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now)
-        else { return nil }
+    /// Whether a request's page may come from the cache at all: a GET (or HEAD) of a tab
+    /// page without a query, not a prefetch.
+    private static func mayAnswerFromCache(_ request: HTTPRequest) -> Bool {
+        (request.method == .get || request.method == .head) && request.query.isEmpty
+            && request.path.hasPrefix("/tabs/") && !isPrefetch(request)
+    }
+
+    /// The key of `request`'s page for the visitor whose stored session is `stored` (nil:
+    /// none, the first page every visitor without a cookie gets, the same for all of them
+    /// within the hour since the signed form token changes hourly).
+    private func pageAnswerKey(_ request: HTTPRequest, stored: Session?, generation: Int) -> PageAnswerCache.Key? {
+        guard pageAnswers.capacity > 0 else { return nil }
         return PageAnswerCache.Key(
-            session: stored.id, revision: stored.revision, writeToken: stored.writeToken, formToken: stored.csrfToken,
-            generation: state.model.generation, path: request.path, acceptLanguage: language, gzip: gzip)
+            session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
+            formToken: stored?.csrfToken ?? formTokens.token(now: now), generation: generation, path: request.path,
+            acceptLanguage: request.headers["accept-language"] ?? "", gzip: request.acceptsGzip)
     }
 
-    /// A request state for `request` whose answer is a cached tab page, with the stored
-    /// session loaded, or nil: not a GET of a tab page, or no such page cached.
-    func pageAnswerProbe(
-        _ request: HTTPRequest, cookie: String, resolution: Router<RequestState>.Resolution
-    ) -> RequestState? {
-        guard request.method == .get || request.method == .head, request.path.hasPrefix("/tabs/"),
-            case .found = resolution
+    /// The answer to an anonymous visitor's GET of a tab page seen before, its session
+    /// unchanged since, straight from the cache: no request state, no lock, no commit
+    /// (the session is only read, and this store's copy is the stored one). Nil when the
+    /// page is not cached, or the store must first confirm its copy (Redis) or make a
+    /// write durable that the page shows (SQLite's group commit): then the request takes
+    /// the ordinary path, which finds the page in the cache all the same.
+    func cachedPage(_ request: HTTPRequest, cookie: String?) -> HTTPResponse? {
+        guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return nil }
+        var stored: Session? = nil
+        if let cookie {
+            guard let id = SessionID(cookieValue: cookie),
+                let found = try? store.loadOptimistically(id, now: now), !found.isUserRecord,
+                !store.awaitsCommit(id)
+            else { return nil }
+            stored = found
+        }
+        guard let key = pageAnswerKey(request, stored: stored, generation: tabs.current.generation),
+            let entry = pageAnswers.entry(for: key)
         else { return nil }
-        var state = RequestState(app: self, request: request, model: tabs.current)
-        state.knowCookie(cookie)
-        guard let key = try? pageAnswerKey(&state), let entry = pageAnswers.entry(for: key) else { return nil }
-        state.pageAnswerEntry = entry
-        return state
+        return answer(entry, to: request)
     }
 
     /// The cached answer for `key`, if there is one: the page, or 304 when the browser
     /// holds it already. The request then rests on the stored session unchanged.
     func cachedPageAnswer(_ key: PageAnswerCache.Key, state: inout RequestState) throws(HTTPError) -> HTTPResponse? {
-        guard let entry = state.pageAnswerEntry ?? pageAnswers.entry(for: key) else { return nil }
+        guard let entry = pageAnswers.entry(for: key) else { return nil }
         if key.session != nil,
             let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now)
         {

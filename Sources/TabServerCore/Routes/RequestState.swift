@@ -41,10 +41,6 @@ struct RequestState {
     private(set) var userRecord: Session?
     /// The session cookie's value, once read (`.some(nil)`: none).
     private var cookieValue: String??
-    /// A cached answer found for this request before it ran (see `pageAnswerProbe`).
-    var pageAnswerEntry: PageAnswerCache.Entry?
-    /// This request's key in the page answer cache, once asked (`.some(nil)`: none).
-    var pageAnswerKey: PageAnswerCache.Key??
     /// The session as loaded by `storedSession` (nil: not asked yet).
     private var fetched: Session??
     /// Slow content work this attempt asked for instead of answering: the app runs it
@@ -119,9 +115,6 @@ struct RequestState {
         cookieValue = .some(value)
         return value
     }
-
-    /// Records the session cookie's value, already read by the caller.
-    mutating func knowCookie(_ value: String?) { cookieValue = .some(value) }
 
     /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
     /// unchanged: a cached page of it answers, and the commit only confirms it is current.

@@ -140,19 +140,17 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 request, user: user, resolution: resolution, bodyError: bodyError, finishing: finishing,
                 synchronously: synchronously, contentResult: contentResult)
         }
-        guard let cookie = request.cookie(configuration.cookieName) else {
-            return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
-        }
+        let cookie = request.cookie(configuration.cookieName)
         // A page seen before, of a session unchanged since, changes nothing: it is answered
-        // without the visitor's lock, so two engine threads serving one visitor's reloads
-        // never wait for each other. (Should the session change meanwhile, the request is
-        // an ordinary one, its write still compare-and-set.)
-        if user == nil, contentResult == nil,
-            let probe = pageAnswerProbe(request, cookie: cookie, resolution: resolution)
+        // from the cache without the visitor's lock, so two engine threads serving one
+        // visitor's reloads never wait for each other.
+        if user == nil, contentResult == nil, case .found = resolution,
+            let cached = cachedPage(request, cookie: cookie)
         {
-            return self.run(
-                request, user: nil, resolution: resolution, bodyError: bodyError, finishing: finishing,
-                synchronously: synchronously, contentResult: nil, first: probe)
+            return .now(finishing.finish(cached))
+        }
+        guard let cookie else {
+            return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
         }
         return sessionLocks.withLock(for: cookie) {
             user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
@@ -164,15 +162,11 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
         _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, bodyError: HTTPError?,
-        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?, first: RequestState? = nil
+        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?
     ) -> HTTPAnswer {
-        var first = first
         for _ in 0..<Self.maxWriteAttempts {
-            var state =
-                first
-                ?? RequestState(
-                    app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
-            first = nil
+            var state = RequestState(
+                app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
             var response: HTTPResponse
             do throws(HTTPError) {
                 if let bodyError { throw bodyError }
