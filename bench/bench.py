@@ -310,6 +310,7 @@ def start_peer(work, page, log):
     The venv comes from bench/peer/setup.sh (pinned requirements from PyPI)."""
     subprocess.run([os.path.join(PEER_DIR, "setup.sh")], check=True)
     sys.path.insert(0, PEER_DIR)
+    sys.dont_write_bytecode = True  # no __pycache__ in the work tree
     import make_template
     template, tabs = make_template.make(page.decode("utf-8"))
     templates = os.path.join(PEER_DIR, "templates")
@@ -319,7 +320,8 @@ def start_peer(work, page, log):
     with open(os.path.join(templates, "tabs.json"), "w") as f:
         json.dump(tabs, f)
     port = free_port()
-    env = dict(os.environ, PEER_TEMPLATES=templates, PEER_DB=os.path.join(work, "peer-sessions.sqlite"))
+    env = dict(os.environ, PEER_TEMPLATES=templates, PEER_DB=os.path.join(work, "peer-sessions.sqlite"),
+               PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.Popen([os.path.join(PEER_VENV, "bin/uvicorn"), "app:app", "--workers", "2", "--host", "127.0.0.1",
                              "--port", str(port), "--no-access-log", "--no-server-header", "--loop", "uvloop",
                              "--http", "httptools"],

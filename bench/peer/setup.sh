@@ -12,7 +12,7 @@ if [[ -x $venv/bin/python && -f $stamp && $(cat "$stamp") == "$want" ]]; then
 fi
 echo "peer: making bench/$venv from bench/peer/requirements.txt"
 if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
 fi
 rm -rf "$venv"
 python3 -m venv "$venv"
