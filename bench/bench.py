@@ -3,6 +3,7 @@
 """Runs wrk against TabServer and nginx (same page, same machine, same run), alternating,
 and writes a report to bench/results/. Everything binds 127.0.0.1 and stops by pid."""
 import glob
+import json
 import os
 import http.client
 import re
@@ -25,6 +26,12 @@ ROUNDS = 5
 NGINX_ROUNDS = 5
 CONNECTIONS = 64
 VISITORS = 2000
+# The Python peer (bench/peer: Starlette + Jinja2 on uvicorn, 2 workers): rounds, and the
+# targets for TabServer's rate over the peer's (issue #19).
+PEER_DIR = os.path.join(ROOT, "bench/peer")
+PEER_VENV = os.path.join(ROOT, "bench/.venv-peer")
+PEER_ROUNDS = 5
+PEER_WORKLOADS = {"page": ("GET tab page, existing session", 20.0), "select": ("POST select -> 303", 6.0)}
 
 
 def free_port():
@@ -49,6 +56,20 @@ def cpu_seconds(pids):
             fields = f.read().rsplit(")", 1)[1].split()
         ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid):
+    """The pids of the process's children, their children and so on (uvicorn's workers)."""
+    found = []
+    for children in glob.glob(f"/proc/{pid}/task/*/children"):
+        try:
+            with open(children) as f:
+                kids = [int(k) for k in f.read().split()]
+        except OSError:
+            continue
+        for kid in kids:
+            found += [kid] + descendants(kid)
+    return found
 
 
 def batch_thread_seconds(pid):
@@ -283,6 +304,170 @@ def memory_per_session():
         proc.wait(timeout=15)
 
 
+def start_peer(work, page, log):
+    """Starts the Python peer (uvicorn, 2 workers, in a process group of its own) on a free
+    port with a template made from TabServer's page; returns (process, port, worker pids).
+    The venv comes from bench/peer/setup.sh (pinned requirements from PyPI)."""
+    subprocess.run([os.path.join(PEER_DIR, "setup.sh")], check=True)
+    sys.path.insert(0, PEER_DIR)
+    sys.dont_write_bytecode = True  # no __pycache__ in the work tree
+    import make_template
+    template, tabs = make_template.make(page.decode("utf-8"))
+    templates = os.path.join(PEER_DIR, "templates")
+    os.makedirs(templates, exist_ok=True)
+    with open(os.path.join(templates, "page.html"), "w", encoding="utf-8") as f:
+        f.write(template)
+    with open(os.path.join(templates, "tabs.json"), "w") as f:
+        json.dump(tabs, f)
+    port = free_port()
+    env = dict(os.environ, PEER_TEMPLATES=templates, PEER_DB=os.path.join(work, "peer-sessions.sqlite"),
+               PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.Popen([os.path.join(PEER_VENV, "bin/uvicorn"), "app:app", "--workers", "2", "--host", "127.0.0.1",
+                             "--port", str(port), "--no-access-log", "--no-server-header", "--loop", "uvloop",
+                             "--http", "httptools"],
+                            cwd=PEER_DIR, env=env, stdout=log, stderr=log, start_new_session=True)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz", timeout=30)
+        deadline = time.time() + 30
+        while len(descendants(proc.pid)) < 2:
+            if time.time() > deadline:
+                raise RuntimeError("the peer's two workers did not start")
+            time.sleep(0.1)
+        time.sleep(1)  # both workers through their startup
+        return proc, port, descendants(proc.pid)
+    except BaseException:
+        stop_peer(proc)
+        raise
+
+
+def stop_peer(proc):
+    """SIGTERM to the peer's process group (uvicorn and its workers), by its pid."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+    except ProcessLookupError:
+        pass
+
+
+def visitor_page(port, visitor_file):
+    """The music tab page of the first visitor in the file (made by make_visitors)."""
+    with open(visitor_file) as f:
+        cookie = f.readline().split()[0]
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/tabs/music", headers={"Cookie": cookie})
+    with urllib.request.urlopen(request) as r:
+        return cookie, r.read()
+
+
+def compare_peer(work):
+    """TabServer (memory sessions, as in the nginx comparison) against the Python peer:
+    the page of a visitor with a session and POST select, PEER_ROUNDS rounds, the two
+    taking turns to go first; medians. One visitor reads, another taps (so the page's
+    visitor keeps music selected and the page stays a read)."""
+    log = open(os.path.join(work, "peer.log"), "w")
+    tabserver, tabserver_port = start_server(["--sessions", "memory"], log)
+    peer = None
+    try:
+        servers = {"tabserver": (tabserver_port, [tabserver.pid])}
+        files = {}
+        for name in ("tabserver", "peer"):
+            if name == "peer":
+                make_visitors(tabserver_port, 1, os.path.join(work, "peer-reference.txt"))
+                _, page = visitor_page(tabserver_port, os.path.join(work, "peer-reference.txt"))
+                peer, peer_port, workers = start_peer(work, page, log)
+                servers["peer"] = (peer_port, [peer.pid] + workers)
+            port = servers[name][0]
+            files[name] = {}
+            for role in ("reader", "tapper"):
+                files[name][role] = os.path.join(work, f"peer-{name}-{role}.txt")
+                make_visitors(port, 1, files[name][role])
+        cookies, pages = {}, {}
+        for name, (port, _) in servers.items():
+            cookies[name], pages[name] = visitor_page(port, files[name]["reader"])
+        # The same bytes but the CSRF token (another session's, of the same length).
+        def token_blind(page):
+            return re.sub(rb'name="csrf" value="[^"]+"', b"csrf", page)
+        if len(pages["peer"]) != len(pages["tabserver"]) or token_blind(pages["peer"]) != token_blind(pages["tabserver"]):
+            raise RuntimeError("the peer's page differs from TabServer's")
+        results = {(w, name): [] for w in PEER_WORKLOADS for name in servers}
+        names = list(servers)
+        for round_index in range(PEER_ROUNDS):
+            order = names if round_index % 2 == 0 else names[::-1]
+            for workload in PEER_WORKLOADS:
+                for name in order:
+                    port, pids = servers[name]
+                    url = f"http://127.0.0.1:{port}"
+                    if workload == "page":
+                        r = wrk(f"{url}/tabs/music", [f"Cookie: {cookies[name]}"], pids=pids)
+                    else:
+                        r = wrk(url, script=os.path.join(ROOT, "bench/select.lua"),
+                                script_args=[files[name]["tapper"], "return"], pids=pids)
+                    results[(workload, name)].append(r)
+                    print(f"round {round_index + 1} {workload:6s} {name:9s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
+                          f"  server CPU {r['cpu_us']:.1f} us/req"
+                          + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else "")
+                          + (f"  SOCKET ERRORS {r['socket']}" if r["socket"] else ""), flush=True)
+        summary = {}
+        for key, rs in results.items():
+            summary[key] = {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99", "cpu_us")}
+            summary[key]["errors"] = sum(r["non2xx"] + r["socket"] for r in rs)
+        return summary, len(pages["tabserver"])
+    finally:
+        tabserver.send_signal(signal.SIGTERM)
+        tabserver.wait(timeout=15)
+        if peer:
+            stop_peer(peer)
+
+
+def peer_table(summary):
+    """One row per workload and server, then the ratios TabServer/peer against the targets."""
+    lines = [
+        "| workload | server | req/s | p50 ms | p99 ms | server CPU us/req | errors |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for workload, (title, _) in PEER_WORKLOADS.items():
+        for name in ("tabserver", "peer"):
+            m = summary[(workload, name)]
+            lines.append(f"| {title} | {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} | {m['cpu_us']:.1f} | "
+                         f"{m['errors']} |")
+    lines += ["", "| workload | req/s TabServer/peer | CPU per request peer/TabServer | target | verdict |",
+              "|---|---|---|---|---|"]
+    verdicts = []
+    for workload, (title, target) in PEER_WORKLOADS.items():
+        ts, peer = summary[(workload, "tabserver")], summary[(workload, "peer")]
+        ratio = ts["rps"] / peer["rps"]
+        cpu_ratio = peer["cpu_us"] / ts["cpu_us"] if ts["cpu_us"] else float("nan")
+        verdict = "pass" if ratio >= target and ts["errors"] == 0 else "FAIL"
+        verdicts.append(verdict)
+        lines.append(f"| {title} | {ratio:.1f}x | {cpu_ratio:.1f}x | >= {target:g}x | {verdict} |")
+    return lines, verdicts
+
+
+PEER_NOTE = [
+    "Python peer (bench/peer): Starlette + Jinja2 (autoescape) on uvicorn --workers 2 (uvloop, httptools, access",
+    "log off, pinned versions from PyPI in bench/.venv-peer), rendering a template made from TabServer's own page",
+    "(same bytes but the CSRF token) and handling the same POST select (tab, csrf, return -> 303). Its sessions",
+    "are in a SQLite file in WAL mode (synchronous = NORMAL) that both workers open; TabServer's here are in its",
+    "in-process memory store (one process, no file, no cross-process sharing). TabServer's access log is on",
+    "(to /dev/null). Peer CPU counts uvicorn's parent and both workers. One visitor reads the page, another taps.",
+]
+
+
+def peer_only():
+    """BENCH_PEER_ONLY=1: just TabServer against the Python peer."""
+    work = tempfile.mkdtemp(prefix="tabserver-bench-")
+    summary, page_bytes = compare_peer(work)
+    table, verdicts = peer_table(summary)
+    print()
+    print(f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, {PEER_ROUNDS} rounds, medians; page {page_bytes} bytes; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print("\n".join(PEER_NOTE))
+    print()
+    print("\n".join(table))
+
+
 def stores_only():
     """BENCH_STORES_ONLY=1: just the session store table (quicker, while working on a store)."""
     work = tempfile.mkdtemp(prefix="tabserver-bench-")
@@ -297,6 +482,8 @@ def stores_only():
 def main():
     if os.environ.get("BENCH_STORES_ONLY") == "1":
         return stores_only()
+    if os.environ.get("BENCH_PEER_ONLY") == "1":
+        return peer_only()
     work = tempfile.mkdtemp(prefix="tabserver-bench-")
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
     port = free_port()
@@ -379,6 +566,7 @@ http {{
 
     starts = sorted(first_response_ms(["--sessions", "memory"]) for _ in range(5))
     stores, footprint, sqlite_files = compare_stores(work)
+    peer, _ = compare_peer(work)
     per_session = memory_per_session()
     med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p50", "p99", "cpu_us")}
            for name, rs in results.items()}
@@ -428,6 +616,12 @@ http {{
         "- RSS after the store workloads: " + ", ".join(f"{n} {footprint[n] / 1024:.1f} MiB" for n in STORES),
         f"- SQLite file after the store workloads: {sqlite_files[''] / 1024:.0f} KiB, WAL {sqlite_files['-wal'] / 1024:.0f} KiB",
         writer_line(stores),
+    ]
+    peer_lines, peer_verdicts = peer_table(peer)
+    verdicts += peer_verdicts
+    lines += ["", f"Against a Python peer (same run, {PEER_ROUNDS} rounds, the two taking turns to go first, medians).",
+              *PEER_NOTE, ""] + peer_lines + [
+        "",
         f"- verdicts: {verdicts.count('pass')} pass, {verdicts.count('FAIL')} fail",
     ]
     report = "\n".join(lines) + "\n"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Benchmarks TabServer against nginx serving the same rendered page as a static file,
-# on loopback, alternating (5 rounds against nginx, 5 for the stores). Not part of the tests. Usage: bench/run.sh [seconds]
+# and a Python peer (Starlette + Jinja2 on uvicorn), on loopback, alternating (5 rounds
+# against nginx, 5 for the stores, 5 against the peer). Not part of the tests. Usage: bench/run.sh [seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -12,5 +13,6 @@ for tool in wrk nginx; do
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null
   fi
 done
+bench/peer/setup.sh  # the Python peer's venv (pinned, from PyPI), if missing
 swift build -c release --static-swift-stdlib --product tabserver
 exec python3 bench/bench.py "$@"
