@@ -503,10 +503,19 @@ def main():
         with opener.open(urllib.request.Request(f"http://127.0.0.1:{port}/tabs/music", headers={"Cookie": cookie})) as r:
             page = r.read()
         css_path = re.search(rb'href="(/css/app\.css\?v=[0-9a-f]+)"', page).group(1).decode()
+        csrf = re.search(rb'name="csrf" value="([^"]+)"', page).group(1).decode()
+        # The first page every visitor without a cookie gets (the first tab's root).
+        with opener.open(urllib.request.Request(f"http://127.0.0.1:{port}/tabs/featured")) as r:
+            first_page = r.read()
+        # Another visitor taps the bar (bench/select.lua: every post changes the selection).
+        tapper = os.path.join(work, "tapper.txt")
+        make_visitors(port, 1, tapper)
         docroot = os.path.join(work, "www")
         os.makedirs(os.path.join(docroot, "css"))
         with open(os.path.join(docroot, "page.html"), "wb") as f:
             f.write(page)
+        with open(os.path.join(docroot, "first.html"), "wb") as f:
+            f.write(first_page)
         with open(os.path.join(ROOT, "Public/css/app.css"), "rb") as src:
             css = src.read()
         with open(os.path.join(docroot, "css/app.css"), "wb") as dst:
@@ -537,11 +546,18 @@ http {{
         with open(f"/proc/{nginx.pid}/task/{nginx.pid}/children") as f:
             nginx_workers = [int(pid) for pid in f.read().split()]
 
+        select_lua = os.path.join(ROOT, "bench/select.lua")
+        # Pairs: each round runs the two of a pair back to back, in turn in both orders.
         targets = {
-            "tabserver page": (f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookie}"], [server.pid]),
-            "nginx page": (f"http://127.0.0.1:{nginx_port}/page.html", [], nginx_workers),
-            "tabserver css": (f"http://127.0.0.1:{port}{css_path}", [], [server.pid]),
-            "nginx css": (f"http://127.0.0.1:{nginx_port}/css/app.css", [], nginx_workers),
+            "tabserver page": (f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookie}"], [server.pid], None),
+            "nginx page": (f"http://127.0.0.1:{nginx_port}/page.html", [], nginx_workers, None),
+            "tabserver css": (f"http://127.0.0.1:{port}{css_path}", [], [server.pid], None),
+            "nginx css": (f"http://127.0.0.1:{nginx_port}/css/app.css", [], nginx_workers, None),
+            "tabserver first page": (f"http://127.0.0.1:{port}/tabs/featured", [], [server.pid], None),
+            "nginx first page": (f"http://127.0.0.1:{nginx_port}/first.html", [], nginx_workers, None),
+            "tabserver gzip page": (f"http://127.0.0.1:{port}/tabs/music", [f"Cookie: {cookie}", "Accept-Encoding: gzip"],
+                                    [server.pid], None),
+            "tabserver select": (f"http://127.0.0.1:{port}/select", [], [server.pid], (select_lua, [tapper])),
         }
         results = {name: [] for name in targets}
         names = list(targets)
@@ -550,10 +566,11 @@ http {{
             if round_index % 2 == 1:  # nginx first in each pair
                 order = [names[i ^ 1] for i in range(len(names))]
             for name in order:
-                url, headers, pids = targets[name]
-                r = wrk(url, headers, pids=pids)
+                url, headers, pids, script = targets[name]
+                r = wrk(url, headers, script=script[0] if script else None, script_args=script[1] if script else (),
+                        pids=pids)
                 results[name].append(r)
-                print(f"round {round_index + 1} {name:15s} {r['rps']:>9.0f} req/s  p50 {r['p50']:.2f} ms  p99 {r['p99']:.2f} ms"
+                print(f"round {round_index + 1} {name:20s} {r['rps']:>9.0f} req/s  p50 {r['p50']:.2f} ms  p99 {r['p99']:.2f} ms"
                       f"  server CPU {r['cpu_us']:.1f} us/req"
                       + (f"  NON-2xx {r['non2xx']}" if r["non2xx"] else ""), flush=True)
         loaded_rss = rss_kib(server.pid)
@@ -572,12 +589,21 @@ http {{
            for name, rs in results.items()}
     page_ratio = med["tabserver page"]["rps"] / med["nginx page"]["rps"]
     css_ratio = med["tabserver css"]["rps"] / med["nginx css"]["rps"]
+    page_cpu_ratio = med["tabserver page"]["cpu_us"] / med["nginx page"]["cpu_us"]
+    first_ratio = med["tabserver first page"]["rps"] / med["nginx first page"]["rps"]
+    select_ratio = med["tabserver select"]["rps"] / med["nginx page"]["rps"]
+    gzip_cpu = med["tabserver gzip page"]["cpu_us"] / med["tabserver page"]["cpu_us"] - 1
+    sqlite_visitors = stores[("visitors", "sqlite")]
+    visitors_ratio = sqlite_visitors["rps"] / med["nginx page"]["rps"]
+    errors = {name: sum(r["non2xx"] + r["socket"] for r in rs) for name, rs in results.items()}
     lines = [
         f"# TabServer benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
         "",
         f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, keep-alive, loopback, {os.cpu_count()} cores shared with wrk and nginx;",
         f"{NGINX_ROUNDS} rounds, each pair run in both orders in turn, medians. nginx: 2 workers, sendfile, access log off.",
-        f"Page: {len(page)} bytes; CSS: {len(css)} bytes (identity; wrk asks for no compression).",
+        f"Page: {len(page)} bytes; first page (no cookie): {len(first_page)} bytes; CSS: {len(css)} bytes (identity: wrk",
+        "asks for no compression, but for the gzip row). Select: bench/select.lua, one visitor tapping from every",
+        "connection, every post a write (303).",
         "TabServer: release build, default engine threads (one per core), memory sessions, access log on (to /dev/null).",
         "",
         "Server CPU: user + system time of the server's process (nginx: its workers) during the run, per request",
@@ -588,9 +614,27 @@ http {{
     ]
     for name, m in med.items():
         lines.append(f"| {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} | {m['cpu_us']:.1f} |")
+    def verdict(ok):
+        return "pass" if ok else "FAIL"
+    page_targets = [
+        ("tab page, existing session: rate of nginx's", f"{page_ratio:.0%}", ">= 90%", page_ratio >= 0.90),
+        ("tab page: server CPU per request, times nginx's", f"{page_cpu_ratio:.2f}x "
+         f"({med['tabserver page']['cpu_us']:.1f} vs {med['nginx page']['cpu_us']:.1f} us)", "<= 1.15x",
+         page_cpu_ratio <= 1.15),
+        ("first page without a cookie: rate of nginx's (same bytes)", f"{first_ratio:.0%}", ">= 100%", first_ratio >= 1.0),
+        ("POST select -> 303: rate of nginx's page rate", f"{select_ratio:.0%}", ">= 75%",
+         select_ratio >= 0.75 and errors["tabserver select"] == 0),
+        (f"{VISITORS:,} visitors 80/20 on SQLite: rate of nginx's page rate", f"{visitors_ratio:.0%}, p99 "
+         f"{sqlite_visitors['p99']:.2f} ms, {sqlite_visitors['non2xx']} errors", ">= 70%, p99 <= 5 ms, 0 errors",
+         visitors_ratio >= 0.70 and sqlite_visitors["p99"] <= 5.0 and sqlite_visitors["non2xx"] == 0),
+        ("gzip'd page: CPU per request over the identity page's", f"{gzip_cpu:+.0%}", "<= +10%", gzip_cpu <= 0.10),
+        ("static CSS: rate of nginx's", f"{css_ratio:.0%}", ">= 100%", css_ratio >= 1.0),
+    ]
+    lines += ["", "| target | measured | goal | verdict |", "|---|---|---|---|"]
+    lines += [f"| {name} | {measured} | {goal} | {verdict(ok)} |" for name, measured, goal, ok in page_targets]
     lines += [
         "",
-        f"- tab page with an existing session: {page_ratio:.0%} of nginx (target >= 80%); server CPU per request "
+        f"- tab page with an existing session: {page_ratio:.0%} of nginx; server CPU per request "
         f"{med['tabserver page']['cpu_us']:.1f} us vs nginx {med['nginx page']['cpu_us']:.1f} us",
         f"- tab page p99 at {CONNECTIONS} connections: {med['tabserver page']['p99']:.2f} ms (target <= 5 ms)",
         f"- static CSS: {css_ratio:.0%} of nginx (target >= 100%); server CPU per request "
@@ -618,7 +662,7 @@ http {{
         writer_line(stores),
     ]
     peer_lines, peer_verdicts = peer_table(peer)
-    verdicts += peer_verdicts
+    verdicts += peer_verdicts + [verdict(ok) for *_, ok in page_targets]
     lines += ["", f"Against a Python peer (same run, {PEER_ROUNDS} rounds, the two taking turns to go first, medians).",
               *PEER_NOTE, ""] + peer_lines + [
         "",
