@@ -19,22 +19,18 @@ enum ResponseHead {
     /// `Date`, `Connection` and the blank line, which change per request.
     static func stable(_ response: HTTPResponse, log: LogSink?) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(256)
+        out.reserveCapacity(1024)
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(response.status.code, to: &out)
         out.append(32)
         out.append(contentsOf: response.status.reason.utf8.filter { $0 >= 0x20 && $0 != 0x7f })
         out.append(contentsOf: "\r\n".utf8)
         for field in response.headers {
-            guard isToken(field.name), field.value.utf8.allSatisfy({ $0 != 13 && $0 != 10 && $0 != 0 }) else {
+            if engineFields.contains(where: { HTTPHeaders.namesEqual($0, field.name) }) { continue }
+            guard append(field, to: &out) else {
                 log?.write("tabserver: dropped invalid response header \(field.name.debugDescription)", level: .warn)
                 continue
             }
-            if engineFields.contains(where: { HTTPHeaders.namesEqual($0, field.name) }) { continue }
-            out.append(contentsOf: field.name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: field.value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
         }
         if case .stream = response.body {
             // No length: the response ends when the stream does, with the connection.
@@ -58,16 +54,35 @@ enum ResponseHead {
         out.append(contentsOf: "\r\n".utf8)
     }
 
-    private static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
+    /// Appends `name: value` and CRLF when the name is a token and the value holds no CR,
+    /// LF or NUL; else appends nothing and returns false. Works on the strings' bytes in
+    /// place: this runs for every field of every response not prepared once.
+    private static func append(_ field: HTTPHeaders.Field, to out: inout [UInt8]) -> Bool {
+        var name = field.name
+        var value = field.value
+        return name.withUTF8 { name in
+            guard !name.isEmpty, name.allSatisfy({ tokenBytes[Int($0)] }) else { return false }
+            return value.withUTF8 { value in
+                guard !value.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { return false }
+                out.append(contentsOf: name)
+                out.append(58)
+                out.append(32)
+                out.append(contentsOf: value)
+                out.append(13)
+                out.append(10)
+                return true
             }
+        }
+    }
+
+    /// Which bytes may appear in a field name (RFC 9110 `tchar`).
+    private static let tokenBytes: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
+        }
     }
 }
 

@@ -45,7 +45,12 @@ public struct FormTokenSigner: Sendable {
 
     /// The token for pages made at `now` (seconds since 1970).
     public func token(now: Int64) -> SessionID {
-        token(hour: UInt32(truncatingIfNeeded: max(0, now) / Self.slot))
+        token(hour: Self.hour(now: now))
+    }
+
+    /// The hour whose token `token(now:)` gives: the same token for all of it.
+    public static func hour(now: Int64) -> UInt32 {
+        UInt32(truncatingIfNeeded: max(0, now) / slot)
     }
 
     /// Whether `token` was made by this key at most `maxAge` seconds before `now` (an

@@ -26,8 +26,10 @@ final class PageAnswerCache: Sendable {
         /// A store that confirms writes later marks its own unconfirmed copies (see
         /// `Session.writeToken`): such a copy is a page of its own.
         let writeToken: UInt64
-        /// The form token the page carries (the session's, or this hour's signed one).
-        let formToken: SessionID
+        /// The form token the page carries: the session's, or (nil) the signed one of
+        /// `formHour`, the same for every visitor without a session within the hour.
+        let formToken: SessionID?
+        let formHour: UInt32
         let generation: Int
         let path: String
         let acceptLanguage: String
@@ -43,24 +45,28 @@ final class PageAnswerCache: Sendable {
         let cost: Int
     }
 
+    /// One stripe's entries, by the key's hash: the hash is computed before the lock, so
+    /// the lock is held for an integer look-up only (two engine threads serving one
+    /// visitor ask the same stripe), and the key is compared after it. Two keys of one
+    /// hash share a slot: the later replaces the earlier, which then misses.
     private struct Stripe {
-        var entries: [Key: Entry] = [:]
-        /// Keys in the order they were stored, oldest first from `head`.
-        var order: [Key] = []
+        var entries: [Int: (key: Key, entry: Entry)] = [:]
+        /// Hashes in the order they were stored, oldest first from `head`.
+        var order: [Int] = []
         var head = 0
         var bytes = 0
 
-        mutating func insert(_ entry: Entry, for key: Key, budget: Int) {
-            if let old = entries.updateValue(entry, forKey: key) {
-                bytes -= old.cost
+        mutating func insert(_ entry: Entry, for key: Key, hash: Int, budget: Int) {
+            if let old = entries.updateValue((key, entry), forKey: hash) {
+                bytes -= old.entry.cost
             } else {
-                order.append(key)
+                order.append(hash)
             }
             bytes += entry.cost
             while bytes > budget, head < order.count {
                 let oldest = order[head]
                 head += 1
-                if let evicted = entries.removeValue(forKey: oldest) { bytes -= evicted.cost }
+                if let evicted = entries.removeValue(forKey: oldest) { bytes -= evicted.entry.cost }
             }
             // Compact the queue once its evicted half is worth dropping.
             if head > 64, head * 2 > order.count {
@@ -88,15 +94,17 @@ final class PageAnswerCache: Sendable {
         stripeBudget = capacity / max(1, stripes)
     }
 
-    private func slot(for key: Key) -> Slot {
-        slots[Int(UInt(bitPattern: key.hashValue) % UInt(slots.count))]
+    private func slot(for hash: Int) -> Slot {
+        slots[Int(UInt(bitPattern: hash) % UInt(slots.count))]
     }
 
     /// The entry for `key`, if stored.
     func entry(for key: Key) -> Entry? {
-        guard capacity > 0, let entry = slot(for: key).stripe.withLock({ $0.entries[key] }) else { return nil }
+        guard capacity > 0 else { return nil }
+        let hash = key.hashValue
+        guard let found = slot(for: hash).stripe.withLock({ $0.entries[hash] }), found.key == key else { return nil }
         hitCount.add(1, ordering: .relaxed)
-        return entry
+        return found.entry
     }
 
     /// Look-ups that found their page, since start.
@@ -106,7 +114,8 @@ final class PageAnswerCache: Sendable {
     /// capacity. An entry larger than that share is not stored.
     func store(_ entry: Entry, for key: Key) {
         guard entry.cost <= stripeBudget else { return }
-        slot(for: key).stripe.withLock { $0.insert(entry, for: key, budget: stripeBudget) }
+        let hash = key.hashValue
+        slot(for: hash).stripe.withLock { $0.insert(entry, for: key, hash: hash, budget: stripeBudget) }
     }
 
     /// Entries and bytes held now (for tests and the metrics).

@@ -32,7 +32,8 @@ extension TabServerResponder {
         guard pageAnswers.capacity > 0 else { return nil }
         return PageAnswerCache.Key(
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
-            formToken: stored?.csrfToken ?? formTokens.token(now: now), generation: generation, path: request.path,
+            formToken: stored?.csrfToken, formHour: stored == nil ? FormTokenSigner.hour(now: now) : 0,
+            generation: generation, path: request.path,
             acceptLanguage: request.headers["accept-language"] ?? "", gzip: request.acceptsGzip)
     }
 
@@ -42,20 +43,29 @@ extension TabServerResponder {
     /// page is not cached, or the store must first confirm its copy (Redis) or make a
     /// write durable that the page shows (SQLite's group commit): then the request takes
     /// the ordinary path, which finds the page in the cache all the same.
-    func cachedPage(_ request: HTTPRequest, cookie: String?) -> HTTPResponse? {
-        guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return nil }
+    func cachedPage(_ request: HTTPRequest, cookie: String?) -> PageProbe {
+        guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return .notAsked }
         var stored: Session? = nil
         if let cookie {
             guard let id = SessionID(cookieValue: cookie),
                 let found = try? store.loadOptimistically(id, now: now), !found.isUserRecord,
                 !store.awaitsCommit(id)
-            else { return nil }
+            else { return .notAsked }
             stored = found
         }
-        guard let key = pageAnswerKey(request, stored: stored, generation: tabs.current.generation),
-            let entry = pageAnswers.entry(for: key)
-        else { return nil }
-        return answer(entry, to: request)
+        guard let key = pageAnswerKey(request, stored: stored, generation: tabs.generation) else { return .notAsked }
+        guard let entry = pageAnswers.entry(for: key) else { return .miss }
+        return .hit(answer(entry, to: request))
+    }
+
+    /// What asking the cache before a request runs found.
+    enum PageProbe {
+        /// The answer.
+        case hit(HTTPResponse)
+        /// Nothing for this request: its handler renders the page.
+        case miss
+        /// Not asked: the request may not be answered that way (see `cachedPage`).
+        case notAsked
     }
 
     /// The cached answer for `key`, if there is one: the page, or 304 when the browser
@@ -70,12 +80,10 @@ extension TabServerResponder {
         return answer(entry, to: state.request)
     }
 
-    /// Keeps a rendered page for `key` and answers with it, when the request changed
-    /// nothing it would have to write (`unchanged`); else the page as it is.
-    func pageAnswer(
-        _ body: [UInt8], key: PageAnswerCache.Key?, unchanged: Bool, request: HTTPRequest
-    ) -> HTTPResponse {
-        guard let key, unchanged else { return html(body) }
+    /// Keeps a rendered page for `key` and answers with it; without a key (the request
+    /// changed something it must write, or may not be cached), the page as it is.
+    func pageAnswer(_ body: [UInt8], key: PageAnswerCache.Key?, request: HTTPRequest) -> HTTPResponse {
+        guard let key else { return html(body) }
         let entry = makeEntry(body, key: key)
         pageAnswers.store(entry, for: key)
         return answer(entry, to: request)

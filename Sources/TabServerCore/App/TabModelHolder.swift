@@ -7,6 +7,8 @@ import TabServerTabBar
 /// a reload never changes the model under a request halfway through.
 public final class TabModelHolder: Sendable {
     private let snapshot: Mutex<ModelSnapshot>
+    /// The snapshot's generation, readable without the lock (the page cache's key).
+    private let currentGeneration = Atomic<Int>(0)
     let validator: TabModelValidator
 
     private let events: EventHub
@@ -17,8 +19,12 @@ public final class TabModelHolder: Sendable {
         self.events = events
     }
 
-    /// The controller and what is derived from it, for this request.
+    /// The controller and what is derived from it, for this request (one reference).
     public var current: ModelSnapshot { snapshot.withLock { $0 } }
+
+    /// The current model's generation, without taking the snapshot: a request that
+    /// reads it just before a reload is one that ran before it.
+    public var generation: Int { currentGeneration.load(ordering: .acquiring) }
 
     /// Installs a new model, keeping the hooks, after checking it as start-up checks the
     /// tab file: every icon must be a static file and every tab's template must exist.
@@ -35,6 +41,7 @@ public final class TabModelHolder: Sendable {
             var controller = current.controller
             controller.model = model
             current = ModelSnapshot(controller: controller, generation: current.generation + 1)
+            currentGeneration.store(current.generation, ordering: .releasing)
         }
         // Open pages refresh their bar (new tabs, titles, badges of the model).
         events.publish("bar", data: "{}", to: nil)
@@ -42,8 +49,9 @@ public final class TabModelHolder: Sendable {
 }
 
 /// A controller with the values every page derives from its model, computed once per
-/// model rather than once per request.
-public struct ModelSnapshot: Sendable {
+/// model rather than once per request. A class: a request takes one reference, not a
+/// copy of every field (each a reference count the engine threads would share).
+public final class ModelSnapshot: Sendable {
     /// The controller (model and hooks).
     public let controller: TabBarController
     /// Increases with every model change; caches of rendered parts are keyed by it.

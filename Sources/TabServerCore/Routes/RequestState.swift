@@ -39,6 +39,9 @@ struct RequestState {
     /// The user's record this request starts from: as loaded, or new, with the browser's
     /// own choices merged in on its first signed-in request.
     private(set) var userRecord: Session?
+    /// Whether the page cache was asked for this request's answer before it ran, and had
+    /// none (see `TabServerResponder.cachedPage`): the handler need not ask again.
+    var pageCacheAsked = false
     /// The session cookie's value, once read (`.some(nil)`: none).
     private var cookieValue: String??
     /// The session as loaded by `storedSession` (nil: not asked yet).

@@ -64,8 +64,11 @@ extension TabServerResponder {
     /// remembers the location, so selecting the tab later comes back here.
     func tabPage(_ tabID: String, location: String, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         // Seen before and nothing changed since: the finished page (see `PageAnswerCache`).
-        let answerKey = try pageAnswerKey(&state)
-        if let answerKey, let cached = try cachedPageAnswer(answerKey, state: &state) { return cached }
+        if !state.pageCacheAsked, let key = try pageAnswerKey(&state),
+            let cached = try cachedPageAnswer(key, state: &state)
+        {
+            return cached
+        }
         var session = try visitor(&state)
         let controller = state.controller
         let language = language(state.request, session)
@@ -124,7 +127,7 @@ extension TabServerResponder {
         let unchanged =
             notice == nil && page.cacheKey != nil
             && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
-        return pageAnswer(body, key: answerKey, unchanged: unchanged, request: state.request)
+        return pageAnswer(body, key: unchanged ? try pageAnswerKey(&state) : nil, request: state.request)
     }
 
     /// `POST /select`: a tap on a bar item (or a row of More). 303 to the tab's

@@ -135,19 +135,22 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         // A signed-in user's requests from all their browsers do too.
         let user = identity.user(of: request)
         let finishing = finishing
-        let run = { [request] (user: String?) in
-            self.run(
-                request, user: user, resolution: resolution, bodyError: bodyError, finishing: finishing,
-                synchronously: synchronously, contentResult: contentResult)
-        }
         let cookie = request.cookie(configuration.cookieName)
         // A page seen before, of a session unchanged since, changes nothing: it is answered
         // from the cache without the visitor's lock, so two engine threads serving one
         // visitor's reloads never wait for each other.
-        if user == nil, contentResult == nil, case .found = resolution,
-            let cached = cachedPage(request, cookie: cookie)
-        {
-            return .now(finishing.finish(cached))
+        var asked = false
+        if user == nil, contentResult == nil, case .found = resolution {
+            switch cachedPage(request, cookie: cookie) {
+            case .hit(let cached): return .now(finishing.finish(cached))
+            case .miss: asked = true
+            case .notAsked: break
+            }
+        }
+        let run = { [request] (user: String?) in
+            self.run(
+                request, user: user, resolution: resolution, bodyError: bodyError, finishing: finishing,
+                synchronously: synchronously, contentResult: contentResult, pageCacheAsked: asked)
         }
         guard let cookie else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
@@ -162,11 +165,12 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
         _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, bodyError: HTTPError?,
-        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?
+        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?, pageCacheAsked: Bool = false
     ) -> HTTPAnswer {
-        for _ in 0..<Self.maxWriteAttempts {
+        for attempt in 0..<Self.maxWriteAttempts {
             var state = RequestState(
                 app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
+            state.pageCacheAsked = pageCacheAsked && attempt == 0
             var response: HTTPResponse
             do throws(HTTPError) {
                 if let bodyError { throw bodyError }
