@@ -17,7 +17,8 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, ".build/release/tabserver")
+# TABSERVER_BINARY: another build to measure (an A/B of two builds in turn).
+BINARY = os.environ.get("TABSERVER_BINARY", os.path.join(ROOT, ".build/release/tabserver"))
 DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 # Rounds for the store workloads; the stores take turns going first.
 ROUNDS = 5

@@ -2,7 +2,9 @@
 -- Makes sessions the way browsers do: GET a tab page without a cookie (not the first
 -- tab, whose default state stores nothing), so each request stores one session. Stops
 -- after the count given first after "--"; writes every k-th visitor's "cookie csrf"
--- line to the file given second, k the third argument (a sample to replay later).
+-- line to the file given second, k the third argument (a sample to replay later), and
+-- then "done" to that file with ".done" appended (wrk's main thread sleeps out its -d
+-- whatever the threads do, so bench/scale.py stops it when it sees that file).
 local total, path, every
 local made, sampled = 0, 0
 local out
@@ -29,5 +31,11 @@ function response(status, headers, body)
       sampled = sampled + 1
     end
   end
-  if made >= total then wrk.thread:stop() end
+  if made == total then
+    out:close()
+    local done = assert(io.open(path .. ".done", "w"))
+    done:write("done\n")
+    done:close()
+    wrk.thread:stop()
+  end
 end

@@ -43,9 +43,17 @@ def main():
     proc, port = start(big, log)
     started = time.perf_counter()
     every = max(1, SESSIONS // VISITORS)
-    subprocess.run(["wrk", "-t1", "-c64", "-d3600s", "-s", os.path.join(bench.ROOT, "bench/populate.lua"),
-                    f"http://127.0.0.1:{port}", "--", str(SESSIONS), sample, str(every)],
-                   check=True, capture_output=True)
+    populate = subprocess.Popen(["wrk", "-t1", "-c64", "-d3600s", "-s", os.path.join(bench.ROOT, "bench/populate.lua"),
+                                 f"http://127.0.0.1:{port}", "--", str(SESSIONS), sample, str(every)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while not os.path.exists(sample + ".done"):
+            if populate.poll() is not None:
+                raise RuntimeError("wrk ended before the sessions were made")
+            time.sleep(0.2)
+    finally:
+        populate.send_signal(signal.SIGTERM)
+        populate.wait(timeout=10)
     made_in = time.perf_counter() - started
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=60)
