@@ -7,9 +7,10 @@ import TabServerWeb
 extension TabServerResponder {
     /// The cache key of this tab page request, or nil when its answer may not come from
     /// the cache (see `PageAnswerCache`): a signed-in visitor, a query, a prefetch, or a
-    /// cookie that names no stored session (that visitor gets a new one).
+    /// cookie that names no stored session (that visitor gets a new one); nor the page a
+    /// script's post asked for (`RequestState.followsPost`: it shows unwritten changes).
     func pageAnswerKey(_ state: inout RequestState) throws(HTTPError) -> PageAnswerCache.Key? {
-        guard state.user == nil, Self.mayAnswerFromCache(state.request) else { return nil }
+        guard state.user == nil, !state.followsPost, Self.mayAnswerFromCache(state.request) else { return nil }
         if state.cookie(configuration.cookieName) == nil {
             return pageAnswerKey(state.request, stored: nil, generation: state.model.generation)
         }

@@ -8,7 +8,9 @@ import TabServerWeb
 /// new one), the controller snapshot, and what must be written back.
 struct RequestState {
     let app: TabServerResponder
-    let request: HTTPRequest
+    /// The request being answered: the one received, or the page a script's post asked
+    /// for instead of a redirect (`follow(_:)`).
+    private(set) var request: HTTPRequest
     /// The shared model as it was when the request started.
     let model: ModelSnapshot
     var controller: TabBarController { model.controller }
@@ -200,6 +202,18 @@ struct RequestState {
         self.session = kept
         return kept
     }
+
+    /// Goes on with `request`, a GET of the page a post's 303 names, with the session as
+    /// the post left it: the page shows the post's change, and the one commit at the end
+    /// writes both (see `TabServerResponder.followedPage`).
+    mutating func follow(_ request: HTTPRequest) {
+        self.request = request
+        followsPost = true
+    }
+
+    /// Whether this request is a post's page (`follow(_:)`): its page shows what the post
+    /// changed and is not written yet, so it never comes from or goes into the page cache.
+    private(set) var followsPost = false
 
     /// Forgets the handler's changes (a failed request changes nothing).
     mutating func discardChanges() {

@@ -103,6 +103,7 @@ extension TabServerResponder {
             if TabBarController.isValidLocation(encoded) { remembered = encoded }
         }
         let before = controller.selectedTabID(session.state)
+        let tapHint = Self.isPrefetch(state.request) ? selectionHint(tab, session.state, user: state.user) : nil
         var (visited, outcome) = controller.visit(tab.id, location: remembered, in: session.state)
         // Cancelling the search returns to the tab selected before it (iOS 26).
         if tab.role == .search, !Self.isPrefetch(state.request) {
@@ -127,7 +128,10 @@ extension TabServerResponder {
         let unchanged =
             notice == nil && page.cacheKey != nil
             && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
-        return pageAnswer(body, key: unchanged ? try pageAnswerKey(&state) : nil, request: state.request)
+        var response = pageAnswer(body, key: unchanged ? try pageAnswerKey(&state) : nil, request: state.request)
+        // Never a cached answer: a prefetch has no cache key.
+        if let tapHint { response.headers.add(Self.selectHintHeader, tapHint) }
+        return response
     }
 
     /// `POST /select`: a tap on a bar item (or a row of More). 303 to the tab's

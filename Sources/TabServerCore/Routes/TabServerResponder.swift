@@ -177,6 +177,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 switch resolution {
                 case .found(let handler, let parameters):
                     response = try handler(request, parameters, &state)
+                    // The script's post: the page the 303 leads to, in this one round trip.
+                    if Self.asksForPage(request), let page = followedPage(to: response, for: request, state: &state) {
+                        response = page
+                    }
                 case .methodNotAllowed(let allowed):
                     throw HTTPError.methodNotAllowed(allowed: allowed)
                 case .notFound:
