@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 // Optional enhancement: everything works without this file.
-// Sends the app's forms (tab bar, More, the question, Edit tabs) without a full page
-// load, swapping the header, <main> and the bar; keeps focus where the visitor was,
-// announces the new page, adds no history entry when the address stays the same, and
-// keeps each page's scroll position.
+// Sends the app's forms (tab bar, More, the question, Edit tabs) and follows its links
+// without a full page load, swapping the header, <main> and the bar; keeps focus where
+// the visitor was, announces the new page, and keeps each page's scroll position.
+// A tap in the bar shows the item selected in the same frame, costs one request (the
+// server answers a post with the page itself: TabServer-Answer / TabServer-Location),
+// and shows a prefetched tab at once. History is a tab app's: switching tabs replaces
+// the entry, pages pushed inside a tab add one, and Back shows them again from memory.
 (() => {
   "use strict";
   if (!("fetch" in window) || !("DOMParser" in window)) return;
@@ -11,6 +14,21 @@
   document.documentElement.classList.add("js");
 
   const withoutHash = (url) => String(url).split("#")[0];
+  // The base path (a deployment below /shop): this file is served at <base>/js/app.js.
+  const base = (() => {
+    const src = document.currentScript && document.currentScript.src;
+    const path = src ? new URL(src, location.href).pathname : "/js/app.js";
+    return path.slice(0, Math.max(0, path.lastIndexOf("/js/")));
+  })();
+  // The tab a page belongs to: "/tabs/music/albums/1" → "music"; More and Edit → "more".
+  function tabOf(url) {
+    const path = new URL(url, location.href).pathname;
+    if (!path.startsWith(base + "/")) return null;
+    const rest = path.slice(base.length);
+    if (rest === "/more" || rest.startsWith("/more/")) return "more";
+    const match = /^\/tabs\/([a-z0-9-]+)(\/|$)/.exec(rest);
+    return match ? match[1] : null;
+  }
   // The document the page shows: a change of the fragment alone (the skip link) is not
   // a new page, and Back over it must not reload.
   let shown = withoutHash(location.href);
@@ -24,6 +42,82 @@
     try { return Number(sessionStorage.getItem(scrollKey(url))) || 0; } catch { return 0; }
   }
   addEventListener("pagehide", rememberScroll);
+
+  // Where each tab was last seen in this window (what a tap on its item will show, as
+  // far as this window knows; the server's answer has the last word).
+  const placesKey = "tabserver:places";
+  const places = (() => {
+    try { return new Map(Object.entries(JSON.parse(sessionStorage.getItem(placesKey) || "{}"))); } catch { return new Map(); }
+  })();
+  function rememberPlace(url) {
+    const tab = tabOf(url);
+    if (!tab || tab === "more") return;
+    const address = new URL(url, location.href);
+    address.hash = "";
+    address.searchParams.delete("confirm");
+    places.set(tab, address.pathname + address.search);
+    try { sessionStorage.setItem(placesKey, JSON.stringify(Object.fromEntries(places))); } catch { /* private mode */ }
+  }
+  const placeOf = (tab) => new URL(places.get(tab) || `${base}/tabs/${tab}`, location.href).href;
+
+  // Pages this window has left, by history entry, kept as they were (the nodes
+  // themselves, with what was typed): Back and Forward show them again without a
+  // request, as a back/forward cache does.
+  const left = new Map();
+  const keepAtMost = 24;
+  let entryKey = (history.state && history.state.tabserver) || newKey();
+  function newKey() { return Math.random().toString(36).slice(2) + Date.now().toString(36); }
+  history.replaceState({ ...(history.state || {}), tabserver: entryKey }, "");
+
+  function currentParts() {
+    return {
+      url: shown, main: document.querySelector("main"), bar: document.querySelector("nav.tab-bar"),
+      header: document.querySelector(".app-header"), bodyClass: document.body.className, title: document.title,
+      scroll: scrollY,
+    };
+  }
+  function keepLeftPage() {
+    left.delete(entryKey);
+    left.set(entryKey, currentParts());
+    while (left.size > keepAtMost) left.delete(left.keys().next().value);
+  }
+
+  // Pages of the bar's other tabs, fetched ahead of a tap (marked as prefetches: the
+  // server renders them and changes nothing), each with what a tap would do now.
+  const prepared = new Map();
+  const preparedFor = 60_000;
+  function preparedPage(url) {
+    const page = prepared.get(withoutHash(url));
+    return page && page.text && Date.now() - page.at < preparedFor ? page : null;
+  }
+  function saveData() { return !!(navigator.connection && navigator.connection.saveData); }
+  let prefetchTimer = 0;
+  function schedulePrefetch() {
+    clearTimeout(prefetchTimer);
+    if (saveData()) return;
+    prefetchTimer = setTimeout(() => {
+      const idle = window.requestIdleCallback || ((run) => run());
+      idle(prefetchBar, { timeout: 1000 });
+    }, 300);
+  }
+  async function prefetchBar() {
+    for (const [url, page] of prepared) if (Date.now() - page.at >= preparedFor) prepared.delete(url);
+    const items = [...document.querySelectorAll('nav.tab-bar button[name="tab"]')]
+      .filter((b) => !b.disabled && b.getAttribute("aria-current") !== "page" && b.getBoundingClientRect().width > 0);
+    for (const item of items) {
+      const url = placeOf(item.value);
+      if (preparedPage(url) || (prepared.get(url) && prepared.get(url).pending)) continue;
+      prepared.set(url, { pending: true, at: Date.now() });
+      try {
+        const response = await fetch(url, { credentials: "same-origin", headers: { Purpose: "prefetch" } });
+        if (!response.ok) { prepared.delete(url); continue; }
+        prepared.set(url, { text: await response.text(), at: Date.now(), allowed: response.headers.get("TabServer-Select") === "allow" });
+      } catch {
+        prepared.delete(url);
+        return; // Offline: try again on the next page.
+      }
+    }
+  }
 
   // The browser's own form submission, with the pressed button's name and value (which
   // form.submit() alone leaves out): for anything the fetch path cannot show itself.
@@ -62,9 +156,7 @@
       if (other) return other;
     }
     if (keyboard && submitter && submitter.closest("nav.tab-bar")) {
-      const tab = submitter.name === "more"
-        ? document.querySelector("nav.tab-bar .tab-more .tab")
-        : document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(submitter.value)}"]`);
+      const tab = barItemLike(submitter);
       if (tab) return tab;
     }
     // A page that names its first field (the search tab's) starts there, as a load does.
@@ -72,50 +164,160 @@
     if (field && !field.disabled) return field;
     return document.querySelector(".app-title");
   }
+  // The bar item of the page on screen that stands for `item` (one of an older bar).
+  function barItemLike(item) {
+    return item.name === "more"
+      ? document.querySelector("nav.tab-bar .tab-more .tab")
+      : document.querySelector(`nav.tab-bar button[name="tab"][value="${CSS.escape(item.value)}"]`);
+  }
 
-  async function navigate(response, submitter, keyboard) {
-    const text = await response.text();
+  // Feedback in the same frame: the tapped item shows pressed at once, and selected as
+  // soon as the tap is sent; the page that answers brings the bar as it really is (a
+  // refusal or a question keeps the old selection), and a failure puts the old one back.
+  const selectedClasses = ["is-selected", "is-selected-compact", "is-selected-regular"];
+  function showSelected(item) {
+    const nav = item.closest("nav.tab-bar");
+    const before = [...nav.querySelectorAll(".tab")].map((el) => [el, el.className, el.getAttribute("aria-current")]);
+    for (const [el] of before) {
+      el.classList.remove(...selectedClasses, "is-pressed");
+      el.removeAttribute("aria-current");
+    }
+    item.classList.add(...(item.name === "more" ? ["is-selected-compact", "is-selected-regular"] : ["is-selected"]));
+    item.setAttribute("aria-current", "page");
+    return () => {
+      for (const [el, className, current] of before) {
+        el.className = className;
+        el.classList.remove("is-pressed");
+        if (current) el.setAttribute("aria-current", current); else el.removeAttribute("aria-current");
+      }
+    };
+  }
+  const pressable = (target) => target instanceof Element && target.closest("nav.tab-bar .tab:not([disabled])");
+  document.addEventListener("pointerdown", (event) => {
+    const item = pressable(event.target);
+    if (item) item.classList.add("is-pressed");
+  }, { passive: true });
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
+    document.addEventListener(type, () => {
+      for (const el of document.querySelectorAll("nav.tab-bar .is-pressed")) el.classList.remove("is-pressed");
+    }, { passive: true, capture: true });
+  }
+
+  // Shows a page from the server's HTML. `how`: "push" (a page inside the tab),
+  // "replace" (another tab, or the same address again: no new entry).
+  function show(text, url, how, { submitter = null, keyboard = false, quiet = false } = {}) {
     const doc = new DOMParser().parseFromString(text, "text/html");
     const main = doc.querySelector("main");
-    const bar = doc.querySelector("nav.tab-bar");
     const header = doc.querySelector(".app-header");
-    if (!main || !header) { window.location.href = response.url; return; }
-    const samePage = withoutHash(response.url) === shown;
-    const anchorTop = submitter && samePage ? submitter.getBoundingClientRect().top : null;
+    if (!main || !header) return false;
+    swapIn({
+      url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), header, bodyClass: doc.body.className,
+      title: doc.title, scroll: null,
+    }, how, { submitter, keyboard, quiet, fullUrl: url });
+    return true;
+  }
+
+  // Puts a page's parts on screen and records it in history (`how`: "push", "replace",
+  // or "none" for Back and Forward, whose entry is already there).
+  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null } = {}) {
+    const samePage = parts.url === shown;
+    const anchorTop = submitter && samePage && submitter.isConnected ? submitter.getBoundingClientRect().top : null;
     if (!samePage) rememberScroll();
+    if (how === "push" || how === "none") keepLeftPage();
     const swap = () => {
-      document.querySelector("main").replaceWith(main);
+      document.querySelector("main").replaceWith(parts.main);
       // A page may come without the bar (one that hides it) or bring it back.
       const oldBar = document.querySelector("nav.tab-bar");
-      if (oldBar && bar) oldBar.replaceWith(bar);
+      if (oldBar && parts.bar) oldBar.replaceWith(parts.bar);
       else if (oldBar) oldBar.remove();
-      else if (bar) document.body.append(bar);
-      document.querySelector(".app-header").replaceWith(header);
-      document.body.className = doc.body.className;
-      document.title = doc.title;
-      // The same address again (an Edit step, a refused tap): no new history entry.
-      if (samePage) history.replaceState(null, "", response.url);
-      else history.pushState(null, "", response.url);
-      shown = withoutHash(location.href);
-      const target = focusAfterSwap(submitter, keyboard);
-      if (target) target.focus({ preventScroll: true });
-      if (anchorTop !== null && target && target !== document.querySelector(".app-title")) {
-        // Keep the control where it was on screen.
-        window.scrollBy(0, target.getBoundingClientRect().top - anchorTop);
-      } else if (!samePage) {
-        window.scrollTo(0, rememberedScroll(response.url));
+      else if (parts.bar) document.body.append(parts.bar);
+      document.querySelector(".app-header").replaceWith(parts.header);
+      document.body.className = parts.bodyClass;
+      document.title = parts.title;
+      if (how === "push") {
+        entryKey = newKey();
+        history.pushState({ tabserver: entryKey }, "", fullUrl);
+      } else if (how === "replace") {
+        history.replaceState({ ...(history.state || {}), tabserver: entryKey }, "", fullUrl);
+      } else if (key) {
+        entryKey = key;
       }
-      const notice = main.querySelector("[role=status], [role=alert]");
-      announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : doc.title);
+      shown = withoutHash(location.href);
+      rememberPlace(shown);
+      if (!quiet) {
+        const target = focusAfterSwap(submitter, keyboard);
+        if (target) target.focus({ preventScroll: true });
+        if (anchorTop !== null && target && target !== document.querySelector(".app-title")) {
+          // Keep the control where it was on screen.
+          window.scrollBy(0, target.getBoundingClientRect().top - anchorTop);
+        } else if (parts.scroll !== null) {
+          window.scrollTo(0, parts.scroll);
+        } else if (!samePage) {
+          window.scrollTo(0, rememberedScroll(parts.url));
+        }
+        const notice = parts.main.querySelector("[role=status], [role=alert]");
+        announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : document.title);
+      }
       updateScrollEdge();
       addDragHandles();
       updateShortcuts();
+      schedulePrefetch();
     };
-    if (!samePage && document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    // A tap shows its page in this frame: no cross-fade to wait for.
+    if (!samePage && how === "push" && document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
       document.startViewTransition(swap);
     } else {
       swap();
     }
+  }
+
+  // The bar of the page on screen brought up to the one the server answered with (the
+  // truth: the selection, badges cleared by the tap). Only what differs is touched, so
+  // the item under the finger or with focus stays the same element.
+  function takeBar(text) {
+    const fresh = new DOMParser().parseFromString(text, "text/html").querySelector("nav.tab-bar");
+    const current = document.querySelector("nav.tab-bar");
+    if (!fresh || !current || fresh.outerHTML === current.outerHTML) return;
+    const focused = current.contains(document.activeElement) ? document.activeElement : null;
+    patch(current, document.importNode(fresh, true));
+    if (focused && !focused.isConnected && focused.matches(".tab")) {
+      const again = barItemLike(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+    updateShortcuts();
+  }
+  function patch(old, fresh) {
+    if (old.isEqualNode(fresh)) return;
+    if (old.tagName !== fresh.tagName || old.childNodes.length !== fresh.childNodes.length) {
+      old.replaceWith(fresh);
+      return;
+    }
+    for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+    for (const { name, value } of [...fresh.attributes]) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    // Both lists taken first: a patched child may move a node out of `fresh`.
+    const others = [...fresh.childNodes];
+    [...old.childNodes].forEach((child, index) => {
+      const other = others[index];
+      if (child.nodeType === Node.ELEMENT_NODE && other.nodeType === Node.ELEMENT_NODE) patch(child, other);
+      else if (child.nodeType !== other.nodeType || child.nodeValue !== other.nodeValue) child.replaceWith(other.cloneNode(true));
+    });
+  }
+  const mainOf = (text) => {
+    const main = new DOMParser().parseFromString(text, "text/html").querySelector("main");
+    return main ? main.innerHTML : null;
+  };
+
+  // A post that selects a tab (the bar, More's rows, the question's button) switches
+  // tabs: its page replaces the history entry.
+  function selectsTab(action) {
+    return action.pathname === base + "/select" || action.pathname === base + "/more/open";
+  }
+  function historyFor(url, switchesTab) {
+    const next = new URL(url, location.href);
+    // The same page again, or with its question (?confirm=) or without it: no new entry,
+    // so Back never asks the question again.
+    if (withoutHash(next.href) === shown || next.pathname === new URL(shown).pathname) return "replace";
+    return switchesTab ? "replace" : "push";
   }
 
   document.addEventListener("submit", async (event) => {
@@ -133,28 +335,103 @@
     event.preventDefault();
     const body = new URLSearchParams(new FormData(form, submitter));
     const keyboard = !!submitter && document.activeElement === submitter && submitter.matches(":focus-visible");
+    const switchesTab = selectsTab(action);
+    const inBar = !!submitter && !!submitter.closest("nav.tab-bar");
+    const wasCurrent = inBar && submitter.getAttribute("aria-current") === "page";
+    const putBack = inBar ? showSelected(submitter) : () => {};
+    // A prepared tab: its page at once, while the tap goes to the server.
+    let painted = null;
+    if (inBar && !wasCurrent && submitter.name === "tab") {
+      const url = placeOf(submitter.value);
+      const page = preparedPage(url);
+      if (page && page.allowed && show(page.text, url, "replace", { submitter, keyboard })) {
+        painted = { url: withoutHash(url), main: mainOf(page.text) };
+        prepared.delete(withoutHash(url));
+      }
+    }
+    // Anything but a tab switch may change what other tabs' pages show.
+    if (!switchesTab) prepared.clear();
     try {
       const response = await fetch(action, {
         method: "POST", body, credentials: "same-origin", redirect: "follow",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "TabServer-Answer": "page" },
       });
       // Nothing new to show (a re-tap of the tab at its root): back to the top, as UIKit does.
-      if (response.status === 204) { window.scrollTo({ top: 0, behavior: "smooth" }); return; }
+      if (response.status === 204) { putBack(); window.scrollTo({ top: 0, behavior: "smooth" }); return; }
+      const answered = response.headers.get("TabServer-Location");
+      const url = answered ? new URL(answered, location.href).href : response.redirected ? response.url : null;
       // A refusal (expired form 403, stale 409, bad request 400, 503...) is a page of its
       // own: let the browser post again and show it, as it would without this script.
-      if (!response.ok || !response.redirected) { submitNatively(form, submitter); return; }
-      await navigate(response, submitter, keyboard);
+      if (!response.ok || !url) { fallBack(); return; }
+      const text = await response.text();
+      if (painted && withoutHash(url) === painted.url && mainOf(text) === painted.main) {
+        // The prepared page was the right one: only the bar may have changed.
+        takeBar(text);
+        return;
+      }
+      if (!show(text, url, historyFor(url, switchesTab), { submitter, keyboard })) window.location.href = url;
     } catch {
+      fallBack();
+    }
+
+    function fallBack() {
+      putBack();
+      // A prepared page took the form off the page: the browser posts only a form in it.
+      if (!form.isConnected) {
+        form.hidden = true;
+        document.body.append(form);
+      }
       submitNatively(form, submitter);
     }
   });
 
-  // Back and Forward between pages this script showed: load them. A fragment change on
-  // the same page (the skip link's #main) is not a new page.
-  window.addEventListener("popstate", () => {
-    if (withoutHash(location.href) === shown) return;
-    window.location.reload();
+  // Links to the app's own pages (a row, an album, the header's back item): fetched and
+  // swapped in, adding a history entry (a page pushed inside the tab). The header's back
+  // item goes back through history when the page it names is the entry before.
+  document.addEventListener("click", async (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element && event.target.closest("a[href]");
+    if (!link || link.target || link.hasAttribute("download") || link.classList.contains("skip-link")) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || !tabOf(url) || url.pathname.endsWith("/events")) return;
+    if (withoutHash(url.href) === shown && url.hash) return; // a fragment of this page
+    event.preventDefault();
+    const previous = history.state && history.state.tabserverPrevious;
+    if (link.rel === "up" && previous === withoutHash(url.href) && left.size) { history.back(); return; }
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) { window.location.href = url.href; return; }
+      const final = response.url || url.href;
+      const how = historyFor(final, false);
+      const from = shown;
+      if (!show(await response.text(), final + url.hash, how)) { window.location.href = url.href; return; }
+      if (how === "push") history.replaceState({ ...history.state, tabserverPrevious: from }, "");
+    } catch {
+      window.location.href = url.href;
+    }
   });
+
+  // Back and Forward between pages this script showed: from memory when the page was
+  // kept (then the server is told of the visit, so the tab's place is this page again),
+  // else loaded. A fragment change on the same page (the skip link's #main) is not a new page.
+  window.addEventListener("popstate", (event) => {
+    if (withoutHash(location.href) === shown) return;
+    const key = event.state && event.state.tabserver;
+    const kept = key && left.get(key);
+    if (!kept || kept.url !== withoutHash(location.href)) { window.location.reload(); return; }
+    left.delete(key);
+    swapIn(kept, "none", { key });
+    revisit(location.href);
+  });
+  async function revisit(url) {
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (response.ok && withoutHash(url) === shown) takeBar(await response.text());
+    } catch { /* offline: the page stays as it was */ }
+  }
+
+  rememberPlace(shown);
+  schedulePrefetch();
 
   // Drag-and-drop on the Edit page: a handle on every movable row; dropping a row on
   // another puts it in that row's place (among the movable tabs: fixed tabs keep their
@@ -219,10 +496,11 @@
       try {
         const response = await fetch(new URL(form.getAttribute("action"), location.href), {
           method: "POST", body, credentials: "same-origin", redirect: "follow",
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          headers: { "Content-Type": "application/x-www-form-urlencoded", "TabServer-Answer": "page" },
         });
-        if (response.ok && response.redirected) await navigate(response, null, false);
-        else window.location.reload();
+        const answered = response.headers.get("TabServer-Location");
+        const url = answered ? new URL(answered, location.href).href : response.redirected ? response.url : null;
+        if (!response.ok || !url || !show(await response.text(), url, historyFor(url, false))) window.location.reload();
       } catch {
         window.location.reload();
       }

@@ -42,6 +42,12 @@ def test_tapping_a_tab_selects_it_and_back_returns(browsers, viewport, js):
     browser.wait_at("/tabs/movies", tab="movies", h1=titles["movies"])
     _check_mode(browser, token)
 
+    if js:
+        # With the script a tab switch replaces the history entry (docs/tabs.md, History):
+        # Back leaves the app, here for the blank page the test started from.
+        browser.driver.back()
+        browser.wait(lambda: browser.driver.current_url == "about:blank", "Back did not leave the app")
+        return
     browser.driver.back()
     browser.wait_at("/tabs/music", tab="music", h1=titles["music"])
     browser.driver.back()
