@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 // The service worker: optional, like every script of the app (install.js registers it).
 // The server serves this file at <base>/sw.js after one line of settings,
-// `self.tabServerWorker = {enabled, version, base, shell, offline, keyHeader}`, so its
+// `self.tabServerWorker = {enabled, version, base, shell, offline, keyHeader, workerHeader}`, so its
 // bytes change whenever an asset does, and the browser installs the new worker.
 //
 // - The shell (CSS, scripts, icons: URLs with content hashes) is kept per version and
 //   served from the cache.
 // - Pages are fetched from the network first. The last page seen of each tab is kept
 //   (and More, and the offline page), in a cache named by the visitor's cache key
-//   (the X-TabServer-Cache-Key header of every page): when the key changes (another
-//   session, signing in or out) every kept page is dropped first.
+//   (X-TabServer-Cache-Key, which the server sends on the pages this worker fetches:
+//   navigation preloads, and its own requests marked with X-TabServer-Worker): when the
+//   key changes (another session, signing in or out) every kept page is dropped first.
 // - Offline, a page of a kept tab is that tab's last page with a notice saying as of
 //   when; a tap in the bar (POST /select) goes to the tapped tab's kept page; anything
 //   else is the offline page, which has the bar. Answers to posts are never kept.
@@ -56,7 +57,7 @@ if (!settings.enabled) {
     if (data.type !== "keep" || typeof data.url !== "string") return;
     const url = new URL(data.url, location.href);
     if (url.origin !== location.origin || !inApp(url.pathname)) return;
-    event.waitUntil(fetch(url, { credentials: "same-origin", headers: { Purpose: "prefetch" } })
+    event.waitUntil(fetch(url, { credentials: "same-origin", headers: { Purpose: "prefetch", ...mark() } })
       .then((response) => keep(response, null)).catch(() => {}));
   });
 
@@ -79,6 +80,11 @@ if (!settings.enabled) {
       event.respondWith(asset(request));
     }
   });
+}
+
+// The header that asks the server for the page's cache key.
+function mark() {
+  return { [settings.workerHeader]: "1" };
 }
 
 function inApp(pathname) {
@@ -106,7 +112,10 @@ async function asset(request) {
 async function navigation(event, path) {
   let response;
   try {
-    response = (await event.preloadResponse) || (await fetch(event.request));
+    // The browser's preload (it started with the navigation) or, without one, the
+    // worker's own request, marked; a redirect goes back to the browser to follow.
+    response = (await event.preloadResponse)
+      || (await fetch(event.request.url, { credentials: "same-origin", redirect: "manual", headers: mark() }));
   } catch {
     return offline(path);
   }
@@ -119,7 +128,15 @@ async function post(event, path) {
   const copy = event.request.clone();
   let response;
   try {
-    response = await fetch(event.request);
+    // The script's post is sent marked (the page it is redirected to then carries the
+    // key); a navigation's goes as the browser made it (its answer is never kept).
+    let request = event.request;
+    if (request.mode !== "navigate") {
+      const headers = new Headers(request.headers);
+      headers.set(settings.workerHeader, "1");
+      request = new Request(request, { headers });
+    }
+    response = await fetch(request);
   } catch {
     if (path === "/select") {
       const form = await copy.formData().catch(() => null);
@@ -188,7 +205,7 @@ async function pagesFor(key, refresh) {
 }
 
 async function keepOfflinePage() {
-  const response = await fetch(settings.offline, { credentials: "same-origin" });
+  const response = await fetch(settings.offline, { credentials: "same-origin", headers: mark() });
   await keep(response, null);
 }
 

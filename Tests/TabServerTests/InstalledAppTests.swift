@@ -150,7 +150,9 @@ struct InstalledAppTests {
         #expect(page.status == 200)
         #expect(page.attribute(named: "data-worker", inTagContaining: "src=\"/js/install.js") == nil)
         #expect(page.body.contains("src=\"/js/install.js"), "the badge still shows")
-        #expect(page.headers["x-tabserver-cache-key"] == nil)
+        #expect(
+            client.get("/tabs/featured", headers: [("X-TabServer-Worker", "1")]).headers["x-tabserver-cache-key"] == nil
+        )
         let worker = client.get("/sw.js")
         #expect(worker.status == 200)
         #expect(worker.body.hasPrefix("self.tabServerWorker = {\"enabled\":false,"))
@@ -186,30 +188,42 @@ struct InstalledAppTests {
         #expect(client.get("/").location == "/tabs/movies")
     }
 
-    @Test("pages name their visitor's cache key: the same for a session, another for another, anonymous without")
+    @Test(
+        "pages the worker fetches name their visitor's cache key: per session, another for another, anonymous without")
     func cacheKey() throws {
         let app = try makeApp()
+        let worker = [("X-TabServer-Worker", "1")]
         let first = TestClient(app.responder)
-        let anonymous = try #require(first.get("/tabs/featured").headers["x-tabserver-cache-key"])
+        let anonymous = try #require(first.get("/tabs/featured", headers: worker).headers["x-tabserver-cache-key"])
         #expect(anonymous == "anonymous")
         // The answer that sets the cookie already names the new session's key.
-        let created = first.get("/tabs/movies")
+        let created = first.get("/tabs/movies", headers: worker)
         let key = try #require(created.headers["x-tabserver-cache-key"])
         #expect(key != anonymous && key.count == 32)
-        #expect(first.get("/tabs/music").headers["x-tabserver-cache-key"] == key)
+        #expect(first.get("/tabs/music", headers: worker).headers["x-tabserver-cache-key"] == key)
+        // A navigation preload is the worker's too; a 304 carries the key as well.
+        let preloaded = first.get("/tabs/music", headers: [("Service-Worker-Navigation-Preload", "true")])
+        #expect(preloaded.headers["x-tabserver-cache-key"] == key)
+        if let etag = preloaded.headers["etag"] {
+            let revalidated = first.get("/tabs/music", headers: worker + [("If-None-Match", etag)])
+            #expect(revalidated.status == 304)
+            #expect(revalidated.headers["x-tabserver-cache-key"] == key)
+        }
         let cookie = try #require(first.cookies.values.first)
         #expect(!key.contains(cookie) && !cookie.contains(key), "the key is not the session id")
         let second = TestClient(app.responder)
         _ = second.get("/tabs/movies")
-        #expect(second.get("/tabs/music").headers["x-tabserver-cache-key"] != key)
-        // Files and redirects carry none.
-        #expect(first.get("/css/app.css").headers["x-tabserver-cache-key"] == nil)
-        #expect(first.get("/").headers["x-tabserver-cache-key"] == nil)
+        #expect(second.get("/tabs/music", headers: worker).headers["x-tabserver-cache-key"] != key)
+        // The browser's own requests, files and redirects carry none.
+        #expect(first.get("/tabs/music").headers["x-tabserver-cache-key"] == nil)
+        #expect(first.get("/css/app.css", headers: worker).headers["x-tabserver-cache-key"] == nil)
+        #expect(first.get("/", headers: worker).headers["x-tabserver-cache-key"] == nil)
     }
 
     @Test("a signed-in user has a key of their own: signing out changes it")
     func cacheKeyFollowsTheUser() throws {
         let client = TestClient(try makeApp { $0.identityHeader = "X-Forwarded-User" }.responder)
+        client.defaultHeaders = [("X-TabServer-Worker", "1")]
         _ = client.get("/tabs/movies")
         let signedOut = client.get("/tabs/music").headers["x-tabserver-cache-key"]
         let signedIn = client.get("/tabs/music", headers: [("X-Forwarded-User", "ada")])

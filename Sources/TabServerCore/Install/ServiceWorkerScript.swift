@@ -38,6 +38,7 @@ struct ServiceWorkerScript: Sendable {
             ("shell", .array(shell.map(JSONDocument.string))),
             ("offline", .string(basePath + "/offline")),
             ("keyHeader", .string(Self.cacheKeyHeader)),
+            ("workerHeader", .string(OfflineCacheKeyStep.workerHeader)),
         ])
         var body = Array("self.tabServerWorker = \(settings.text(indent: nil));\n".utf8)
         body.append(contentsOf: source?.body.array ?? [])
