@@ -72,7 +72,8 @@ struct MiddlewareTests {
         #expect(posted.headers["x-step"] == "first")
         #expect(
             app.responder.middleware.steps.map { "\($0)" } == [
-                "admin backup", "base path", "static files", "first", "second",
+                "admin backup", "base path", "installed app (manifest, service worker)", "static files",
+                "offline cache key", "first", "second",
             ])
     }
 }

@@ -48,7 +48,7 @@ struct NavigationTests {
     func badges() throws {
         let client = TestClient(try makeApp().responder)
         let page = client.get("/tabs/featured")
-        #expect(page.body.contains("<span class=\"tab-badge\" aria-hidden=\"true\">3</span>"))
+        #expect(page.body.contains("<span class=\"tab-badge\" data-count=\"3\" aria-hidden=\"true\">3</span>"))
         #expect(page.body.contains(", 3, tab 2 of 7") || page.body.contains(", 3 new"))
         #expect(page.body.contains("tab-badge is-dot"))
         #expect(page.body.contains(">New</span>"))

@@ -21,6 +21,7 @@ PAGES = {
     "more": ("/more", 200),
     "customize": ("/more/edit", 200),
     "notfound": ("/tabs/nope", 404),
+    "offline": ("/offline", 200),
 }
 
 # Colours of the text the bar shows, composited over what is behind it, with their

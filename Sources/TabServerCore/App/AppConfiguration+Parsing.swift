@@ -204,6 +204,18 @@ extension AppConfiguration {
             configuration.appName = value
         },
         Setting(
+            flag: "app-description", environment: "TABSERVER_APP_DESCRIPTION", defaultValue: "(the app name)",
+            help: "one sentence about the app, in the web app manifest"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.appDescription = value.isEmpty ? nil : value
+        },
+        Setting(
+            flag: "service-worker", environment: "TABSERVER_SERVICE_WORKER", defaultValue: "on",
+            help: "the offline service worker at /sw.js (the shell and each tab's last-seen page): on or off"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.serviceWorker = try boolean(value)
+        },
+        Setting(
             flag: "access-log", environment: "TABSERVER_ACCESS_LOG", defaultValue: "on",
             help: "one line per request on stdout (on or off)"
         ) { configuration, value throws(ConfigurationError) in

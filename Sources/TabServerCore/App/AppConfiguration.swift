@@ -63,6 +63,13 @@ public struct AppConfiguration: Sendable {
     public var basePath = ""
     /// The app's name in titles and the manifest.
     public var appName = "TabServer Store"
+    /// What the app is, one sentence, in the web app manifest (what an install dialog or
+    /// a store listing shows); nil: the app's name.
+    public var appDescription: String?
+    /// The service worker (`/sw.js`, scoped to the base path): keeps the shell and each
+    /// tab's last-seen page for offline use. Off: pages register none and a worker an
+    /// earlier visit installed removes itself.
+    public var serviceWorker = true
     /// One line per request on standard output.
     public var accessLog = true
     /// `GET /metrics` (Prometheus text format, at the root) for direct peers on loopback

@@ -44,7 +44,8 @@ public func buildApplication(
         throw StartupError(error.description)
     }
     for required in [
-        "css/app.css", "js/app.js", "js/live.js", "manifest.webmanifest", "icons/app.svg", "icons/apple-touch-icon.png",
+        "css/app.css", "js/app.js", "js/live.js", "js/install.js", ServiceWorkerScript.sourcePath, "icons/app.svg",
+        "icons/apple-touch-icon.png",
     ]
     where files.file(required) == nil {
         throw StartupError("\(configuration.publicDirectory)/\(required) is missing")
@@ -61,7 +62,7 @@ public func buildApplication(
             "\(configuration.templatesDirectory)/\(reference.template).mustache:\(reference.line): no template named '\(reference.name)'"
         )
     }
-    for required in ["layout", "pages/more", "pages/customize", "pages/error", "pages/confirm"]
+    for required in ["layout", "pages/more", "pages/customize", "pages/error", "pages/confirm", "pages/offline"]
     where library[required] == nil {
         throw StartupError("\(configuration.templatesDirectory)/\(required).mustache is missing")
     }
@@ -98,7 +99,8 @@ public func buildApplication(
     let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
     let views = PageRenderer(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
-        assets: PageRenderer.Assets(files: files, basePath: configuration.basePath))
+        assets: PageRenderer.Assets(files: files, basePath: configuration.basePath),
+        serviceWorker: configuration.serviceWorker)
     let app = TabServerResponder(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,

@@ -42,6 +42,7 @@ extension TabServerResponder {
         router.post("/language") { request, _, state throws(HTTPError) in
             try state.app.chooseLanguage(request, state: &state)
         }
+        router.get("/offline") { _, _, state throws(HTTPError) in try state.app.offlinePage(&state) }
         return router
     }
 

@@ -19,7 +19,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let appHooks: AppHooks
     let router: Router<RequestState>
     /// Every step a request takes before the sessions and routes, in order: the
-    /// library's (metrics, base path, static files), then the app's.
+    /// library's (metrics, base path, manifest and service worker, static files, the
+    /// offline cache key), then the app's.
     public let middleware: MiddlewareChain
     let sessionLocks = SessionLocks()
     /// Finished tab pages, so a page seen again costs a look-up (see `PageAnswerCache`).
@@ -49,7 +50,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         clock: @escaping @Sendable () -> Int64
     ) {
         self.backup = backup
-        identity = IdentityReader(header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
+        let identity = IdentityReader(
+            header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
+        self.identity = identity
         self.log = log
         self.events = events
         self.metrics = metrics
@@ -77,7 +80,16 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         if !configuration.basePath.isEmpty {
             library.append(BasePathStep(basePath: configuration.basePath, trust: trust, metrics: metrics))
         }
+        library.append(
+            InstalledAppStep(
+                manifest: WebAppManifest(configuration: configuration, files: files),
+                worker: ServiceWorkerScript(
+                    files: files, basePath: configuration.basePath, enabled: configuration.serviceWorker),
+                tabs: tabs, localizer: localizer, basePath: configuration.basePath, trust: trust, metrics: metrics))
         library.append(StaticFilesStep(files: files, trust: trust, metrics: metrics))
+        if configuration.serviceWorker {
+            library.append(OfflineCacheKeyStep(cookieName: configuration.cookieName, identity: identity))
+        }
         self.middleware = MiddlewareChain(library + middleware)
     }
 

@@ -12,6 +12,8 @@ struct PageRenderer: Sendable {
     let basePath: String
     let appName: String
     let assets: Assets
+    /// Whether pages register the service worker (`--service-worker`).
+    let serviceWorker: Bool
     /// Tab bar values per arrangement: the same for every visitor with the same order,
     /// selection and badges, so built once rather than on every request.
     let barCache = RenderCache<BarKey, MustacheValue>(capacity: 4096)
@@ -42,6 +44,13 @@ struct PageRenderer: Sendable {
         let css: String
         let script: String
         let liveScript: String
+        /// Registers the service worker and shows the app badge.
+        let installScript: String
+        /// The service worker, at the base path's root (its scope); not versioned, since
+        /// the browser checks it for updates itself.
+        let worker: String
+        /// The worker's scope: the whole app.
+        let workerScope: String
         let manifest: String
         let favicon: String
         let appleTouchIcon: String
@@ -53,7 +62,11 @@ struct PageRenderer: Sendable {
             css = files.url(for: "css/app.css", prefix: basePath)
             script = files.url(for: "js/app.js", prefix: basePath)
             liveScript = files.url(for: "js/live.js", prefix: basePath)
-            manifest = files.url(for: "manifest.webmanifest", prefix: basePath)
+            installScript = files.url(for: "js/install.js", prefix: basePath)
+            worker = basePath + InstalledAppStep.workerPath
+            workerScope = basePath + "/"
+            // Generated per language (its shortcuts' titles), revalidated by the browser.
+            manifest = basePath + InstalledAppStep.manifestPath
             favicon = files.url(for: "icons/app.svg", prefix: basePath)
             appleTouchIcon = files.url(for: "icons/apple-touch-icon.png", prefix: basePath)
             var icons: [String: String] = [:]
@@ -280,6 +293,16 @@ struct PageRenderer: Sendable {
         return render("pages/error", .object(context))
     }
 
+    /// The page a service worker shows for a page it has not kept, offline: the bar (so
+    /// any kept tab is a tap away) and what happened, in the visitor's language.
+    func offlinePage(session: Session, model: ModelSnapshot, language: Language) -> [UInt8] {
+        var context = common(
+            title: language.text("offlineTitle"), path: nil, session: session, model: model, onMorePage: false,
+            notice: nil, language: language)
+        context["offline"] = ["message": .string(language.text("offlineMessage"))]
+        return render("pages/offline", .object(context))
+    }
+
     // MARK: Shared parts
 
     /// What every page has: head, appearance, and (with a session) the tab bar.
@@ -288,9 +311,12 @@ struct PageRenderer: Sendable {
             "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
             "appName": .string(appName), "title": .string(title), "base": .string(basePath),
             "css": .string(assets.css), "script": .string(assets.script),
-            "liveScript": .string(assets.liveScript), "manifest": .string(assets.manifest),
+            "liveScript": .string(assets.liveScript), "installScript": .string(assets.installScript),
+            "worker": serviceWorker ? .string(assets.worker) : .null, "workerScope": .string(assets.workerScope),
+            "manifest": .string(assets.manifest + "?lang=" + language.code),
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
+            "themeColorDark": .string(model.controller.model.appearance.effectiveDarkTint),
             "appearance": .string(appearanceStyle(model)), "appearanceClasses": .string(model.appearanceClasses),
         ]
     }
@@ -396,6 +422,8 @@ struct PageRenderer: Sendable {
                 "label": .string(language.messages[label] ?? label),
             ]
             if case .dot = badge.value { badgeValue["dot"] = true }
+            // The exact number, for the app badge (the sum of the counts: install.js).
+            if case .count(let count) = badge.value { badgeValue["exactCount"] = .string(String(count)) }
             // Longer than two letters: wider than the room beside the icon on a phone.
             if case .text = badge.value, (language.messages[badge.displayText] ?? badge.displayText).count > 2 {
                 badgeValue["wide"] = true

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerWeb
+
+extension TabServerResponder {
+    /// `GET /offline`: the page the service worker keeps for pages it has not kept, with
+    /// the visitor's bar. Fetched online (at install, and when the visitor's cache key
+    /// changes) and shown offline; viewing it selects nothing and stores nothing.
+    func offlinePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        let session = try visitor(&state)
+        return html(
+            views.offlinePage(session: session, model: state.model, language: language(state.request, session)))
+    }
+}
