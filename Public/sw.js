@@ -146,28 +146,34 @@ async function post(event, path) {
     if (path === "/more/open") return Response.redirect(base + "/more", 303);
     return offlinePage(503);
   }
-  // The page a post was redirected to is a GET's answer and may be kept; an answer to
-  // the post itself (a refusal, a page sent in reply) never is.
-  if (response.redirected) event.waitUntil(keep(response.clone(), null).catch(() => {}));
+  // The page a post was redirected to is a GET's answer and may be kept, and so is the
+  // page the server sent for the script's tap in place of that redirect (app.js asks for
+  // it: one round trip), which is that same GET's answer, named in TabServer-Location.
+  // An answer to the post itself (a refusal, an error) never is.
+  const followed = response.ok && !response.redirected && response.headers.get("TabServer-Location");
+  if (response.redirected || followed) {
+    event.waitUntil(keep(response.clone(), null, followed || null).catch(() => {}));
+  }
   return response;
 }
 
 // Keeps a page's copy under the visitor's key; a new key drops every page kept before.
 // One at a time, in the order the answers came, so two keys never race.
 let keeping = Promise.resolve();
-function keep(response, request) {
-  const run = keeping.then(() => keepNow(response, request));
+function keep(response, request, at) {
+  const run = keeping.then(() => keepNow(response, request, at));
   keeping = run.catch(() => {});
   return run;
 }
 
-async function keepNow(response, request) {
+// `at`: the page's own address when it is not the response's (a post's page).
+async function keepNow(response, request, at) {
   if (!response.ok || response.type !== "basic") return;
   if (request && (request.headers.get("Purpose") || request.headers.get("Sec-Purpose"))) return;
   if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) return;
   const key = response.headers.get(settings.keyHeader);
   if (!key) return;
-  const url = new URL(response.url);
+  const url = new URL(at || response.url, location.origin);
   const path = url.pathname.slice(base.length) || "/";
   const where = slot(path);
   if (!where) return;
