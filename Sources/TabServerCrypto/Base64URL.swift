@@ -55,23 +55,31 @@ public enum Base64URL {
         guard bytes.count == 22 else { return nil }
         var high: UInt64 = 0
         var low: UInt64 = 0
+        var produced = 0
+        let valid = decodeBytes(bytes) { byte in
+            if produced < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            produced += 1
+        }
+        return valid ? (high, low) : nil
+    }
+
+    /// Calls `emit` with each decoded byte of `input`, in order; false (after emitting
+    /// some) for a character outside the alphabet or non-zero trailing bits.
+    @inline(__always)
+    private static func decodeBytes(_ input: some Sequence<UInt8>, _ emit: (UInt8) -> Void) -> Bool {
         var accumulator: UInt32 = 0
         var bits = 0
-        var produced = 0
-        for byte in bytes {
+        for byte in input {
             let value = decodeTable[Int(byte)]
-            if value == 0xFF { return nil }
+            if value == 0xFF { return false }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                let decoded = UInt64(truncatingIfNeeded: accumulator >> UInt32(bits)) & 0xFF
-                if produced < 8 { high = high << 8 | decoded } else { low = low << 8 | decoded }
-                produced += 1
+                emit(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
             }
         }
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return (high, low)
+        return bits == 0 || accumulator & ((1 << UInt32(bits)) - 1) == 0
     }
 
     /// Decodes unpadded base64url; nil for any character outside the alphabet, an
@@ -81,19 +89,6 @@ public enum Base64URL {
         if input.count % 4 == 1 { return nil }
         var out = [UInt8]()
         out.reserveCapacity(input.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in input {
-            let value = decodeTable[Int(byte)]
-            if value == 0xFF { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            }
-        }
-        if bits > 0 && accumulator & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return out
+        return decodeBytes(input) { out.append($0) } ? out : nil
     }
 }

@@ -36,36 +36,31 @@ extension AppMetrics {
                 durations, route)
         }
         if let engine = engineStatistics {
-            out += "# HELP tabserver_open_connections Client connections open now.\n"
-            out += "# TYPE tabserver_open_connections gauge\n"
-            out += "tabserver_open_connections \(engine.openConnections)\n"
-            out += "# HELP tabserver_in_flight_requests Requests being processed now.\n"
-            out += "# TYPE tabserver_in_flight_requests gauge\n"
-            out += "tabserver_in_flight_requests \(engine.inFlightRequests)\n"
-            out +=
-                "# HELP tabserver_engine_system_call_errors_total Failed system calls on connections (epoll_ctl, 100 Continue).\n"
-            out += "# TYPE tabserver_engine_system_call_errors_total counter\n"
-            out += "tabserver_engine_system_call_errors_total \(engine.systemCallErrors)\n"
+            Self.single(
+                &out, "tabserver_open_connections", "gauge", "Client connections open now.", engine.openConnections)
+            Self.single(
+                &out, "tabserver_in_flight_requests", "gauge", "Requests being processed now.", engine.inFlightRequests)
+            Self.single(
+                &out, "tabserver_engine_system_call_errors_total", "counter",
+                "Failed system calls on connections (epoll_ctl, 100 Continue).", engine.systemCallErrors)
         }
         if let pageAnswers {
             let footprint = pageAnswers.footprint
-            out += "# HELP tabserver_page_cache_hits_total Tab pages answered from the cache of finished pages.\n"
-            out += "# TYPE tabserver_page_cache_hits_total counter\n"
-            out += "tabserver_page_cache_hits_total \(pageAnswers.hits)\n"
-            out += "# HELP tabserver_page_cache_entries Finished pages the cache holds now.\n"
-            out += "# TYPE tabserver_page_cache_entries gauge\n"
-            out += "tabserver_page_cache_entries \(footprint.entries)\n"
-            out += "# HELP tabserver_page_cache_bytes Bytes the cache of finished pages holds now (bounded).\n"
-            out += "# TYPE tabserver_page_cache_bytes gauge\n"
-            out += "tabserver_page_cache_bytes \(footprint.bytes)\n"
+            Self.single(
+                &out, "tabserver_page_cache_hits_total", "counter",
+                "Tab pages answered from the cache of finished pages.", pageAnswers.hits)
+            Self.single(
+                &out, "tabserver_page_cache_entries", "gauge", "Finished pages the cache holds now.", footprint.entries)
+            Self.single(
+                &out, "tabserver_page_cache_bytes", "gauge", "Bytes the cache of finished pages holds now (bounded).",
+                footprint.bytes)
         }
-        out +=
-            "# HELP tabserver_session_undecodable_total Stored sessions that could not be decoded (read as absent).\n"
-        out += "# TYPE tabserver_session_undecodable_total counter\n"
-        out += "tabserver_session_undecodable_total \(store.undecodableSessions)\n"
-        out += "# HELP tabserver_live_publish_errors_total Live events that could not be sent to other instances.\n"
-        out += "# TYPE tabserver_live_publish_errors_total counter\n"
-        out += "tabserver_live_publish_errors_total \(relayPublishFailures)\n"
+        Self.single(
+            &out, "tabserver_session_undecodable_total", "counter",
+            "Stored sessions that could not be decoded (read as absent).", store.undecodableSessions)
+        Self.single(
+            &out, "tabserver_live_publish_errors_total", "counter",
+            "Live events that could not be sent to other instances.", relayPublishFailures)
         out += "# HELP tabserver_session_store_errors_total Session store calls that failed, by operation.\n"
         out += "# TYPE tabserver_session_store_errors_total counter\n"
         for operation in StoreOperation.allCases {
@@ -80,13 +75,11 @@ extension AppMetrics {
                 storeLatency, operation.rawValue)
         }
         let store = (store as? InstrumentedSessionStore)?.base ?? store
-        out += "# HELP tabserver_session_store_up Whether the session store answers (1) or not (0).\n"
-        out += "# TYPE tabserver_session_store_up gauge\n"
-        out += "tabserver_session_store_up \(store.checkReady() ? 1 : 0)\n"
+        Self.single(
+            &out, "tabserver_session_store_up", "gauge", "Whether the session store answers (1) or not (0).",
+            store.checkReady() ? 1 : 0)
         if let count = Self.sessionCount(store) {
-            out += "# HELP tabserver_sessions Sessions held by the store.\n"
-            out += "# TYPE tabserver_sessions gauge\n"
-            out += "tabserver_sessions \(count)\n"
+            Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", count)
         }
         return out
     }
@@ -104,6 +97,11 @@ extension AppMetrics {
     }
 
     /// Sessions in stores that can count cheaply; Redis would need a key scan, so it is left out.
+    /// One sample without labels, with its `HELP` and `TYPE` lines.
+    private static func single(_ out: inout String, _ name: String, _ type: String, _ help: String, _ value: Int) {
+        out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
+    }
+
     private static func sessionCount(_ store: any SessionStore) -> Int? {
         if let memory = store as? MemorySessionStore { return memory.count }
         if let sqlite = store as? SQLiteSessionStore { return try? sqlite.count() }
