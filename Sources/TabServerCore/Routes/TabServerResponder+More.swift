@@ -28,7 +28,7 @@ extension TabServerResponder {
         let controller = state.controller
         let onMore =
             request.formValue("return") == "/more"
-            || controller.isInCompactMore(controller.selectedTabID(session.state) ?? "", in: session.state)
+            || controller.isInCompactMore(controller.selectedTabID(session.state), in: session.state)
         if !onMore, let id = controller.moreStackTabID(in: session.state) {
             let location = controller.location(ofTab: id, in: session.state)
             let (visited, _) = controller.visit(id, location: location, in: session.state)
