@@ -190,23 +190,28 @@ async function keepNow(response, request, at) {
 // with `refresh`, keeping the new visitor's offline page). Pages kept for no one in
 // particular (the key "anonymous": no session, no user) pass to the session that
 // visitor starts; a session's pages never pass to anyone.
+// At no moment do two visitors' caches exist side by side (a page shown offline in the
+// meantime comes from one visitor or none): the pages that pass are read into memory,
+// every other cache is deleted, and only then is the new one made.
 async function pagesFor(key, refresh) {
   const name = PAGES + key;
-  const cache = await caches.open(name);
-  let changed = false;
-  for (const other of await caches.keys()) {
-    if (!other.startsWith(PAGES) || other === name) continue;
-    if (other === PAGES + "anonymous") {
-      const old = await caches.open(other);
-      for (const request of await old.keys()) {
-        if (!(await cache.match(request))) await cache.put(request, await old.match(request));
-      }
+  const others = (await caches.keys()).filter((other) => other.startsWith(PAGES) && other !== name);
+  if (others.length === 0) return caches.open(name);
+  const passing = [];
+  if (others.includes(PAGES + "anonymous")) {
+    const old = await caches.open(PAGES + "anonymous");
+    for (const request of await old.keys()) {
+      const response = await old.match(request);
+      if (response) passing.push([request, response.headers, await response.blob()]);
     }
-    await caches.delete(other);
-    changed = true;
+  }
+  for (const other of others) await caches.delete(other);
+  const cache = await caches.open(name);
+  for (const [request, headers, body] of passing) {
+    if (!(await cache.match(request))) await cache.put(request, new Response(body, { headers }));
   }
   // Another visitor now: their own offline page (with their bar), fetched in the background.
-  if (changed && refresh) keepOfflinePage().catch(() => {});
+  if (refresh) keepOfflinePage().catch(() => {});
   return cache;
 }
 
