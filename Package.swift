@@ -67,18 +67,23 @@ let package = Package(
         .target(name: "TabServerRedis", dependencies: ["CHiredis", "TabServerCrypto", "TabServerRedisConfiguration"]),
 
         // Pure Swift.
-        .target(name: "TabServerHTTP"),
+        // The server's worker threads and bounded waits (no dependency: every layer may use them).
+        .target(name: "TabServerThreads"),
+        .target(name: "TabServerHTTP", dependencies: ["TabServerThreads"]),
         .target(name: "TabServerRedisConfiguration"),
         .target(name: "TabServerMustache"),
         .target(name: "TabServerTabBar"),
         .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
-        .target(name: "TabServerSessions", dependencies: ["TabServerCrypto", "TabServerTabBar", "TabServerHTTP"]),
-        .target(name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite"]),
+        .target(
+            name: "TabServerSessions",
+            dependencies: ["TabServerCrypto", "TabServerTabBar", "TabServerHTTP", "TabServerThreads"]),
+        .target(
+            name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite", "TabServerThreads"]),
         .target(
             name: "TabServerCore",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
-                "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration",
+                "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
             ]),
         .target(
             name: "TabServerRedisSessions",
@@ -114,6 +119,7 @@ let package = Package(
             dependencies: [
                 "TabServerSessions", "TabServerSQLiteSessions", "TabServerRedisSessions", "TabServerCrypto",
                 "TabServerTabBar", "TabServerTesting", "TabServerRedis", "TabServerSQLite", "SQLitePowerLoss",
+                "TabServerThreads",
             ]),
         .testTarget(
             name: "TabServerTests",

@@ -73,6 +73,8 @@ public final class AppServer: Sendable {
         guard first else { return }
         application.responder.events.closeAll()
         engine.shutdown()
+        // The observers hear of every change committed before the stop.
+        _ = application.responder.finishHooks(within: .seconds(5))
         stopSignal.signalAll()
     }
 }

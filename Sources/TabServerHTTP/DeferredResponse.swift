@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+import TabServerThreads
 
 /// A response that is known later: the app answers once something it waits for is done
 /// (a group of session writes reaching the disk), from any thread, while the engine
@@ -37,18 +38,37 @@ public final class DeferredResponse: Sendable {
         wake?()
     }
 
-    /// Waits for the response (an in-process caller with no event loop: tests).
-    public func wait() -> HTTPResponse {
+    /// Waits for the response (an in-process caller with no event loop: tests), for at
+    /// most `timeout`: then the answer is a 503 saying so (and a response that comes after
+    /// it is dropped). The engine never waits: it attaches (`attach(wake:)`).
+    public func wait(timeout: Duration = DeferredResponse.longestWait) -> HTTPResponse {
         let waiter = state.withLock { state -> DispatchSemaphore? in
             guard state.response == nil else { return nil }
             if state.waiter == nil { state.waiter = DispatchSemaphore(value: 0) }
             return state.waiter
         }
         if let waiter {
-            waiter.wait()
-            waiter.signal()  // another waiter returns at once
+            let deadline = DispatchTime.after(timeout)
+            if waiter.wait(timeout: deadline) == .timedOut {
+                complete(Self.tooLate)
+            } else {
+                waiter.signal()  // another waiter returns at once
+            }
         }
         return state.withLock { $0.response ?? HTTPResponse(status: .internalServerError) }
+    }
+
+    /// How long `wait()` waits by default: longer than any bound the server sets on the
+    /// work it waits for (a store call, a commit, an app's slow page has its own).
+    public static let longestWait: Duration = .seconds(60)
+
+    /// The answer of a wait that timed out.
+    static var tooLate: HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        headers.add("Retry-After", "1")
+        return HTTPResponse(
+            status: .serviceUnavailable, headers: headers, body: .bytes(Array("The answer took too long.\n".utf8)))
     }
 
     // MARK: The engine's side

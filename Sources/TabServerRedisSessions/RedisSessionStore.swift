@@ -146,15 +146,23 @@ public final class RedisSessionStore: SessionStore {
     /// full load. The app confirms a copy it does not write with `isCurrent`, and a
     /// stale copy it writes loses the compare-and-set, so no answer rests on it.
     public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        if let cached = cache.withLock({ $0[id] }), !cached.failed, now - cached.recordedSeen < touchInterval,
-            now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
-        {
+        if readsAtOnce(id, now: now), let cached = cache.withLock({ $0[id] }) {
             var session = cached.session
             session.lastSeen = now
             return session
         }
         return try loadAndTouch(id, now: now)
     }
+
+    /// Whether `loadOptimistically` answers from the cached copy (no round trip).
+    public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool {
+        guard let cached = cache.withLock({ $0[id] }) else { return false }
+        return !cached.failed && now - cached.recordedSeen < touchInterval && now >= cached.recordedSeen
+            && !lifetime.isExpired(cached.session, now: now)
+    }
+
+    /// A signed-in user's record is read and written with synchronous round trips.
+    public var waitsForUsers: Bool { true }
 
     /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
     /// cached copy is dropped.

@@ -2,6 +2,7 @@
 import Dispatch
 import Synchronization
 import TabServerSessions
+import TabServerThreads
 
 /// Writes committed together in one transaction (group commit): everyone waiting for
 /// one of them hears the outcome once, when the transaction is durable or has failed.
@@ -38,15 +39,20 @@ final class CommitGroup: Sendable {
         for waiter in waiters { waiter(error) }
     }
 
-    /// Blocks until the outcome is known (operations that need the file current).
-    func wait() -> SessionStoreError? {
+    /// Blocks until the outcome is known (operations that need the file current), for at
+    /// most `timeout`: a commit that takes longer (a disk that stalls) is reported as an
+    /// error to this caller, and its outcome still reaches everyone else.
+    func wait(timeout: Duration = .seconds(10)) -> SessionStoreError? {
         let semaphore = DispatchSemaphore(value: 0)
         let result = Mutex<SessionStoreError?>(nil)
         whenDone { error in
             result.withLock { $0 = error }
             semaphore.signal()
         }
-        semaphore.wait()
+        let deadline = DispatchTime.after(timeout)
+        guard semaphore.wait(timeout: deadline) == .success else {
+            return SessionStoreError("sqlite: the commit did not finish within \(timeout)")
+        }
         return result.withLock { $0 }
     }
 }

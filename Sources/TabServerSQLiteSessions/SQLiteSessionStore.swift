@@ -4,6 +4,7 @@ import FoundationEssentials
 import Synchronization
 import TabServerSQLite
 import TabServerSessions
+import TabServerThreads
 
 /// Sessions in an SQLite file: survive restarts and crashes, for one server instance
 /// (several instances share sessions through Redis instead).
@@ -95,8 +96,8 @@ public final class SQLiteSessionStore: SessionStore {
     let rows = Atomic<Int>(0)
     let memory = Mutex(Memory())
     /// Runs the writer: one commit at a time, off the engine's threads; under steady
-    /// writes it waits 100 µs before a commit so more writes share it (see `BatchWorker`).
-    let writer = BatchWorker(gather: .microseconds(100))
+    /// writes it waits 100 µs before a commit so more writes share it (see `WorkerThread`).
+    let writer = WorkerThread(policy: .batch, gather: .microseconds(100))
     let cacheCapacity: Int
     public let lifetime: SessionLifetime
     /// The file.
@@ -328,6 +329,14 @@ public final class SQLiteSessionStore: SessionStore {
     /// Writes are committed in groups (see `whenDurable`).
     public var commitsInGroups: Bool { true }
 
+    /// A session in the memory cache is read without the file; any other is a read of it.
+    public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool {
+        memory.withLock { $0.cache[id] != nil }
+    }
+
+    /// A user's record is a session like any other (`readsAtOnce` says whether it waits).
+    public var waitsForUsers: Bool { false }
+
     public func awaitsCommit(_ id: SessionID) -> Bool {
         memory.withLock { $0.unflushed[id] != nil }
     }
@@ -393,7 +402,10 @@ public final class SQLiteSessionStore: SessionStore {
         return (try? run("SELECT 1")) != nil
     }
 
-    /// The number of rows (tests and diagnostics).
+    /// The rows in the file, counted as they are committed (no query; `/metrics`).
+    public var rowCount: Int { rows.load(ordering: .relaxed) }
+
+    /// The number of rows, counted by the file after a flush (tests and diagnostics).
     public func count() throws(SessionStoreError) -> Int {
         try flush()
         return Int(try run("SELECT count(*) FROM sessions").first?.first?.integer ?? 0)

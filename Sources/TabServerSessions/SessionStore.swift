@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+import TabServerThreads
 
 /// Where sessions live. Implementations: `MemorySessionStore` (tests, benchmarks),
 /// and the durable and shared stores. Calls are synchronous and bounded in time: they
@@ -58,6 +59,13 @@ public protocol SessionStore: Sendable {
     /// been reported): `whenDurable` would wait for it. False lets callers skip preparing
     /// to wait.
     func awaitsCommit(_ id: SessionID) -> Bool
+    /// Whether `loadOptimistically(id)` answers from memory, without waiting on a file or
+    /// the network: an engine thread may then read the session itself; otherwise the
+    /// request is run on a worker (see docs/threads.md).
+    func readsAtOnce(_ id: SessionID, now: Int64) -> Bool
+    /// Whether a signed-in user's requests wait on the store (their record is read and
+    /// written synchronously): they are then run on a worker, never on an engine thread.
+    var waitsForUsers: Bool { get }
 }
 
 extension SessionStore {
@@ -75,8 +83,9 @@ extension SessionStore {
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { true }
 
     /// Blocks until the writes of `ids` accepted so far are durable; throws if they
-    /// failed (for callers outside a request, which have no answer to defer).
-    public func waitUntilDurable(_ ids: [SessionID]) throws(SessionStoreError) {
+    /// failed, or are not durable within `timeout` (for callers outside a request, which
+    /// have no answer to defer).
+    public func waitUntilDurable(_ ids: [SessionID], timeout: Duration = .seconds(10)) throws(SessionStoreError) {
         guard commitsInGroups else { return }
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Mutex<SessionStoreError?>(nil)
@@ -85,7 +94,10 @@ extension SessionStore {
             semaphore.signal()
         }
         guard waiting else { return }
-        semaphore.wait()
+        let deadline = DispatchTime.after(timeout)
+        guard semaphore.wait(timeout: deadline) == .success else {
+            throw SessionStoreError("the writes were not durable within \(timeout)")
+        }
         if let error = outcome.withLock({ $0 }) { throw error }
     }
 
@@ -108,6 +120,12 @@ extension SessionStore {
 
     /// Stores that write before returning have nothing to wait for.
     public func awaitsCommit(_ id: SessionID) -> Bool { false }
+
+    /// Stores in memory read everything at once.
+    public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { true }
+
+    /// Stores in this process read users' records as they read sessions.
+    public var waitsForUsers: Bool { false }
 
     /// Stores write before returning unless they say otherwise.
     public var commitsInGroups: Bool { false }

@@ -10,8 +10,12 @@ import TabServerTabBar
 ///   at the same moment, the request is run again and the veto asked again.
 /// - `didSelect`, `willBeginCustomizing` and `didEndCustomizing` are **observers**. Each
 ///   fires exactly once per event, after the session write that records it succeeded,
-///   never for a change that was rolled back. They run on the engine's thread before
-///   the answer is sent: keep them short.
+///   never for a change that was rolled back. They run on a hook lane, a thread of the
+///   server's own, queued once the commit is durable (never on an engine thread or the
+///   SQLite writer, and the answer does not wait for them): one visitor's events in the order they were committed, a slow
+///   observer delaying only the events of its lane. A lane holds 1,024 requests' events;
+///   past that they are dropped, counted (`tabserver_hook_events_dropped_total`) and
+///   logged. A server that stops gives them 5 seconds to finish.
 ///
 /// ```swift
 /// var hooks = AppHooks()

@@ -6,13 +6,12 @@ extension AppMetrics {
     /// The media type of Prometheus' text exposition format.
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    /// Everything, in the text exposition format. `store` is asked for readiness and,
-    /// where counting is cheap (memory, SQLite), for the number of sessions.
-    /// `relayPublishFailures`: live events the relay to other instances could not send.
-    /// `pageAnswers`: the finished pages kept (see `PageAnswerCache`).
-    func exposition(store: any SessionStore, relayPublishFailures: Int = 0, pageAnswers: PageAnswerCache? = nil)
-        -> String
-    {
+    /// Everything, in the text exposition format. The store is asked for readiness (it
+    /// may wait: call this on a worker) and, where counting is free (memory, SQLite), for
+    /// the number of sessions.
+    func exposition(_ sources: MetricsSources) -> String {
+        let store = sources.store
+        let pageAnswers = sources.pageAnswers
         var out = ""
         out.reserveCapacity(8 * 1024)
         out +=
@@ -44,23 +43,28 @@ extension AppMetrics {
                 &out, "tabserver_engine_system_call_errors_total", "counter",
                 "Failed system calls on connections (epoll_ctl, 100 Continue).", engine.systemCallErrors)
         }
-        if let pageAnswers {
-            let footprint = pageAnswers.footprint
-            Self.single(
-                &out, "tabserver_page_cache_hits_total", "counter",
-                "Tab pages answered from the cache of finished pages.", pageAnswers.hits)
-            Self.single(
-                &out, "tabserver_page_cache_entries", "gauge", "Finished pages the cache holds now.", footprint.entries)
-            Self.single(
-                &out, "tabserver_page_cache_bytes", "gauge", "Bytes the cache of finished pages holds now (bounded).",
-                footprint.bytes)
-        }
+        let footprint = pageAnswers.footprint
+        Self.single(
+            &out, "tabserver_page_cache_hits_total", "counter",
+            "Tab pages answered from the cache of finished pages.", pageAnswers.hits)
+        Self.single(
+            &out, "tabserver_page_cache_entries", "gauge", "Finished pages the cache holds now.", footprint.entries)
+        Self.single(
+            &out, "tabserver_page_cache_bytes", "gauge", "Bytes the cache of finished pages holds now (bounded).",
+            footprint.bytes)
         Self.single(
             &out, "tabserver_session_undecodable_total", "counter",
             "Stored sessions that could not be decoded (read as absent).", store.undecodableSessions)
         Self.single(
             &out, "tabserver_live_publish_errors_total", "counter",
-            "Live events that could not be sent to other instances.", relayPublishFailures)
+            "Live events that could not be sent to other instances.", sources.events.relayPublishFailures)
+        Self.single(
+            &out, "tabserver_hook_events_waiting", "gauge",
+            "Requests' hook events queued for the observers, not yet delivered.", sources.hooksWaiting())
+        Self.single(
+            &out, "tabserver_hook_events_dropped_total", "counter",
+            "Requests' hook events dropped because the hook queue was full (an observer hook is slow).",
+            sources.hooksDropped())
         out += "# HELP tabserver_session_store_errors_total Session store calls that failed, by operation.\n"
         out += "# TYPE tabserver_session_store_errors_total counter\n"
         for operation in StoreOperation.allCases {
@@ -74,11 +78,11 @@ extension AppMetrics {
                 &out, "tabserver_session_store_duration_seconds", label: "operation=\"\(operation.label)\"",
                 storeLatency, operation.rawValue)
         }
-        let store = (store as? InstrumentedSessionStore)?.base ?? store
+        let base = (store as? InstrumentedSessionStore)?.base ?? store
         Self.single(
             &out, "tabserver_session_store_up", "gauge", "Whether the session store answers (1) or not (0).",
-            store.checkReady() ? 1 : 0)
-        if let count = Self.sessionCount(store) {
+            base.checkReady() ? 1 : 0)
+        if let count = Self.sessionCount(base) {
             Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", count)
         }
         return out
@@ -104,7 +108,7 @@ extension AppMetrics {
 
     private static func sessionCount(_ store: any SessionStore) -> Int? {
         if let memory = store as? MemorySessionStore { return memory.count }
-        if let sqlite = store as? SQLiteSessionStore { return try? sqlite.count() }
+        if let sqlite = store as? SQLiteSessionStore { return sqlite.rowCount }
         return nil
     }
 

@@ -60,6 +60,8 @@ final class InstrumentedSessionStore: SessionStore {
 
     var answersLater: Bool { base.answersLater }
     func awaitsCommit(_ id: SessionID) -> Bool { base.awaitsCommit(id) }
+    func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
+    var waitsForUsers: Bool { base.waitsForUsers }
     var commitsInGroups: Bool { base.commitsInGroups }
     func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)

@@ -24,10 +24,24 @@ final class SessionLocks: Sendable {
 
     /// Runs `body` holding the lock for the session named by `cookie` (its raw value).
     func withLock<Result>(for cookie: String, _ body: () -> Result) -> Result {
+        stripe(of: cookie).mutex.withLock { _ in body() }
+    }
+
+    /// `body`'s result under the lock of `cookie` if it is free now; nil, without running
+    /// `body`, when another request holds it (the caller must not wait: an engine thread).
+    func withLockIfAvailable<Result>(for cookie: String, _ body: () -> Result) -> Result? {
+        stripe(of: cookie).mutex.withLockIfAvailable { _ in body() }
+    }
+
+    /// The stripe of `cookie`; also how requests are spread over worker lanes.
+    static func hash(_ cookie: String) -> Int {
         // FNV-1a over the cookie bytes: cheap, and the ids are random already.
         var hash: UInt32 = 2_166_136_261
         for byte in cookie.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let stripe = stripes[Int(hash) & (stripes.count - 1)]
-        return stripe.mutex.withLock { _ in body() }
+        return Int(hash)
+    }
+
+    private func stripe(of cookie: String) -> Stripe {
+        stripes[Self.hash(cookie) & (stripes.count - 1)]
     }
 }

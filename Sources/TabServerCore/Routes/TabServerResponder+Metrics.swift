@@ -9,8 +9,7 @@ extension TabServerResponder {
     /// relayed by a proxy (it carries `Forwarded` or `X-Forwarded-For`) comes from some
     /// client behind it, so it is refused like any other stranger.
     static func metricsResponse(
-        _ request: HTTPRequest, metrics: AppMetrics, store: any SessionStore, events: EventHub, trust: ProxyTrust,
-        pageAnswers: PageAnswerCache
+        _ request: HTTPRequest, metrics: AppMetrics, sources: MetricsSources, trust: ProxyTrust
     ) -> HTTPResponse {
         guard request.method == .get || request.method == .head else {
             var response = HTTPResponse.text("Only GET is allowed here.\n", status: .methodNotAllowed)
@@ -25,11 +24,7 @@ extension TabServerResponder {
         headers.add("Cache-Control", "no-store")
         return HTTPResponse(
             status: .ok, headers: headers,
-            body: .bytes(
-                Array(
-                    metrics.exposition(
-                        store: store, relayPublishFailures: events.relayPublishFailures, pageAnswers: pageAnswers
-                    ).utf8)))
+            body: .bytes(Array(metrics.exposition(sources).utf8)))
     }
 
     /// A direct peer on loopback or in the trusted list, not a relayed request.

@@ -4,6 +4,7 @@ import TabServerHTTP
 import TabServerMustache
 import TabServerSessions
 import TabServerTabBar
+import TabServerThreads
 import TabServerWeb
 
 /// The app as a responder: routes, sessions, pages and error pages. The engine calls it
@@ -41,6 +42,13 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let log: LogSink?
     /// `POST /admin/backup` (a SQLite store only).
     let backup: BackupEndpoint?
+    /// Where observer hooks run: off the thread that completed the commit, in order per
+    /// session (see `TabServerResponder+Hooks.swift`).
+    let hookLanes: LaneQueue
+    /// Hook events dropped because their lane was full.
+    let hookOverflow: ErrorEpisode
+    /// Where requests that would wait on the store run (see `TabServerResponder+Workers.swift`).
+    let workLanes: LaneQueue
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
@@ -68,13 +76,23 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         formTokens = configuration.csrfSecret.map { FormTokenSigner(secret: Array($0.utf8)) } ?? .random()
         router = Self.makeRouter()
         let trust = configuration.trustedProxies
+        let hookLanes = LaneQueue(lanes: Self.hookLaneCount, capacity: Self.hookLaneCapacity)
+        let hookOverflow = ErrorEpisode()
+        let workLanes = LaneQueue(lanes: Self.workLaneCount, capacity: Self.workLaneCapacity)
+        self.hookLanes = hookLanes
+        self.hookOverflow = hookOverflow
+        self.workLanes = workLanes
         // The library's steps, each only where it has something to do (metrics on, a
         // store that backs up, a base path): a step that only passes the request on
         // still costs every request a call.
         var library: [any Middleware] = []
         if let metrics {
             library.append(
-                MetricsEndpoint(metrics: metrics, store: store, events: events, trust: trust, pageAnswers: pageAnswers))
+                MetricsEndpoint(
+                    metrics: metrics, trust: trust, workers: workLanes,
+                    sources: MetricsSources(
+                        store: store, events: events, pageAnswers: pageAnswers, hooksWaiting: { hookLanes.waiting },
+                        hooksDropped: { hookOverflow.total })))
         }
         if let backup { library.append(AdminBackupStep(backup: backup)) }
         if !configuration.basePath.isEmpty {
@@ -100,7 +118,13 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// At most this many attempts when another request wrote the same session meanwhile.
     static let maxWriteAttempts = 16
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse { answer(request).wait() }
+    /// The answer to `request` for a caller in this process (tests): it returns once the
+    /// answer is there and the hooks of the requests answered so far have run.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let response = answer(request).wait()
+        _ = finishHooks(within: .seconds(5))
+        return response
+    }
 
     /// The answer to `request`: at once, or once the session writes it rests on are
     /// durable (a store that commits in groups), so the engine thread serves other
@@ -125,9 +149,13 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// `synchronously`: confirm or write the session on this thread (a request run again
     /// after its pipelined check or write found the copy stale), so a request is run
     /// again at most once that way.
-    private func routes(
+    ///
+    /// `onWorker`: the request already runs on a worker lane (see `runOnWorker`), so it
+    /// may wait on the store; on any other thread (an engine loop) a request that would
+    /// wait is handed to a worker first.
+    func routes(
         _ request: HTTPRequest, origin: RequestOrigin, finishing: inout Finishing, synchronously: Bool = false,
-        contentResult: ContentResult? = nil
+        contentResult: ContentResult? = nil, onWorker: Bool = false
     ) -> HTTPAnswer {
         // A form post's fields, decoded once here for every route; any other body is the
         // route's to decode (an app's action taking JSON), or refused by it with 415.
@@ -148,6 +176,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         let user = identity.user(of: request)
         let finishing = finishing
         let cookie = request.cookie(configuration.cookieName)
+        let mayWait = onWorker || synchronously || contentResult != nil
+        if !mayWait, wouldWait(request, cookie: cookie, user: user) {
+            return runOnWorker(request, cookie: cookie, user: user, finishing: finishing)
+        }
         // A page seen before, of a session unchanged since, changes nothing: it is answered
         // from the cache without the visitor's lock, so two engine threads serving one
         // visitor's reloads never wait for each other.
@@ -167,9 +199,12 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         guard let cookie else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
         }
-        return sessionLocks.withLock(for: cookie) {
-            user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
-        }
+        let locked = { user.map { user in self.userLocks.withLock(for: user) { run(user) } } ?? run(nil) }
+        if mayWait { return sessionLocks.withLock(for: cookie, locked) }
+        // An engine thread never waits for a visitor's lock (its holder may be waiting on
+        // the store): a request whose visitor is busy runs on a worker.
+        return sessionLocks.withLockIfAvailable(for: cookie, locked)
+            ?? runOnWorker(request, cookie: cookie, user: user, finishing: finishing)
     }
 
     /// Runs the handler and commits the session. Only a conflicting write from another
@@ -332,11 +367,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         return .later(deferred)
     }
 
-    /// Delivers the hook events and tells the other windows to redraw.
+    /// Has the hook events delivered and tells the other windows to redraw.
     private func announce(_ announcement: Announcement) {
-        if !announcement.events.isEmpty {
-            AppHooks.$user.withValue(announcement.user) { appHooks.deliver(announcement.events) }
-        }
+        if !announcement.events.isEmpty { deliverLater(announcement) }
         if let redraw = announcement.redraw { events.publish("bar", data: "{}", to: redraw) }
     }
 
@@ -418,12 +451,12 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         }
     }
 
-    /// Completes `deferred` with `answer`, waiting for it off the caller's thread if it
-    /// comes later too.
-    private static func complete(_ deferred: DeferredResponse, with answer: HTTPAnswer) {
+    /// Completes `deferred` with `answer`, when it comes if it comes later too (no thread
+    /// waits for it).
+    static func complete(_ deferred: DeferredResponse, with answer: HTTPAnswer) {
         switch answer {
         case .now(let response): deferred.complete(response)
-        case .later: DispatchQueue.global().async { deferred.complete(answer.wait()) }
+        case .later(let inner): inner.attach { if let response = inner.take() { deferred.complete(response) } }
         }
     }
 

@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
-import TabServerSessions
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A thread of its own that runs some work once for each `wake()`, scheduled as
-/// `SCHED_BATCH`. (The SQLite store wakes it only when its writer goes from idle to busy,
-/// and the work drains everything queued, so wakes do not pile up.)
+/// The one kind of thread the server starts for work of its own besides the engine's
+/// loops (the SQLite writer, each hook lane): a thread that runs its work once for each
+/// `wake()`. Its owner keeps the queue of work; the run drains it, so wakes do not pile
+/// up, and a wake while a run is in progress runs the work once more after it.
 ///
-/// Why not a dispatch queue: the SQLite writer is woken thousands of times a second under
-/// load, and a normal thread that wakes preempts whoever runs, an engine loop in the middle
-/// of a request. Measured on 2 cores with 2,000 visitors, the loops were preempted ~2,000
-/// times a second and each commit took only 3–4 writes. A `SCHED_BATCH` thread gets the
-/// same share of the CPU but never preempts on waking: it runs when a loop waits for input,
-/// and by then more writes have queued, so commits are fewer and larger. When cores are
-/// idle it runs at once, as before. (The policy is per thread, so it cannot be set on a
-/// thread that dispatch shares with other work.)
+/// A worker waits for a wake without a timeout (it never polls): an idle worker costs
+/// nothing.
+///
+/// `Policy.batch` schedules it as `SCHED_BATCH`. Why, for the SQLite writer: it is woken
+/// thousands of times a second under load, and a normal thread that wakes preempts
+/// whoever runs, an engine loop in the middle of a request. Measured on 2 cores with
+/// 2,000 visitors, the loops were preempted ~2,000 times a second and each commit took
+/// only 3–4 writes. A `SCHED_BATCH` thread gets the same share of the CPU but never
+/// preempts on waking: it runs when a loop waits for input, and by then more writes have
+/// queued, so commits are fewer and larger. When cores are idle it runs at once, as
+/// before. (The policy is per thread, so it cannot be set on a thread that dispatch
+/// shares with other work.)
 ///
 /// Gathering: woken within `busyWindow` of its last run's end (work arrives steadily), it
 /// sleeps `gather` before running, so more work joins the run (a commit delay, as
@@ -30,39 +34,51 @@ import TabServerSessions
 /// `@unchecked Sendable` is safe: `work` and `fallback` are written only in `start`,
 /// before the thread runs and before the owner's first `wake()`; `lastRunEnd` only on
 /// the worker's thread.
-final class BatchWorker: @unchecked Sendable {
+package final class WorkerThread: @unchecked Sendable {
+    /// How the thread is scheduled.
+    package enum Policy: Sendable {
+        /// The system's default: it runs as soon as it is woken, if a core is free or
+        /// its share says so.
+        case normal
+        /// `SCHED_BATCH`: never preempts a running thread on waking (see the type).
+        case batch
+    }
+
     private let wakeUps = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
     private var work: (@Sendable () -> Void)?
+    private let policy: Policy
     private let gather: Duration
     private let busyWindow: Duration
     /// When the last run ended (uptime nanoseconds; 0 before the first).
     private var lastRunEnd: UInt64 = 0
     /// Runs that waited `gather` first (tests and diagnostics).
-    let gatheredRuns = Atomic<Int>(0)
+    package let gatheredRuns = Atomic<Int>(0)
 
     /// `gather`: how long a run waits for more work when the worker is busy (`.zero`: never).
-    init(gather: Duration = .zero, busyWindow: Duration = .milliseconds(2)) {
+    package init(policy: Policy = .normal, gather: Duration = .zero, busyWindow: Duration = .milliseconds(2)) {
+        self.policy = policy
         self.gather = gather
         self.busyWindow = busyWindow
     }
 
     /// Starts the thread; it runs `work` after each `wake()`. Call once.
-    func start(_ work: @escaping @Sendable () -> Void) {
-        precondition(self.work == nil, "BatchWorker started twice")
+    package func start(_ work: @escaping @Sendable () -> Void) {
+        precondition(self.work == nil, "WorkerThread started twice")
         self.work = work
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(
             &thread, nil,
             { context in
-                let worker = Unmanaged<BatchWorker>.fromOpaque(context!).takeRetainedValue()
+                let worker = Unmanaged<WorkerThread>.fromOpaque(context!).takeRetainedValue()
                 worker.run()
                 return nil
             }, context)
         guard created == 0 else {
-            // No thread (resource limits): run the work on dispatch instead.
-            Unmanaged<BatchWorker>.fromOpaque(context).release()
+            // No thread (resource limits): run the work on a serial dispatch queue instead,
+            // which keeps the one-run-at-a-time promise.
+            Unmanaged<WorkerThread>.fromOpaque(context).release()
             self.work = nil
             fallback = work
             return
@@ -72,25 +88,28 @@ final class BatchWorker: @unchecked Sendable {
 
     /// Used when no thread could be created.
     private var fallback: (@Sendable () -> Void)?
+    private let fallbackQueue = DispatchQueue(label: "tabserver.worker-fallback")
 
     /// Has the work run (again) soon.
-    func wake() {
+    package func wake() {
         if let fallback {
-            DispatchQueue.global(qos: .userInitiated).async(execute: fallback)
+            fallbackQueue.async(execute: fallback)
             return
         }
         wakeUps.signal()
     }
 
     /// Ends the thread after the run in progress, if any.
-    func stop() {
+    package func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         wakeUps.signal()
     }
 
     private func run() {
-        var parameters = sched_param()
-        _ = sched_setscheduler(0, Self.batchPolicy, &parameters)
+        if policy == .batch {
+            var parameters = sched_param()
+            _ = sched_setscheduler(0, Self.batchPolicy, &parameters)
+        }
         while true {
             wakeUps.wait()
             if stopped.load(ordering: .sequentiallyConsistent) { return }
@@ -99,7 +118,7 @@ final class BatchWorker: @unchecked Sendable {
                 var pause = timespec(tv_sec: 0, tv_nsec: Int(gather.components.attoseconds / 1_000_000_000))
                 pause.tv_sec = Int(gather.components.seconds)
                 _ = nanosleep(&pause, nil)
-            } else {
+            } else if policy == .batch {
                 // Lets the loops finish the requests in hand first: more of their writes join
                 // this run (measured: 3,750 runs in 5 s instead of 6,000; 2% less CPU a request).
                 sched_yield()

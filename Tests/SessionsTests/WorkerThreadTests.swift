@@ -3,13 +3,13 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import TabServerSQLiteSessions
-@testable import TabServerSessions
+@testable import TabServerThreads
 
-/// The SQLite writer's thread: every wake runs the work, and a run right after another
-/// (steady work) first waits a moment so more work joins it.
-@Suite("Batch worker")
-struct BatchWorkerTests {
+/// The server's worker thread (the SQLite writer's, the hook lanes'): every wake runs the
+/// work, and with a gathering time a run right after another (steady work) first waits a
+/// moment so more work joins it.
+@Suite("Worker thread")
+struct WorkerThreadTests {
     /// Counts runs and lets the test wait for the n-th.
     final class Runs: Sendable {
         private let count = Mutex(0)
@@ -26,7 +26,7 @@ struct BatchWorkerTests {
     @Test("a wake soon after a run waits to gather; the first run does not")
     func gathersWhenBusy() {
         // A busy window of a minute: the second wake is surely within it.
-        let worker = BatchWorker(gather: .microseconds(200), busyWindow: .seconds(60))
+        let worker = WorkerThread(policy: .batch, gather: .microseconds(200), busyWindow: .seconds(60))
         let runs = Runs()
         worker.start { runs.record() }
         defer { worker.stop() }
@@ -42,8 +42,8 @@ struct BatchWorkerTests {
     @Test("after a quiet spell, or without a gathering time, a wake runs at once")
     func runsAtOnceWhenQuiet() {
         // A busy window of zero: every wake comes after it.
-        let quiet = BatchWorker(gather: .milliseconds(50), busyWindow: .zero)
-        let never = BatchWorker(gather: .zero, busyWindow: .seconds(60))
+        let quiet = WorkerThread(policy: .batch, gather: .milliseconds(50), busyWindow: .zero)
+        let never = WorkerThread(policy: .batch, gather: .zero, busyWindow: .seconds(60))
         for worker in [quiet, never] {
             let runs = Runs()
             worker.start { runs.record() }

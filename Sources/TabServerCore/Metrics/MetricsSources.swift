@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerSessions
+
+/// What `/metrics` reads besides the app's own counters (`AppMetrics`).
+struct MetricsSources: Sendable {
+    /// Asked whether it is up and, where counting is cheap, how many sessions it holds.
+    let store: any SessionStore
+    /// Its relay's publish failures.
+    let events: EventHub
+    /// The finished pages kept.
+    let pageAnswers: PageAnswerCache
+    /// Hook events queued and not yet delivered.
+    let hooksWaiting: @Sendable () -> Int
+    /// Hook events dropped because their lane was full.
+    let hooksDropped: @Sendable () -> Int
+}

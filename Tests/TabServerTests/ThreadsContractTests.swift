@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dispatch
+import Synchronization
+import TabServer
+import TabServerCore
+import TabServerDemo
+import TabServerHTTP
+import TabServerTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// docs/threads.md, over a real socket: an engine thread never waits on slow work of
+/// others. A hook that sleeps runs on a hook lane, not the SQLite writer; a store call
+/// that hangs runs on a worker lane, not an engine loop.
+@Suite("The threads contract: nothing slow holds an engine thread or the commit", .serialized)
+struct ThreadsContractTests {
+    /// Each hook call, by visitor (the slow one, the others), in order.
+    final class Calls: Sendable {
+        private let calls = Mutex<[String: [String]]>([:])
+        func record(_ session: String, _ tab: String) { calls.withLock { $0[session, default: []].append(tab) } }
+        var all: [String: [String]] { calls.withLock { $0 } }
+        var total: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+    }
+
+    @Test("a didSelect hook that sleeps 2 s: its own answer and other visitors' selects keep p99 ≤ 50 ms (SQLite)")
+    func slowHookHoldsNoCommit() throws {
+        let calls = Calls()
+        var hooks = demoHooks()
+        hooks.didSelect = { tab, _ in
+            if tab.id == "music" { usleep(2_000_000) }
+            calls.record(tab.id == "music" ? "slow" : "other", tab.id)
+        }
+        var configuration = sevenTabConfiguration()
+        configuration.http.threads = 2
+        configuration.sessions = .sqlite(path: TestFixtures.temporaryDirectory("threads-hook") + "/sessions.sqlite")
+        let app = try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
+        let server = try AppServer(app)
+        defer { server.shutdown() }
+
+        let slow = TestClient(port: server.port)
+        let slowToken = try #require(slow.get("/tabs/movies").csrfToken)
+        let started = ContinuousClock.now
+        #expect(slow.post("/select", form: [("csrf", slowToken), ("tab", "music")]).status == 303)
+        let slowAnswer = ContinuousClock.now - started
+        #expect(slowAnswer < .milliseconds(500), "the slow hook's own answer took \(slowAnswer)")
+
+        // Four visitors on both loops tap tabs while the hook sleeps: every tap is a write
+        // that waits for its group commit.
+        let latencies = Mutex<[Duration]>([])
+        let answered = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let client = TestClient(port: server.port)
+            guard let token = client.get("/tabs/movies").csrfToken else { return }
+            for index in 0..<25 {
+                let begin = ContinuousClock.now
+                let status = client.post(
+                    "/select", form: [("csrf", token), ("tab", index.isMultiple(of: 2) ? "tv" : "movies")]
+                ).status
+                latencies.withLock { $0.append(ContinuousClock.now - begin) }
+                if status == 303 { answered.add(1, ordering: .relaxed) }
+            }
+        }
+        let othersDone = ContinuousClock.now - started
+        let sorted = latencies.withLock { $0 }.sorted()
+        #expect(answered.load(ordering: .relaxed) == 100)
+        let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        #expect(p99 <= .milliseconds(50), "p99 of the other visitors' selects: \(p99)")
+        #expect(othersDone < .milliseconds(1_900), "the others finished \(othersDone) after the slow tap")
+
+        // Every committed tap reached its observer, the slow one too.
+        #expect(app.responder.finishHooks(within: .seconds(5)))
+        #expect(calls.all["slow"] == ["music"])
+        #expect(calls.total == 101, "\(calls.total) hook calls")
+    }
+
+    @Test("Redis hung (SIGSTOP) under signed-in users: health checks on every loop keep answering within 50 ms")
+    func hungRedisHoldsNoLoop() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        var configuration = sevenTabConfiguration()
+        configuration.http.threads = 2
+        configuration.identityHeader = "X-Forwarded-User"
+        configuration.sessions = try SessionStoreConfiguration(redis.url)
+        configuration.csrfSecret = String(repeating: "x", count: 32)
+        let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: quietLog)
+        let server = try AppServer(app)
+        defer { server.shutdown() }
+        let users = (0..<4).map { _ in TestClient(port: server.port) }
+        for (index, user) in users.enumerated() {
+            #expect(user.get("/tabs/music", headers: [("X-Forwarded-User", "user\(index)")]).status == 200)
+        }
+
+        let pid = try #require(redis.processIdentifier)
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        // Signed-in users' requests read their records from Redis synchronously: each now
+        // waits for the client's timeout (500 ms) somewhere. Not on an engine loop.
+        let userStatuses = Mutex<[Int]>([])
+        let group = DispatchGroup()
+        let port = server.port
+        for index in users.indices {
+            DispatchQueue.global().async(group: group) {
+                let status = TestClient(port: port).get("/tabs/movies", headers: [("X-Forwarded-User", "user\(index)")])
+                    .status
+                userStatuses.withLock { $0.append(status) }
+            }
+        }
+        usleep(20_000)
+        let slowest = Mutex(Duration.zero)
+        let probes = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let client = TestClient(port: server.port)
+            for _ in 0..<20 {
+                let begin = ContinuousClock.now
+                if client.get("/healthz").status == 200 { probes.add(1, ordering: .relaxed) }
+                let took = ContinuousClock.now - begin
+                slowest.withLock { $0 = max($0, took) }
+                usleep(10_000)
+            }
+        }
+        #expect(probes.load(ordering: .relaxed) == 80)
+        let worst = slowest.withLock { $0 }
+        #expect(worst <= .milliseconds(50), "slowest health check while Redis hung: \(worst)")
+        #expect(group.wait(timeout: .now() + 5) == .success)
+        #expect(userStatuses.withLock { $0 }.allSatisfy { $0 == 503 }, "\(userStatuses.withLock { $0 })")
+    }
+}
