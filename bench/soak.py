@@ -87,6 +87,7 @@ class Soak:
         self.samples = []
         self.streams_opened = 0
         self.streams_lock = threading.Lock()
+        self.metrics = []
 
     def elapsed(self):
         return time.monotonic() - self.started
@@ -116,7 +117,7 @@ class Soak:
     def start_server(self):
         self.server = subprocess.Popen(
             [BINARY, "--port", str(self.port), "--sessions", f"redis://127.0.0.1:{self.redis_port}/0",
-             "--access-log", "off"], stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "server.log"), "w"))
+             "--access-log", "off", "--metrics", "on"], stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "server.log"), "w"))
         for _ in range(200):
             try:
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
@@ -240,6 +241,12 @@ class Soak:
                 thread.start()
             for thread in threads:
                 thread.join(timeout=SECONDS + 30)
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+            connection.request("GET", "/metrics")
+            exposition = connection.getresponse().read().decode()
+            self.metrics = [line for line in exposition.splitlines()
+                            if line.startswith(("tabserver_work_lane_jobs_total", "tabserver_hook_events",
+                                                "tabserver_open_connections", "tabserver_session_store_up"))]
         finally:
             self.server.terminate()
             try:
@@ -266,6 +273,7 @@ class Soak:
             for key, value in bucket.items():
                 total[key] = total.get(key, 0) + value
         print(f"total: {total}")
+        print("at the end, /metrics: " + "; ".join(self.metrics))
         print("| at | RSS | descriptors |")
         print("|---|---|---|")
         for at, rss, fds in self.samples[:: max(1, len(self.samples) // 12)]:

@@ -31,6 +31,9 @@ public final class DeferredResponse: Sendable {
         let wakeAndWaiter = state.withLock { state -> ((@Sendable () -> Void)?, DispatchSemaphore?)? in
             guard state.response == nil, !state.taken else { return nil }
             state.response = response
+            // Called once, then let go: a wake that captures this response (`map`,
+            // chaining one later answer to another) would otherwise keep it alive forever.
+            defer { state.wake = nil }
             return (state.wake, state.waiter)
         }
         guard let (wake, waiter) = wakeAndWaiter else { return }
@@ -77,7 +80,8 @@ public final class DeferredResponse: Sendable {
     /// thread, at once if the response is already there) when it can be taken.
     public func attach(wake: @escaping @Sendable () -> Void) {
         let ready = state.withLock { state -> Bool in
-            state.wake = wake
+            // Kept only until the response comes (see `complete`).
+            if state.response == nil { state.wake = wake }
             return state.response != nil
         }
         if ready { wake() }

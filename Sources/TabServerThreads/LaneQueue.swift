@@ -48,6 +48,7 @@ package final class LaneQueue: Sendable {
 
     private let lanes: [Lane]
     private let capacity: Int
+    private let acceptedJobs = Atomic<Int>(0)
 
     /// `lanes` threads, each holding at most `capacity` jobs not yet started.
     package init(lanes: Int = 4, capacity: Int = 1024) {
@@ -73,10 +74,14 @@ package final class LaneQueue: Sendable {
             }
             return (true, !jobs.running, !jobs.started)
         }
+        if added { acceptedJobs.add(1, ordering: .relaxed) }
         if start { lane.thread.start { [weak lane] in lane?.runJobs() } }
         if wake { lane.thread.wake() }
         return added
     }
+
+    /// Jobs taken since the queue was made (refused ones not counted).
+    package var accepted: Int { acceptedJobs.load(ordering: .relaxed) }
 
     /// Jobs queued and not yet started, over all lanes.
     package var waiting: Int { lanes.reduce(0) { $0 + $1.jobs.withLock { $0.waiting.count } } }

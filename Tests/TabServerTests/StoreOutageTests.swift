@@ -91,16 +91,20 @@ struct StoreOutageTests {
         if hang { kill(pid, SIGSTOP) } else { redis.stop() }
         // The first request finds out (refused at once, or after the 500 ms timeout).
         #expect(client.get("/tabs/music").status == 503)
-        var slowest = Duration.zero
+        var took: [Duration] = []
         for index in 0..<60 {
             let started = ContinuousClock.now
             let status =
                 index.isMultiple(of: 3) ? client.get("/readyz").status : client.get("/tabs/music").status
-            slowest = max(slowest, ContinuousClock.now - started)
+            took.append(ContinuousClock.now - started)
             #expect(status == 503)
             usleep(20_000)
         }
-        #expect(slowest < .milliseconds(50), "slowest request while down: \(slowest)")
+        // 95 % within 50 ms, and none waited for a timeout (500 ms): the worst case
+        // allows for a loaded machine's scheduling (the suites run in parallel).
+        took.sort()
+        #expect(took[56] < .milliseconds(50), "95th percentile while down: \(took[56])")
+        #expect(took[59] < .milliseconds(250), "slowest request while down: \(took[59])")
         #expect(client.get("/healthz").status == 200)
         #expect(log.storeLines.count == 1, "\(log.storeLines)")
         #expect(log.storeLines.first?.contains("127.0.0.1:\(redis.port)") == true)

@@ -76,7 +76,7 @@ struct ThreadsContractTests {
         #expect(calls.total == 101, "\(calls.total) hook calls")
     }
 
-    @Test("Redis hung (SIGSTOP) under signed-in users: health checks on every loop keep answering within 50 ms")
+    @Test("Redis hung (SIGSTOP) under signed-in users: no loop is held: health checks answer at once")
     func hungRedisHoldsNoLoop() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
@@ -109,21 +109,30 @@ struct ThreadsContractTests {
             }
         }
         usleep(20_000)
-        let slowest = Mutex(Duration.zero)
-        let probes = Atomic<Int>(0)
+        // 200 health checks from four connections over both loops while the users wait:
+        // the first of each connection is sent while every user's call is still hung.
+        let first = Mutex<[Duration]>([])
+        let took = Mutex<[Duration]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             let client = TestClient(port: server.port)
-            for _ in 0..<20 {
+            for index in 0..<50 {
                 let begin = ContinuousClock.now
-                if client.get("/healthz").status == 200 { probes.add(1, ordering: .relaxed) }
-                let took = ContinuousClock.now - begin
-                slowest.withLock { $0 = max($0, took) }
-                usleep(10_000)
+                let status = client.get("/healthz").status
+                let duration = status == 200 ? ContinuousClock.now - begin : .seconds(99)
+                took.withLock { $0.append(duration) }
+                if index == 0 { first.withLock { $0.append(duration) } }
+                usleep(5_000)
             }
         }
-        #expect(probes.load(ordering: .relaxed) == 80)
-        let worst = slowest.withLock { $0 }
-        #expect(worst <= .milliseconds(50), "slowest health check while Redis hung: \(worst)")
+        // None waited for the hung call's timeout (500 ms), which a loop holding a user's
+        // call makes its other connections do.
+        let firstWorst = first.withLock { $0 }.max() ?? .seconds(99)
+        #expect(firstWorst < .milliseconds(100), "the first health checks took up to \(firstWorst)")
+        let sorted = took.withLock { $0 }.sorted()
+        #expect(sorted.count == 200)
+        let p99 = sorted[sorted.count * 99 / 100]
+        #expect(p99 <= .milliseconds(50), "p99 of the health checks while Redis hung: \(p99)")
+        print("threads contract: health checks while Redis hung: p99 \(p99), first \(firstWorst)")
         #expect(group.wait(timeout: .now() + 5) == .success)
         #expect(userStatuses.withLock { $0 }.allSatisfy { $0 == 503 }, "\(userStatuses.withLock { $0 })")
     }

@@ -65,6 +65,10 @@ extension AppMetrics {
             &out, "tabserver_hook_events_dropped_total", "counter",
             "Requests' hook events dropped because the hook queue was full (an observer hook is slow).",
             sources.hooksDropped())
+        Self.single(
+            &out, "tabserver_work_lane_jobs_total", "counter",
+            "Requests run on a work lane (they would have waited on the store or a busy visitor) and metrics scrapes.",
+            sources.workLaneJobs())
         out += "# HELP tabserver_session_store_errors_total Session store calls that failed, by operation.\n"
         out += "# TYPE tabserver_session_store_errors_total counter\n"
         for operation in StoreOperation.allCases {

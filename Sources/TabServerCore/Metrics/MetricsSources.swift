@@ -13,4 +13,6 @@ struct MetricsSources: Sendable {
     let hooksWaiting: @Sendable () -> Int
     /// Hook events dropped because their lane was full.
     let hooksDropped: @Sendable () -> Int
+    /// Jobs the work lanes took: requests that would have waited, and these expositions.
+    let workLaneJobs: @Sendable () -> Int
 }
