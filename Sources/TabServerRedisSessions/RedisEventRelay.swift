@@ -22,12 +22,14 @@ final class RedisEventRelay: EventRelay {
 
     private let listener = Listener()
 
-    init(configuration: RedisConfiguration, channel: String, log: LogSink? = nil) {
+    /// A relay on `channel` through `client`: the store's own, so that when it finds a new
+    /// master after a failover, publishing and the subscription move there with it.
+    init(client: RedisClient, channel: String, log: LogSink? = nil) {
         self.log = log
-        client = RedisClient(configuration: configuration)
+        self.client = client
         self.channel = Array(channel.utf8)
         let listener = listener
-        subscriber = RedisSubscriber(configuration: configuration, channel: channel) { payload in
+        subscriber = RedisSubscriber(client: client, channel: channel) { payload in
             listener.deliver.withLock { $0 }?(payload)
         }
     }
