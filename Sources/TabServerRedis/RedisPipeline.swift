@@ -43,6 +43,7 @@ public final class RedisPipeline: Sendable {
 
         func run() {
             var connection: RedisConnection?
+            var generation = 0
             while true {
                 _ = wake.wait(timeout: .now() + .milliseconds(250))
                 let (batch, stopped) = queue.withLock { queue in
@@ -54,7 +55,9 @@ public final class RedisPipeline: Sendable {
                     continue
                 }
                 do throws(RedisError) {
-                    if connection == nil { connection = try client.connect().connection }
+                    // The client has moved to another master (Sentinel): follow it.
+                    if client.generation != generation { connection = nil }
+                    if connection == nil { (connection, generation) = try client.connect() }
                     // After a shortfall the next batch goes wherever the client says the master is.
                     if try !send(batch, on: connection!) { connection = nil }
                 } catch {

@@ -12,6 +12,8 @@ final class RedisEventRelay: EventRelay {
     private let client: RedisClient
     private let channel: [UInt8]
     private let subscriber: RedisSubscriber
+    /// In Sentinel mode: hears of a failover at once, for the store's client too.
+    private let watcher: RedisSentinelWatcher?
     private let failures = ErrorEpisode()
     private let log: LogSink?
 
@@ -32,6 +34,7 @@ final class RedisEventRelay: EventRelay {
         subscriber = RedisSubscriber(client: client, channel: channel) { payload in
             listener.deliver.withLock { $0 }?(payload)
         }
+        watcher = RedisSentinelWatcher(client: client)
     }
 
     /// Whether the subscription is live (tests wait for it).
@@ -40,6 +43,7 @@ final class RedisEventRelay: EventRelay {
     func start(deliver: @escaping @Sendable ([UInt8]) -> Void) {
         listener.deliver.withLock { $0 = deliver }
         subscriber.start()
+        watcher?.start()
     }
 
     func publish(_ payload: [UInt8]) {
@@ -55,5 +59,8 @@ final class RedisEventRelay: EventRelay {
 
     var publishFailures: Int { failures.total }
 
-    func stop() { subscriber.stop() }
+    func stop() {
+        subscriber.stop()
+        watcher?.stop()
+    }
 }
