@@ -84,6 +84,8 @@ public final class RedisSessionStore: SessionStore {
     /// Tokens of this instance's pipelined writes: a random start, so two instances'
     /// tokens do not meet, counted up from there (never 0, which means "confirmed").
     private let writeTokens = Atomic<UInt64>(UInt64.random(in: 1...(UInt64.max / 2)))
+    /// `client.generation` when the cache was last checked against it.
+    private let cacheGeneration = Atomic<Int>(0)
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
     /// Hashes whose bytes could not be decoded since start (each read as absent).
@@ -133,6 +135,7 @@ public final class RedisSessionStore: SessionStore {
     /// then deleted) or unreadable. When the recorded last use is older than
     /// `touchInterval`, records `now` and renews the TTL in the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        dropCacheIfMasterChanged()
         if let cached = cache.withLock({ $0[id] }), !cached.failed, !cached.inFlight,
             now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
@@ -156,6 +159,7 @@ public final class RedisSessionStore: SessionStore {
     /// full load. The app confirms a copy it does not write with `isCurrent`, and a
     /// stale copy it writes loses the compare-and-set, so no answer rests on it.
     public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        dropCacheIfMasterChanged()
         if let cached = cache.withLock({ $0[id] }), !cached.failed, now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
         {
@@ -177,6 +181,15 @@ public final class RedisSessionStore: SessionStore {
         if matches(reply, session) { return true }
         forget(session.id)
         return false
+    }
+
+    /// Empties the cache when the client has moved to another master (a Sentinel
+    /// failover) since the last look: without `WAIT`, the new master may lack writes the
+    /// cache holds, and a revision number may come to stand for other bytes there.
+    private func dropCacheIfMasterChanged() {
+        let generation = client.generation
+        guard cacheGeneration.exchange(generation, ordering: .relaxed) != generation else { return }
+        cache.withLock { $0.removeAll() }
     }
 
     /// Whether `session` is a write of this instance that Redis refused (known here once
