@@ -30,7 +30,8 @@ extension RedisClient {
     public func replicationFailure(_ reply: RedisReply, endpoint: String) -> RedisError? {
         let wanted = configuration.waitReplicas
         if let acknowledged = reply.integer, acknowledged >= wanted { return nil }
-        let said = reply.integer.map { "\($0) of \(wanted) replica(s) acknowledged the write" } ?? "WAIT answered \(reply)"
+        let said =
+            reply.integer.map { "\($0) of \(wanted) replica(s) acknowledged the write" } ?? "WAIT answered \(reply)"
         return RedisError(
             .notReplicated, endpoint: endpoint, "\(said) within \(configuration.waitMilliseconds) ms")
     }

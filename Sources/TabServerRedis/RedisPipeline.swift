@@ -77,7 +77,8 @@ public final class RedisPipeline: Sendable {
             if let wait { commands.append(wait) }
             let replies = try connection.pipeline(commands)
             var shortfall: RedisError?
-            if wait != nil, let failure = client.replicationFailure(replies[batch.count], endpoint: connection.endpoint) {
+            if wait != nil, let failure = client.replicationFailure(replies[batch.count], endpoint: connection.endpoint)
+            {
                 shortfall = failure
                 client.forgetMaster()
             }

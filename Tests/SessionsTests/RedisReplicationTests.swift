@@ -12,7 +12,8 @@ struct RedisSentinelURLTests {
     func valid() throws {
         let configuration = try RedisConfiguration(url: "redis-sentinel://10.0.0.1,sentinel-2:26380,[::1]:7/sessions/2")
         #expect(configuration.sentinels?.masterName == "sessions")
-        #expect(configuration.sentinels?.addresses.map(\.endpoint) == ["10.0.0.1:26379", "sentinel-2:26380", "[::1]:7"])
+        #expect(
+            configuration.sentinels?.addresses.map(\.endpoint) == ["10.0.0.1:26379", "sentinel-2:26380", "[::1]:7"])
         #expect(configuration.database == 2)
         #expect(configuration.url == "redis-sentinel://10.0.0.1:26379,sentinel-2:26380,[::1]:7/sessions/2")
         let plain = try RedisConfiguration(url: "REDIS-SENTINEL://127.0.0.1/m")

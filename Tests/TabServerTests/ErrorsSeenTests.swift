@@ -105,7 +105,8 @@ struct ErrorsSeenTests {
         close(listener)
         let log = LogFile()
         let relay = RedisEventRelay(
-            client: RedisClient(configuration: RedisConfiguration(host: "127.0.0.1", port: port)), channel: "test:events",
+            client: RedisClient(configuration: RedisConfiguration(host: "127.0.0.1", port: port)),
+            channel: "test:events",
             log: log.sink)
         for _ in 0..<3 { relay.publish(Array("event".utf8)) }
         #expect(relay.publishFailures == 3)

@@ -43,8 +43,10 @@ struct RedisSentinelFailoverTests {
         #expect(redis.sentinels?.masterName == "sessions")
         #expect(redis.sentinels?.addresses.map(\.endpoint) == ["10.0.0.1:26379", "10.0.0.2:26380", "[::1]:26379"])
         #expect(parsed.sessions.description == "redis-sentinel://10.0.0.1:26379,10.0.0.2:26380,[::1]:26379/sessions/3")
-        for bad in ["redis-sentinel://10.0.0.1", "redis-sentinel://10.0.0.1/", "redis-sentinel://a,,b/m", "redis-sentinel://a/m x"]
-        {
+        for bad in [
+            "redis-sentinel://10.0.0.1", "redis-sentinel://10.0.0.1/", "redis-sentinel://a,,b/m",
+            "redis-sentinel://a/m x",
+        ] {
             #expect(throws: ConfigurationError.self, "\(bad)") { try SessionStoreConfiguration(bad) }
         }
     }
@@ -252,7 +254,9 @@ struct RedisSentinelFailoverTests {
 
     /// Publishes probe events on `app` until one arrives on `stream`; how long it took, or
     /// nil if none arrived within `limit`.
-    private func relayed(from app: Application, to stream: RawHTTPConnection, live: LiveEventsTests, within limit: Duration)
+    private func relayed(
+        from app: Application, to stream: RawHTTPConnection, live: LiveEventsTests, within limit: Duration
+    )
         -> Duration?
     {
         let started = ContinuousClock.now

@@ -34,7 +34,8 @@ final class SentinelCluster {
         var sentinels: [RedisSentinelServer] = []
         for _ in 0..<3 {
             let sentinel = try RedisSentinelServer(
-                masterName: Self.masterName, masterPort: first.port, downAfter: .seconds(1), failoverTimeout: .seconds(3))
+                masterName: Self.masterName, masterPort: first.port, downAfter: .seconds(1),
+                failoverTimeout: .seconds(3))
             let tuned = Self.ask(sentinel.port, ["SENTINEL", "DEBUG", "info-period", "100", "publish-period", "500"])
             guard tuned == .status("OK") else {
                 throw NotReady(description: "SENTINEL DEBUG answered \(tuned.map { "\($0)" } ?? "nothing")")
@@ -88,7 +89,8 @@ final class SentinelCluster {
         let sentinelLogs = sentinels.enumerated().map { index, sentinel in
             "sentinel \(index) (\(sentinel.port)):\n" + tail(sentinel.directory + "/sentinel.log")
         }
-        return sentinelLogs.joined(separator: "\n") + "\nfirst (\(first.port)):\n" + tail(first.directory + "/redis.log")
+        return sentinelLogs.joined(separator: "\n") + "\nfirst (\(first.port)):\n"
+            + tail(first.directory + "/redis.log")
             + "\nsecond (\(second.port)):\n" + tail(second.directory + "/redis.log")
     }
 
@@ -101,8 +103,9 @@ final class SentinelCluster {
     private var isReady: Bool {
         guard replicaInSync(second) else { return false }
         for sentinel in sentinels {
-            guard Self.ask(sentinel.port, ["SENTINEL", "CKQUORUM", Self.masterName])?.string?.hasPrefix("OK 3 usable")
-                == true,
+            guard
+                Self.ask(sentinel.port, ["SENTINEL", "CKQUORUM", Self.masterName])?.string?.hasPrefix("OK 3 usable")
+                    == true,
                 let replicas = Self.ask(sentinel.port, ["SENTINEL", "REPLICAS", Self.masterName])?.array,
                 replicas.contains(where: { Self.field("flags", in: $0) == "slave" })
             else { return false }

@@ -125,7 +125,7 @@ extension AppConfiguration {
         },
         Setting(
             flag: "redis-wait-replicas", environment: "TABSERVER_REDIS_WAIT_REPLICAS", defaultValue: "0",
-            help: "Redis replicas that must have each session write (WAIT, up to 250 ms) before it succeeds; fewer → 503"
+            help: "Redis replicas that must acknowledge each session write (WAIT, ≤ 250 ms); fewer → 503"
         ) { configuration, value throws(ConfigurationError) in
             let replicas = try integer(value, in: 0...64)
             if case .redis(var redis, let keyPrefix) = configuration.sessions {
