@@ -69,8 +69,8 @@ public final class RedisPipeline: Sendable {
         }
 
         /// One round trip for `batch`, and `WAIT` after it when its writes need replicas.
-        /// A shortfall makes the client look for the master again (a failover may have
-        /// promoted the replica); then this returns false.
+        /// In Sentinel mode a shortfall makes the client look for the master again (a
+        /// failover may have promoted the replica); then this returns false.
         private func send(_ batch: [Item], on connection: RedisConnection) throws(RedisError) -> Bool {
             let wait = batch.contains(where: \.replicated) ? client.waitCommand : nil
             var commands = batch.map(\.command)
@@ -89,7 +89,7 @@ public final class RedisPipeline: Sendable {
                     item.done(.success(reply))
                 }
             }
-            return shortfall == nil
+            return shortfall == nil || client.configuration.sentinels == nil
         }
     }
 

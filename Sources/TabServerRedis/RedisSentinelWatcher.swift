@@ -25,7 +25,7 @@ public final class RedisSentinelWatcher: Sendable {
 
     /// A watcher for `client`'s sentinels; nil when the client has none.
     public init?(client: RedisClient) {
-        guard let sentinels = client.configuration.sentinels else { return nil }
+        guard let sentinels = client.configuration.sentinels, !sentinels.addresses.isEmpty else { return nil }
         self.client = client
         self.sentinels = sentinels
     }
@@ -49,7 +49,7 @@ public final class RedisSentinelWatcher: Sendable {
     private func listen() {
         var next = 0
         while !stopped.load(ordering: .relaxed) {
-            let sentinel = sentinels.addresses[next % max(1, sentinels.addresses.count)]
+            let sentinel = sentinels.addresses[next % sentinels.addresses.count]
             next += 1
             do {
                 // A sentinel has no databases: no SELECT on this connection.
@@ -73,7 +73,7 @@ public final class RedisSentinelWatcher: Sendable {
             } catch {
                 subscribed.store(false, ordering: .relaxed)
                 // After a full round of sentinels that did not answer, pause before the next.
-                if next % max(1, sentinels.addresses.count) == 0 {
+                if next % sentinels.addresses.count == 0 {
                     for _ in 0..<4 where !stopped.load(ordering: .relaxed) { usleep(250_000) }
                 }
             }
