@@ -12,6 +12,12 @@ import Synchronization
 /// the others still fail fast until it answers), and a success ends the backoff. So
 /// the client recovers by itself when the server comes back, with no new object.
 ///
+/// With `configuration.sentinels` the server is the master that Redis Sentinel names:
+/// asked on the first connection, and again after every failure (a refused or lost
+/// connection, a timeout, a `READONLY` answer from a demoted master, a write the
+/// replicas did not acknowledge), so the client follows a failover by itself. Pooled
+/// connections to a master that is no longer the one named are closed, not reused.
+///
 /// ```swift
 /// let client = try RedisClient(url: "redis://127.0.0.1:6379/0")
 /// _ = try client.command(["SET", "greeting", "hello"])
@@ -33,6 +39,11 @@ public final class RedisClient: Sendable {
         var probing = false
         /// The failure that started the current backoff, for the fail-fast message.
         var lastFailure: RedisError?
+        /// Where new connections go: `configuration` itself, or in Sentinel mode the
+        /// master the sentinels last named (nil until asked, and again after a failure).
+        var master: RedisConfiguration?
+        /// Counts changes of `master`: a connection opened for an older one is not pooled.
+        var generation = 0
     }
 
     /// A connection while it moves between the pool and one caller.
@@ -44,7 +55,12 @@ public final class RedisClient: Sendable {
     /// ever hold the same connection, and `RedisConnection` has no shared global state.
     private final class Pooled: @unchecked Sendable {
         let connection: RedisConnection
-        init(_ connection: RedisConnection) { self.connection = connection }
+        /// `State.generation` when it was opened.
+        let generation: Int
+        init(_ connection: RedisConnection, generation: Int) {
+            self.connection = connection
+            self.generation = generation
+        }
     }
 
     /// What a caller gets from the pool.
@@ -54,9 +70,18 @@ public final class RedisClient: Sendable {
         case failFast(RedisError)
     }
 
+    /// Asks the sentinels, in Sentinel mode.
+    private let locator: RedisMasterLocator?
+
     /// A client for `configuration`. Connects lazily, on the first call.
     public init(configuration: RedisConfiguration) {
         self.configuration = configuration
+        if let sentinels = configuration.sentinels {
+            locator = RedisMasterLocator(configuration: configuration, sentinels: sentinels)
+        } else {
+            locator = nil
+            state.withLock { $0.master = configuration }
+        }
     }
 
     /// A client for a `redis://host[:port][/database]` URL with the default timeouts.
@@ -76,14 +101,18 @@ public final class RedisClient: Sendable {
 
     /// Runs `script` with `EVALSHA`, falling back to `EVAL` on the same connection when
     /// the server answers `NOSCRIPT`: one round trip once the script is cached.
-    public func evaluate(_ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]]) throws(RedisError)
-        -> RedisReply
-    {
+    /// `replicated`: a write that must reach `configuration.waitReplicas` replicas (see
+    /// `command(_:replicated:)`).
+    public func evaluate(
+        _ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]], replicated: Bool = false
+    ) throws(RedisError) -> RedisReply {
         let tail = [Array(String(keys.count).utf8)] + keys + arguments
         return try withConnection { connection throws(RedisError) in
-            let reply = try connection.command([Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail)
+            let reply = try replicatedCommand(
+                [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail, on: connection, replicated: replicated)
             guard let message = reply.errorMessage, message.hasPrefix("NOSCRIPT") else { return reply }
-            return try connection.command([Array("EVAL".utf8), Array(script.source.utf8)] + tail)
+            return try replicatedCommand(
+                [Array("EVAL".utf8), Array(script.source.utf8)] + tail, on: connection, replicated: replicated)
         }
     }
 
@@ -95,17 +124,77 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// Tries the server now, whatever the backoff: a new connection and a `PING`. A
-    /// success ends the backoff (the connection joins the pool); a failure changes
-    /// nothing. For a background prober, so that no request has to be the one that
-    /// waits on a server that may be hung.
+    /// Tries the server now, whatever the backoff: a new connection and a `PING` (in
+    /// Sentinel mode to the master the sentinels name now). A success ends the backoff
+    /// (the connection joins the pool); a failure changes nothing. For a background
+    /// prober, so that no request has to be the one that waits on a server that may be
+    /// hung.
     public func probe() throws(RedisError) {
-        let connection = try RedisConnection(configuration: configuration)
+        let (connection, generation) = locator == nil ? try connect() : try locateMaster()
         let reply = try connection.command(["PING"])
         guard reply == .status("PONG") else {
-            throw RedisError(.protocolError, endpoint: configuration.endpoint, "PING answered \(reply)")
+            throw RedisError(.protocolError, endpoint: connection.endpoint, "PING answered \(reply)")
         }
-        checkin(connection)
+        checkin(connection, generation: generation)
+    }
+
+    /// Where connections go now: the configured server, or the master the sentinels
+    /// named last (nil in Sentinel mode until they are asked, and after a failure).
+    public var currentServer: RedisConfiguration? {
+        state.withLock { $0.master }
+    }
+
+    /// Changes whenever the client forgets or learns where the master is (Sentinel
+    /// mode): a connection from `connect()` with an older generation may be talking to
+    /// a master that is no more.
+    public var generation: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// A new connection, outside the pool, to the server: the configured one, or in
+    /// Sentinel mode the master the sentinels named last (asking them first when that is
+    /// not known). For callers that keep a connection of their own (a pipeline, a
+    /// subscriber); they report its failure with `connectionFailed(_:)`.
+    public func connect() throws(RedisError) -> (connection: RedisConnection, generation: Int) {
+        let (known, generation) = state.withLock { ($0.master, $0.generation) }
+        if let known { return (try RedisConnection(configuration: known), generation) }
+        return try locateMaster()
+    }
+
+    /// Asks the sentinels for the master, and remembers it for the next connections.
+    private func locateMaster() throws(RedisError) -> (connection: RedisConnection, generation: Int) {
+        guard let locator else { return try connect() }
+        let (connection, master) = try locator.locate()
+        let generation = state.withLock { state in
+            if state.master != master {
+                state.master = master
+                state.generation += 1
+            }
+            return state.generation
+        }
+        return (connection, generation)
+    }
+
+    /// Notes that a connection of the caller's own (from `connect()`) failed: the client
+    /// backs off, as after a failure of its own, and in Sentinel mode asks the sentinels
+    /// again on the next connection.
+    public func connectionFailed(_ error: RedisError) {
+        recordFailure(error, probe: false)
+    }
+
+    /// In Sentinel mode: forgets the master, so that the next connection asks the
+    /// sentinels, and closes the pooled connections to it. Nothing in plain mode.
+    public func forgetMaster() {
+        guard locator != nil else { return }
+        let stale: [Pooled] = state.withLock { state in
+            if state.master != nil {
+                state.master = nil
+                state.generation += 1
+            }
+            defer { state.idle.removeAll() }
+            return state.idle
+        }
+        _ = stale  // closed here, outside the lock
     }
 
     /// Whether the last attempt failed and nothing has succeeded since: calls fail fast
@@ -121,17 +210,19 @@ public final class RedisClient: Sendable {
         -> Value
     {
         let connection: RedisConnection
+        let generation: Int
         let isProbe: Bool
         switch checkout() {
         case .failFast(let error):
             throw error
         case .reuse(let pooled):
             connection = pooled.connection
+            generation = pooled.generation
             isProbe = false
         case .open(let probe):
             isProbe = probe
             do {
-                connection = try RedisConnection(configuration: configuration)
+                (connection, generation) = try connect()
             } catch {
                 recordFailure(error, probe: probe)
                 throw error
@@ -149,17 +240,22 @@ public final class RedisClient: Sendable {
                 recordFailure(error, probe: isProbe)
             } else {
                 recordFailure(
-                    RedisError(.connectionLost, endpoint: configuration.endpoint, "connection failed"), probe: isProbe)
+                    RedisError(.connectionLost, endpoint: connection.endpoint, "connection failed"), probe: isProbe)
             }
+        } else if case .failure(let error) = result, error.kind == .notReplicated, locator != nil {
+            // The master's replicas are away: perhaps a failover has promoted one of them.
+            forgetMaster()
+            if isProbe { state.withLock { $0.probing = false } }
         } else {
-            checkin(connection)
+            checkin(connection, generation: generation)
         }
         return try result.get()
     }
 
     private func checkout() -> Checkout {
         let now = ContinuousClock.now
-        let endpoint = configuration.endpoint
+        // In Sentinel mode the master may not be known: then the failure names the sentinels.
+        let endpoint = configuration.sentinels == nil ? configuration.endpoint : configuration.url
         // Connections found dead are closed when this returns, after the lock is released.
         var dead: [Pooled] = []
         let decision = state.withLock { state -> Checkout in
@@ -173,7 +269,9 @@ public final class RedisClient: Sendable {
                 return .open(probe: true)
             }
             while let candidate = state.idle.popLast() {
-                if candidate.connection.isReusable(now: now) { return .reuse(candidate) }
+                if candidate.generation == state.generation, candidate.connection.isReusable(now: now) {
+                    return .reuse(candidate)
+                }
                 dead.append(candidate)
             }
             return .open(probe: false)
@@ -181,17 +279,18 @@ public final class RedisClient: Sendable {
         return decision
     }
 
-    private func checkin(_ connection: RedisConnection) {
+    private func checkin(_ connection: RedisConnection, generation: Int) {
         let limit = configuration.maxIdleConnections
         connection.lastUsed = .now
-        let pooled = Pooled(connection)
+        let pooled = Pooled(connection, generation: generation)
         let surplus: Pooled? = state.withLock { state in
             // A working connection proves the server is reachable.
             state.consecutiveFailures = 0
             state.retryAt = nil
             state.probing = false
             state.lastFailure = nil
-            guard state.idle.count < limit else { return pooled }
+            // A connection to a master the sentinels no longer name is closed.
+            guard state.idle.count < limit, generation == state.generation else { return pooled }
             state.idle.append(pooled)
             return nil
         }
@@ -213,6 +312,11 @@ public final class RedisClient: Sendable {
             }
             let stale = state.idle
             state.idle.removeAll()
+            // In Sentinel mode the next connection asks the sentinels where the master is.
+            if locator != nil, state.master != nil {
+                state.master = nil
+                state.generation += 1
+            }
             return stale
         }
         _ = stale  // idle connections to a failed server are closed, outside the lock

@@ -11,7 +11,9 @@ import CHiredis
 ///
 /// Not thread-safe: use it from one thread at a time (`RedisClient` pools connections
 /// for concurrent callers). After a connection-level failure (timeout, closed socket)
-/// it is broken for good: hiredis cannot tell which reply a late answer belongs to.
+/// it is broken for good: hiredis cannot tell which reply a late answer belongs to. So
+/// it is after a `READONLY` error reply: the server has become a replica (a master
+/// demoted in a failover), and a client of masters has nothing more to say to it.
 ///
 /// ```swift
 /// let connection = try RedisConnection(configuration: RedisConfiguration(host: "127.0.0.1"))
@@ -80,8 +82,8 @@ public final class RedisConnection {
     }
 
     /// Sends one command (binary-safe arguments) and returns its reply. An error reply
-    /// is returned, not thrown; a timeout or broken connection throws, and leaves this
-    /// connection broken.
+    /// is returned, not thrown, except `READONLY` (`.readOnlyReplica`); that, a timeout
+    /// or a broken connection throws, and leaves this connection broken.
     ///
     /// hiredis connects and parses replies; the command is framed here and written with
     /// `send(MSG_NOSIGNAL)`, so a server that has gone away cannot raise SIGPIPE and no
@@ -95,12 +97,15 @@ public final class RedisConnection {
         }
         frame(arguments)
         try sendOutgoing()
-        return try readReply()
+        let reply = try readReply()
+        if let error = readOnlyFailure(reply) { throw error }
+        return reply
     }
 
     /// Sends several commands in one write and reads their replies, in order (a
-    /// pipeline: one round trip for all). Error replies are returned; a timeout or a
-    /// broken connection throws and leaves this connection broken.
+    /// pipeline: one round trip for all). Error replies are returned, except `READONLY`,
+    /// which fails them all once every reply is read; that, a timeout or a broken
+    /// connection throws and leaves this connection broken.
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
         guard !isBroken else {
             throw RedisError(.connectionLost, endpoint: endpoint, "connection already failed")
@@ -116,7 +121,17 @@ public final class RedisConnection {
         var replies: [RedisReply] = []
         replies.reserveCapacity(commands.count)
         for _ in commands { replies.append(try readReply()) }
+        for reply in replies {
+            if let error = readOnlyFailure(reply) { throw error }
+        }
         return replies
+    }
+
+    /// For a `READONLY` error reply: the error to throw, this connection broken.
+    private func readOnlyFailure(_ reply: RedisReply) -> RedisError? {
+        guard let message = reply.errorMessage, message.hasPrefix("READONLY") else { return nil }
+        isBroken = true
+        return RedisError(.readOnlyReplica, endpoint: endpoint, "the server is a read-only replica now: \(message)")
     }
 
     /// Writes `arguments` into `outgoing` as one RESP array of bulk strings.

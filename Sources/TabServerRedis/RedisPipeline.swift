@@ -9,8 +9,14 @@ import Synchronization
 /// own thread (keep it short). Reconnects on the next batch after a failure, which fails
 /// the batch it happened in.
 ///
+/// The connection comes from the client (in Sentinel mode: to the master the sentinels
+/// name), and its failures are reported to it. When a batch holds a `replicated` write
+/// and the client's configuration wants replicas, one `WAIT` ends the batch: it covers
+/// every write before it on the connection, so a shortfall fails the batch's writes
+/// (`.notReplicated`), not its reads.
+///
 /// ```swift
-/// let pipeline = RedisPipeline(configuration: config)
+/// let pipeline = RedisPipeline(client: client)
 /// pipeline.send([Array("HGET".utf8), key, Array("rev".utf8)]) { result in … }
 /// ```
 public final class RedisPipeline: Sendable {
@@ -18,47 +24,80 @@ public final class RedisPipeline: Sendable {
     /// the pipeline is released.
     private final class Worker: Sendable {
         typealias Done = @Sendable (Result<RedisReply, RedisError>) -> Void
+        struct Item {
+            var command: [[UInt8]]
+            var replicated: Bool
+            var done: Done
+        }
         struct Queue {
-            var commands: [(command: [[UInt8]], done: Done)] = []
+            var items: [Item] = []
             var started = false
             var stopped = false
         }
 
         let queue = Mutex(Queue())
         let wake = DispatchSemaphore(value: 0)
-        let configuration: RedisConfiguration
+        let client: RedisClient
 
-        init(configuration: RedisConfiguration) { self.configuration = configuration }
+        init(client: RedisClient) { self.client = client }
 
         func run() {
             var connection: RedisConnection?
+            var generation = 0
             while true {
                 _ = wake.wait(timeout: .now() + .milliseconds(250))
                 let (batch, stopped) = queue.withLock { queue in
-                    defer { queue.commands = [] }
-                    return (queue.commands, queue.stopped)
+                    defer { queue.items = [] }
+                    return (queue.items, queue.stopped)
                 }
                 if batch.isEmpty {
                     if stopped { return }
                     continue
                 }
                 do throws(RedisError) {
-                    if connection == nil { connection = try RedisConnection(configuration: configuration) }
-                    let replies = try connection!.pipeline(batch.map(\.command))
-                    for (item, reply) in zip(batch, replies) { item.done(.success(reply)) }
+                    // The client has moved to another master (Sentinel): follow it.
+                    if client.generation != generation { connection = nil }
+                    if connection == nil { (connection, generation) = try client.connect() }
+                    // After a shortfall the next batch goes wherever the client says the master is.
+                    if try !send(batch, on: connection!) { connection = nil }
                 } catch {
                     connection = nil
+                    client.connectionFailed(error)
                     for item in batch { item.done(.failure(error)) }
                 }
             }
+        }
+
+        /// One round trip for `batch`, and `WAIT` after it when its writes need replicas.
+        /// In Sentinel mode a shortfall makes the client look for the master again (a
+        /// failover may have promoted the replica); then this returns false.
+        private func send(_ batch: [Item], on connection: RedisConnection) throws(RedisError) -> Bool {
+            let wait = batch.contains(where: \.replicated) ? client.waitCommand : nil
+            var commands = batch.map(\.command)
+            if let wait { commands.append(wait) }
+            let replies = try connection.pipeline(commands)
+            var shortfall: RedisError?
+            if wait != nil, let failure = client.replicationFailure(replies[batch.count], endpoint: connection.endpoint)
+            {
+                shortfall = failure
+                client.forgetMaster()
+            }
+            for (item, reply) in zip(batch, replies) {
+                if item.replicated, let shortfall, reply.errorMessage == nil {
+                    item.done(.failure(shortfall))
+                } else {
+                    item.done(.success(reply))
+                }
+            }
+            return shortfall == nil || client.configuration.sentinels == nil
         }
     }
 
     private let worker: Worker
 
-    /// A pipeline to the server `configuration` names; it connects on first use.
-    public init(configuration: RedisConfiguration) {
-        worker = Worker(configuration: configuration)
+    /// A pipeline to `client`'s server; it connects on first use.
+    public init(client: RedisClient) {
+        worker = Worker(client: client)
     }
 
     deinit {
@@ -67,11 +106,15 @@ public final class RedisPipeline: Sendable {
     }
 
     /// Queues `command`; `done` hears its reply (or the failure) on the pipeline's thread.
-    public func send(_ command: [[UInt8]], done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void) {
+    /// `replicated`: a write that must reach the configured replicas before it succeeds.
+    public func send(
+        _ command: [[UInt8]], replicated: Bool = false,
+        done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
+    ) {
         let (first, start) = worker.queue.withLock { queue -> (Bool, Bool) in
-            queue.commands.append((command, done))
+            queue.items.append(Worker.Item(command: command, replicated: replicated, done: done))
             defer { queue.started = true }
-            return (queue.commands.count == 1, !queue.started)
+            return (queue.items.count == 1, !queue.started)
         }
         if start {
             let worker = worker

@@ -5,14 +5,16 @@ import Synchronization
 /// Listens on one Redis pub/sub channel on its own connection and thread, calling
 /// `onMessage` with each message's bytes. Reconnects by itself (once a second) while
 /// Redis is away; messages published meanwhile are lost, as pub/sub does not keep them.
+/// Connections come from `client`, so in Sentinel mode the subscriber follows a
+/// failover: after losing its connection it subscribes on the master named now.
 ///
 /// ```swift
-/// let subscriber = RedisSubscriber(configuration: config, channel: "app:events") { bytes in … }
+/// let subscriber = RedisSubscriber(client: client, channel: "app:events") { bytes in … }
 /// subscriber.start()
 /// subscriber.stop()      // ends the thread within about a quarter second
 /// ```
 public final class RedisSubscriber: Sendable {
-    private let configuration: RedisConfiguration
+    private let client: RedisClient
     private let channel: String
     private let onMessage: @Sendable ([UInt8]) -> Void
     private let stopped = Atomic<Bool>(false)
@@ -21,10 +23,9 @@ public final class RedisSubscriber: Sendable {
     public var isSubscribed: Bool { subscribed.load(ordering: .relaxed) }
     private let subscribed = Atomic<Bool>(false)
 
-    public init(
-        configuration: RedisConfiguration, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void
-    ) {
-        self.configuration = configuration
+    /// A subscriber to `channel` on `client`'s server; nothing connects until `start`.
+    public init(client: RedisClient, channel: String, onMessage: @escaping @Sendable ([UInt8]) -> Void) {
+        self.client = client
         self.channel = channel
         self.onMessage = onMessage
     }
@@ -44,9 +45,11 @@ public final class RedisSubscriber: Sendable {
     private func listen() {
         while !stopped.load(ordering: .relaxed) {
             do {
-                let connection = try RedisConnection(configuration: configuration)
+                let (connection, generation) = try client.connect()
                 try connection.sendWithoutReply([Array("SUBSCRIBE".utf8), Array(channel.utf8)])
-                while !stopped.load(ordering: .relaxed) {
+                // Until stopped, or until the client moves to another master (Sentinel):
+                // then subscribe there, where the messages are published now.
+                while !stopped.load(ordering: .relaxed), client.generation == generation {
                     guard let reply = try connection.nextPush(timeout: .milliseconds(250)) else { continue }
                     guard case .array(let parts) = reply, parts.count == 3, case .bulkString(let kind) = parts[0]
                     else { continue }
@@ -56,8 +59,11 @@ public final class RedisSubscriber: Sendable {
                         onMessage(payload)
                     }
                 }
+                subscribed.store(false, ordering: .relaxed)
             } catch {
                 subscribed.store(false, ordering: .relaxed)
+                // In Sentinel mode the next attempt asks the sentinels where the master is.
+                client.forgetMaster()
                 // Redis is away: try again shortly, unless stopping.
                 for _ in 0..<4 where !stopped.load(ordering: .relaxed) { usleep(250_000) }
             }

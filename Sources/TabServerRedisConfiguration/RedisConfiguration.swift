@@ -1,17 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Where a `RedisClient` connects and how long it waits.
+/// Where a `RedisClient` connects and how long it waits: one server, or the master that
+/// a set of Redis Sentinels names (then the client follows a failover by itself).
 ///
 /// ```swift
 /// var configuration = try RedisConfiguration(url: "redis://10.0.0.5:6379/2")
 /// configuration.commandTimeout = .milliseconds(250)
 /// let client = RedisClient(configuration: configuration)
+///
+/// var replicated = try RedisConfiguration(url: "redis-sentinel://10.0.0.11,10.0.0.12,10.0.0.13/sessions")
+/// replicated.waitReplicas = 1    // a write counts once a replica has it
 /// ```
 public struct RedisConfiguration: Sendable, Hashable {
     /// Host name or IP address. Prefer an address: a name is resolved on every connect,
-    /// and only its first address is tried.
+    /// and only its first address is tried. With `sentinels`, the first sentinel's host
+    /// (connections go to the master the sentinels name, never here).
     public var host: String
-    /// TCP port (6379 unless the URL says otherwise).
+    /// TCP port (6379 unless the URL says otherwise); with `sentinels`, the first
+    /// sentinel's port.
     public var port: Int
+    /// When set, the server is the master these sentinels name: asked on the first
+    /// connection and again after every failure, and checked with `ROLE`.
+    public var sentinels: RedisSentinels?
+    /// Replicas that must have each write before it counts as done (Redis `WAIT`), 0 for
+    /// none. A write that fewer replicas acknowledge within `waitTimeout` fails with
+    /// `.notReplicated`, although the master has it: it may or may not survive a failover.
+    public var waitReplicas: Int
+    /// Longest wait for the replicas' acknowledgement (`WAIT`'s timeout); capped at half
+    /// the command timeout, so the reply always comes before the socket gives up.
+    public var waitTimeout: Duration
     /// The logical database, chosen with `SELECT` on each new connection.
     public var database: Int
     /// Longest wait for a TCP connection.
@@ -37,6 +53,45 @@ public struct RedisConfiguration: Sendable, Hashable {
         maxIdleConnections = 8
         initialBackoff = .milliseconds(50)
         maxBackoff = .seconds(2)
+        sentinels = nil
+        waitReplicas = 0
+        waitTimeout = .milliseconds(250)
+    }
+
+    /// A configuration for the master `sentinels` name, database `database`, with the
+    /// default timeouts.
+    public init(sentinels: RedisSentinels, database: Int = 0) {
+        let first = sentinels.addresses.first ?? RedisSentinels.Address(host: "127.0.0.1")
+        self.init(host: first.host, port: first.port, database: database)
+        self.sentinels = sentinels
+    }
+
+    /// The same settings for the server at `host:port`, without sentinels: where the
+    /// client's connections go once the sentinels have named the master.
+    public func server(host: String, port: Int) -> RedisConfiguration {
+        var server = self
+        server.host = host
+        server.port = port
+        server.sentinels = nil
+        return server
+    }
+
+    /// The `WAIT` timeout in milliseconds as sent: `waitTimeout`, at most half the
+    /// command timeout, at least 1 (0 would wait for ever).
+    public var waitMilliseconds: Int {
+        func milliseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        }
+        return Int(max(1, min(milliseconds(waitTimeout), milliseconds(commandTimeout) / 2)))
+    }
+
+    /// The URL this configuration stands for: `redis://host:port/db` or
+    /// `redis-sentinel://host:port,host:port/master/db`.
+    public var url: String {
+        guard let sentinels else { return "redis://\(endpoint)/\(database)" }
+        let hosts = sentinels.addresses.map(\.endpoint).joined(separator: ",")
+        return "redis-sentinel://\(hosts)/\(sentinels.masterName)/\(database)"
     }
 
     /// "host:port", as error messages name the server (IPv6 addresses in brackets).

@@ -7,10 +7,12 @@
 public struct RedisError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, for callers that react differently to each.
     public enum Kind: Sendable, Hashable {
-        /// The URL given to the client is not `redis://host[:port][/database]`.
+        /// The URL given to the client is not `redis://host[:port][/database]` (or its
+        /// `redis-sentinel://` form).
         case invalidURL
-        /// No connection could be made (refused, unreachable, connect timeout), or the
-        /// server refused the connection's set-up (`SELECT`).
+        /// No connection could be made (refused, unreachable, connect timeout), the
+        /// server refused the connection's set-up (`SELECT`), or no sentinel named a
+        /// master that answers as one.
         case connectionFailed
         /// The server did not answer a command within the command timeout.
         case timedOut
@@ -20,6 +22,12 @@ public struct RedisError: Error, Sendable, Hashable, CustomStringConvertible {
         case unavailable
         /// The server sent something the client cannot read.
         case protocolError
+        /// The server answered `READONLY`: it is a replica now (a master demoted in a
+        /// failover), so the client looks for the master again.
+        case readOnlyReplica
+        /// The write reached the master, but fewer replicas than `waitReplicas`
+        /// acknowledged it in time (`WAIT`): it may not survive a failover.
+        case notReplicated
     }
 
     /// The kind of failure.

@@ -12,6 +12,8 @@ final class RedisEventRelay: EventRelay {
     private let client: RedisClient
     private let channel: [UInt8]
     private let subscriber: RedisSubscriber
+    /// In Sentinel mode: hears of a failover at once, for the store's client too.
+    private let watcher: RedisSentinelWatcher?
     private let failures = ErrorEpisode()
     private let log: LogSink?
 
@@ -22,14 +24,17 @@ final class RedisEventRelay: EventRelay {
 
     private let listener = Listener()
 
-    init(configuration: RedisConfiguration, channel: String, log: LogSink? = nil) {
+    /// A relay on `channel` through `client`: the store's own, so that when it finds a new
+    /// master after a failover, publishing and the subscription move there with it.
+    init(client: RedisClient, channel: String, log: LogSink? = nil) {
         self.log = log
-        client = RedisClient(configuration: configuration)
+        self.client = client
         self.channel = Array(channel.utf8)
         let listener = listener
-        subscriber = RedisSubscriber(configuration: configuration, channel: channel) { payload in
+        subscriber = RedisSubscriber(client: client, channel: channel) { payload in
             listener.deliver.withLock { $0 }?(payload)
         }
+        watcher = RedisSentinelWatcher(client: client)
     }
 
     /// Whether the subscription is live (tests wait for it).
@@ -38,6 +43,7 @@ final class RedisEventRelay: EventRelay {
     func start(deliver: @escaping @Sendable ([UInt8]) -> Void) {
         listener.deliver.withLock { $0 = deliver }
         subscriber.start()
+        watcher?.start()
     }
 
     func publish(_ payload: [UInt8]) {
@@ -53,5 +59,8 @@ final class RedisEventRelay: EventRelay {
 
     var publishFailures: Int { failures.total }
 
-    func stop() { subscriber.stop() }
+    func stop() {
+        subscriber.stop()
+        watcher?.stop()
+    }
 }

@@ -33,7 +33,16 @@ import TabServerSessions
 /// the network, and a background probe (a new connection and `PING`, every 250 ms)
 /// looks for Redis; its first success marks the store up (logged once) and calls go
 /// to Redis again. So while Redis is away no request waits on a connect or a timeout.
-/// Error replies (out of memory, a read-only replica) fail their own call only.
+/// Error replies (out of memory, a script error) fail their own call only; a
+/// `READONLY` answer (a master demoted in a failover) counts as a failure to reach
+/// Redis. Since a failover or a restart may have lost writes this instance has cached,
+/// every such failure empties the cache of decoded sessions.
+///
+/// With Redis Sentinel (`redis-sentinel://…`) the client finds the master through the
+/// sentinels, and the probe asks them again, so the store follows a failover by itself.
+/// With `waitReplicas` set in the client's configuration, every write (insert, update,
+/// delete) is followed by `WAIT`: a write that too few replicas acknowledge fails (the
+/// visitor gets a 503), though the store stays up and its reads go on.
 ///
 /// ```swift
 /// let store = try RedisSessionStore(url: "redis://127.0.0.1:6379/0")
@@ -75,6 +84,8 @@ public final class RedisSessionStore: SessionStore {
     /// Tokens of this instance's pipelined writes: a random start, so two instances'
     /// tokens do not meet, counted up from there (never 0, which means "confirmed").
     private let writeTokens = Atomic<UInt64>(UInt64.random(in: 1...(UInt64.max / 2)))
+    /// `client.generation` when the cache was last checked against it.
+    private let cacheGeneration = Atomic<Int>(0)
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
     /// Hashes whose bytes could not be decoded since start (each read as absent).
@@ -94,13 +105,14 @@ public final class RedisSessionStore: SessionStore {
         self.keyPrefix = keyPrefix
         self.touchInterval = min(60, lifetime.idle / 10)
         self.cacheCapacity = max(1, cacheCapacity)
-        pipeline = RedisPipeline(configuration: client.configuration)
+        pipeline = RedisPipeline(client: client)
         health = StoreHealth(
-            name: "redis://\(client.configuration.endpoint)/\(client.configuration.database)",
+            name: client.configuration.url,
             probeInterval: .milliseconds(250), log: log)
     }
 
-    /// A store on a new client for `url` (`redis://host[:port][/database]`) with the
+    /// A store on a new client for `url` (`redis://host[:port][/database]`, or
+    /// `redis-sentinel://host[:port],…/master[/database]`) with the
     /// default timeouts (500 ms to connect, 500 ms per command). A malformed URL throws
     /// a `SessionStoreError` saying what is wrong; nothing connects until the first call.
     public convenience init(
@@ -123,6 +135,7 @@ public final class RedisSessionStore: SessionStore {
     /// then deleted) or unreadable. When the recorded last use is older than
     /// `touchInterval`, records `now` and renews the TTL in the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        dropCacheIfMasterChanged()
         if let cached = cache.withLock({ $0[id] }), !cached.failed, !cached.inFlight,
             now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
@@ -146,6 +159,7 @@ public final class RedisSessionStore: SessionStore {
     /// full load. The app confirms a copy it does not write with `isCurrent`, and a
     /// stale copy it writes loses the compare-and-set, so no answer rests on it.
     public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+        dropCacheIfMasterChanged()
         if readsAtOnce(id, now: now), let cached = cache.withLock({ $0[id] }) {
             var session = cached.session
             session.lastSeen = now
@@ -156,6 +170,7 @@ public final class RedisSessionStore: SessionStore {
 
     /// Whether `loadOptimistically` answers from the cached copy (no round trip).
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool {
+        dropCacheIfMasterChanged()
         guard let cached = cache.withLock({ $0[id] }) else { return false }
         return !cached.failed && now - cached.recordedSeen < touchInterval && now >= cached.recordedSeen
             && !lifetime.isExpired(cached.session, now: now)
@@ -175,6 +190,15 @@ public final class RedisSessionStore: SessionStore {
         if matches(reply, session) { return true }
         forget(session.id)
         return false
+    }
+
+    /// Empties the cache when the client has moved to another master (a Sentinel
+    /// failover) since the last look: without `WAIT`, the new master may lack writes the
+    /// cache holds, and a revision number may come to stand for other bytes there.
+    private func dropCacheIfMasterChanged() {
+        let generation = client.generation
+        guard cacheGeneration.exchange(generation, ordering: .relaxed) != generation else { return }
+        cache.withLock { $0.removeAll() }
     }
 
     /// Whether `session` is a write of this instance that Redis refused (known here once
@@ -260,7 +284,7 @@ public final class RedisSessionStore: SessionStore {
             Array(String(timeToLive(for: session)).utf8), Self.tokenText(session.writeToken),
             Self.tokenText(stored.writeToken),
         ]
-        send(Self.updateScript, key: session.id, arguments) { [self] result in
+        send(Self.updateScript, key: session.id, arguments, replicated: true) { [self] result in
             let last = writing.withLock { writing -> Bool in
                 let left = (writing[session.id] ?? 1) - 1
                 writing[session.id] = left > 0 ? left : nil
@@ -312,7 +336,7 @@ public final class RedisSessionStore: SessionStore {
     /// its scripts) is not retried here, where a retry would overtake the writes queued
     /// behind it: the write counts as lost and its request runs again.
     private func send(
-        _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]],
+        _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]], replicated: Bool,
         done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
         let tail = [Array("1".utf8), Array(key(for: id).utf8)] + arguments
@@ -320,7 +344,7 @@ public final class RedisSessionStore: SessionStore {
         let head =
             byHash
             ? [Array("EVALSHA".utf8), Array(script.sha1.utf8)] : [Array("EVAL".utf8), Array(script.source.utf8)]
-        pipeline.send(head + tail) { [self] result in
+        pipeline.send(head + tail, replicated: replicated) { [self] result in
             if case .success(let reply) = result {
                 let unknown = reply.errorMessage?.hasPrefix("NOSCRIPT") ?? false
                 scriptLoaded.store(!unknown, ordering: .relaxed)
@@ -369,11 +393,11 @@ public final class RedisSessionStore: SessionStore {
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.created).utf8),
             Array(String(session.lastSeen).utf8), Array(String(timeToLive(for: session)).utf8),
         ]
-        let reply = try run(Self.insertScript, key: session.id, arguments)
+        let reply = try run(Self.insertScript, key: session.id, arguments, replicated: true)
         guard reply.integer == 1 else {
             // 128 random bits make this practically impossible; if it happens, refusing
             // is right: overwriting would hand one visitor another's session.
-            throw SessionStoreError("redis \(client.configuration.endpoint): session \(session.id) already exists")
+            throw SessionStoreError("\(client.configuration.url): session \(session.id) already exists")
         }
         remember(session, recordedSeen: session.lastSeen)
     }
@@ -391,7 +415,7 @@ public final class RedisSessionStore: SessionStore {
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.lastSeen).utf8),
             Array(String(timeToLive(for: session)).utf8), Self.tokenText(session.writeToken), [],
         ]
-        let reply = try run(Self.updateScript, key: session.id, arguments)
+        let reply = try run(Self.updateScript, key: session.id, arguments, replicated: true)
         // Null: the revision moved on, or the session is gone. Either way nothing was written.
         guard let revision = reply.integer else {
             forget(session.id)
@@ -407,7 +431,7 @@ public final class RedisSessionStore: SessionStore {
     /// Removes a session (unknown ids are ignored).
     public func delete(_ id: SessionID) throws(SessionStoreError) {
         forget(id)
-        let reply = try command([Array("DEL".utf8), Array(key(for: id).utf8)])
+        let reply = try command([Array("DEL".utf8), Array(key(for: id).utf8)], replicated: true)
         if let message = reply.errorMessage { throw serverError(message) }
     }
 
@@ -452,10 +476,10 @@ public final class RedisSessionStore: SessionStore {
 
     /// Runs one plain command, mapping failures to `SessionStoreError` (an error reply
     /// is returned).
-    private func command(_ arguments: [[UInt8]]) throws(SessionStoreError) -> RedisReply {
+    private func command(_ arguments: [[UInt8]], replicated: Bool = false) throws(SessionStoreError) -> RedisReply {
         try failFastWhileDown()
         do {
-            let reply = try client.command(arguments)
+            let reply = try client.command(arguments, replicated: replicated)
             health.recordSuccess()
             return reply
         } catch {
@@ -474,9 +498,14 @@ public final class RedisSessionStore: SessionStore {
         }
     }
 
-    /// A failure to reach Redis: the store is down until the probe gets a `PONG`.
+    /// A failure to reach Redis: the store is down until the probe gets a `PONG`. A write
+    /// the replicas did not acknowledge fails alone: Redis answers, and reads go on.
     private func failed(_ error: RedisError) -> SessionStoreError {
         let failure = SessionStoreError(error.reason)
+        guard error.kind != .notReplicated else { return failure }
+        // After an outage Redis may hold less than this instance saw (a failover that lost
+        // writes, a restart): no cached copy is to be trusted.
+        cache.withLock { $0.removeAll() }
         health.recordFailure(failure) { [weak self] in
             guard let self else { return true }
             do {
@@ -490,15 +519,19 @@ public final class RedisSessionStore: SessionStore {
     }
 
     /// Runs `script` on this session's key, mapping failures to `SessionStoreError`.
-    private func run(_ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]]) throws(SessionStoreError)
-        -> RedisReply
-    {
+    /// `replicated`: a write, followed by `WAIT` when the configuration wants replicas;
+    /// when too few acknowledge it, it throws and this instance forgets the session.
+    private func run(
+        _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]], replicated: Bool = false
+    ) throws(SessionStoreError) -> RedisReply {
         try failFastWhileDown()
         let reply: RedisReply
         do {
-            reply = try client.evaluate(script, keys: [Array(key(for: id).utf8)], arguments: arguments)
+            reply = try client.evaluate(
+                script, keys: [Array(key(for: id).utf8)], arguments: arguments, replicated: replicated)
             health.recordSuccess()
         } catch {
+            if error.kind == .notReplicated { forget(id) }
             throw failed(error)
         }
         if let message = reply.errorMessage { throw serverError(message) }
@@ -508,6 +541,6 @@ public final class RedisSessionStore: SessionStore {
     /// An error reply (out of memory, read-only replica, script error): Redis is there
     /// but cannot serve, which for the app is the same as unavailable.
     private func serverError(_ message: String) -> SessionStoreError {
-        SessionStoreError("redis \(client.configuration.endpoint): \(message)")
+        SessionStoreError("\(client.configuration.url): \(message)")
     }
 }

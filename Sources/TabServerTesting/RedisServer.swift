@@ -29,16 +29,21 @@ public final class RedisServer {
     /// The server's working directory (its log is `redis.log` there).
     public let directory: String
     private let executable: String
+    /// More `redis-server` options, e.g. `["--replicaof", "127.0.0.1", "6380"]`.
+    private var arguments: [String]
     /// The running server; nil once it has been stopped and reaped.
     private var child: ChildProcess?
 
-    /// Starts a server on a free loopback port; waits (at most 10 s) until it answers, and
-    /// checks that the answer comes from this process (`INFO server` names its pid).
-    public init() throws {
-        guard let executable = Self.findExecutable() else {
+    /// Starts a server on a free loopback port, with `arguments` added to its command
+    /// line (a replica: `["--replicaof", "127.0.0.1", String(master.port)]`); waits (at
+    /// most 10 s) until it answers, and checks that the answer comes from this process
+    /// (`INFO server` names its pid).
+    public init(arguments: [String] = []) throws {
+        guard let executable = Self.findExecutable("redis-server") else {
             throw StartError(description: "redis-server not found on PATH (install it: scripts/setup.sh --test)")
         }
         self.executable = executable
+        self.arguments = arguments
         directory = TestFixtures.temporaryDirectory("redis")
         // The free port is found by binding port 0 and closing, so another process may
         // take it first; then try another.
@@ -46,7 +51,8 @@ public final class RedisServer {
         for _ in 0..<5 {
             let candidate = Self.freePort()
             do {
-                child = try Self.launch(executable: executable, port: candidate, directory: directory)
+                child = try Self.launch(
+                    executable: executable, port: candidate, directory: directory, arguments: arguments)
                 port = candidate
                 return
             } catch {
@@ -74,10 +80,18 @@ public final class RedisServer {
     }
 
     /// Starts the server again on the same port (nothing if it runs). Its data is gone:
-    /// the server keeps nothing on disk.
-    public func start() throws {
+    /// the server keeps nothing on disk. `arguments`, when given, replace those it was
+    /// started with (a master killed in a failover comes back as a replica of the new one).
+    public func start(arguments: [String]? = nil) throws {
         if isRunning { return }
-        child = try Self.launch(executable: executable, port: port, directory: directory)
+        if let arguments { self.arguments = arguments }
+        child = try Self.launch(executable: executable, port: port, directory: directory, arguments: self.arguments)
+    }
+
+    /// Kills the server at once (SIGKILL), as a crash would, and reaps it.
+    public func crash() {
+        child?.stop(SIGKILL)
+        child = nil
     }
 
     /// Stops the server: SIGTERM, then SIGKILL if it has not exited after 5 s.
@@ -86,13 +100,16 @@ public final class RedisServer {
         child = nil
     }
 
-    private static func launch(executable: String, port: Int, directory: String) throws -> ChildProcess {
-        let arguments = [
-            executable, "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
-            "--save", "", "--appendonly", "no", "--dir", directory,
-            "--logfile", directory + "/redis.log", "--daemonize", "no",
-        ]
-        let child = try ChildProcess(arguments)
+    private static func launch(executable: String, port: Int, directory: String, arguments: [String]) throws
+        -> ChildProcess
+    {
+        let commandLine =
+            [
+                executable, "--port", String(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
+                "--save", "", "--appendonly", "no", "--dir", directory,
+                "--logfile", directory + "/redis.log", "--daemonize", "no",
+            ] + arguments
+        let child = try ChildProcess(commandLine)
         let started = try waitUntil(.seconds(10)) {
             if !child.isRunning {
                 let log = (try? String(contentsOfFile: directory + "/redis.log", encoding: .utf8)) ?? ""
@@ -108,7 +125,7 @@ public final class RedisServer {
 
     /// The `process_id` that the server on 127.0.0.1:`port` reports in `INFO server`;
     /// nil if nothing answers within 200 ms per read.
-    private static func serverProcessID(port: Int) -> pid_t? {
+    static func serverProcessID(port: Int) -> pid_t? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -140,7 +157,7 @@ public final class RedisServer {
     }
 
     /// A port the kernel considers free on 127.0.0.1 right now.
-    private static func freePort() -> Int {
+    static func freePort() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(descriptor >= 0, "socket() failed")
         defer { close(descriptor) }
@@ -166,9 +183,9 @@ public final class RedisServer {
         return address
     }
 
-    private static func findExecutable() -> String? {
+    static func findExecutable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin", "/usr/sbin"]
-        return folders.map { $0 + "/redis-server" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return folders.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -4,6 +4,7 @@ import Synchronization
 import TabServer
 import TabServerDemo
 import TabServerHTTP
+import TabServerRedis
 import TabServerRedisConfiguration
 import TabServerSQLite
 import TabServerSQLiteSessions
@@ -104,7 +105,9 @@ struct ErrorsSeenTests {
         close(listener)
         let log = LogFile()
         let relay = RedisEventRelay(
-            configuration: RedisConfiguration(host: "127.0.0.1", port: port), channel: "test:events", log: log.sink)
+            client: RedisClient(configuration: RedisConfiguration(host: "127.0.0.1", port: port)),
+            channel: "test:events",
+            log: log.sink)
         for _ in 0..<3 { relay.publish(Array("event".utf8)) }
         #expect(relay.publishFailures == 3)
         #expect(log.lines(containing: "PUBLISH failure").count == 1)

@@ -5,8 +5,8 @@ import TabServerWeb
 
 extension AppConfiguration {
     /// Every setting, in the order `--help` and the README list them. Values are applied
-    /// in this order too, so `--memory-sessions`, `--sqlite-max-sessions` and
-    /// `--redis-prefix` (after `--sessions`)
+    /// in this order too, so `--memory-sessions`, `--sqlite-max-sessions`,
+    /// `--redis-prefix` and `--redis-wait-replicas` (after `--sessions`)
     /// refine the store it chose, whatever order the flags came in.
     public static let settings: [Setting] = [
         Setting(
@@ -108,7 +108,7 @@ extension AppConfiguration {
         },
         Setting(
             flag: "sessions", environment: "TABSERVER_SESSIONS", defaultValue: "sqlite:data/sessions.sqlite",
-            help: "memory, sqlite:PATH or redis://HOST:PORT/DB"
+            help: "memory, sqlite:PATH, redis://HOST:PORT/DB or redis-sentinel://HOST:PORT,HOST:PORT/MASTER[/DB]"
         ) { configuration, value throws(ConfigurationError) in
             configuration.sessions = try SessionStoreConfiguration(value)
         },
@@ -121,6 +121,16 @@ extension AppConfiguration {
             }
             if case .redis(let redis, _) = configuration.sessions {
                 configuration.sessions = .redis(redis, keyPrefix: value)
+            }
+        },
+        Setting(
+            flag: "redis-wait-replicas", environment: "TABSERVER_REDIS_WAIT_REPLICAS", defaultValue: "0",
+            help: "Redis replicas that must acknowledge each session write (WAIT, ≤ 250 ms); fewer → 503"
+        ) { configuration, value throws(ConfigurationError) in
+            let replicas = try integer(value, in: 0...64)
+            if case .redis(var redis, let keyPrefix) = configuration.sessions {
+                redis.waitReplicas = replicas
+                configuration.sessions = .redis(redis, keyPrefix: keyPrefix)
             }
         },
         Setting(

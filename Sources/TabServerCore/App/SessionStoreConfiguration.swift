@@ -4,13 +4,15 @@ import TabServerSQLiteSessions
 import TabServerSessions
 
 /// Where sessions live, parsed once from `--sessions` (with `--memory-sessions`,
-/// `--sqlite-max-sessions` and `--redis-prefix`); `buildApplication` opens the store it names.
+/// `--sqlite-max-sessions`, `--redis-prefix` and `--redis-wait-replicas`);
+/// `buildApplication` opens the store it names.
 ///
 /// ```swift
 /// configuration.sessions = .memory(capacity: 10_000)
 /// configuration.sessions = .sqlite(path: "data/sessions.sqlite")
 /// configuration.sessions = .redis(RedisConfiguration(host: "10.0.0.5"), keyPrefix: "shop:session:")
 /// configuration.sessions = try SessionStoreConfiguration("redis://10.0.0.5:6379/0")
+/// configuration.sessions = try SessionStoreConfiguration("redis-sentinel://10.0.0.11,10.0.0.12,10.0.0.13/sessions")
 /// ```
 public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// In this process, least recently used first out beyond `capacity`: for tests and
@@ -19,7 +21,8 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// A SQLite file (created with its folders on first run): durable, one instance; at
     /// most `maxSessions` rows, least recently used first out beyond that.
     case sqlite(path: String, maxSessions: Int = SessionStoreConfiguration.defaultSQLiteMaxSessions)
-    /// Shared by several instances through Redis; keys are `keyPrefix` + the session id.
+    /// Shared by several instances through Redis (one server, or the master Redis Sentinel
+    /// names); keys are `keyPrefix` + the session id.
     case redis(RedisConfiguration, keyPrefix: String = SessionStoreConfiguration.defaultRedisKeyPrefix)
 
     /// The default store: SQLite in `data/sessions.sqlite`.
@@ -31,8 +34,9 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// The Redis key prefix unless told otherwise.
     public static let defaultRedisKeyPrefix = "tabserver:session:"
 
-    /// Parses `memory`, `sqlite:PATH` or `redis://HOST[:PORT][/DB]` (default capacity and
-    /// key prefix); anything else is refused, saying what is wrong.
+    /// Parses `memory`, `sqlite:PATH`, `redis://HOST[:PORT][/DB]` or
+    /// `redis-sentinel://HOST[:PORT][,HOST[:PORT]…]/MASTER[/DB]` (default capacity and key
+    /// prefix); anything else is refused, saying what is wrong.
     public init(_ text: String) throws(ConfigurationError) {
         if text == "memory" {
             self = .memory()
@@ -47,16 +51,19 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
                 throw ConfigurationError(error.reason)
             }
         } else {
-            throw ConfigurationError("unknown store '\(text)' (use memory, sqlite:PATH or redis://HOST:PORT/DB)")
+            throw ConfigurationError(
+                "unknown store '\(text)' (use memory, sqlite:PATH, redis://HOST:PORT/DB or redis-sentinel://HOST:PORT,…/MASTER)"
+            )
         }
     }
 
-    /// The store as `--sessions` writes it: `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB`.
+    /// The store as `--sessions` writes it: `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB`,
+    /// `redis-sentinel://HOST:PORT,…/MASTER/DB`.
     public var description: String {
         switch self {
         case .memory: "memory"
         case .sqlite(let path, _): "sqlite:\(path)"
-        case .redis(let redis, _): "redis://\(redis.endpoint)/\(redis.database)"
+        case .redis(let redis, _): redis.url
         }
     }
 }
