@@ -64,7 +64,9 @@ let package = Package(
         .target(name: "TabServerGzip", dependencies: ["CZlib"]),
         .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
         .target(name: "TabServerSQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
-        .target(name: "TabServerRedis", dependencies: ["CHiredis", "TabServerCrypto", "TabServerRedisConfiguration"]),
+        .target(
+            name: "TabServerRedis",
+            dependencies: ["CHiredis", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads"]),
 
         // Pure Swift.
         // The server's worker threads and bounded waits (no dependency: every layer may use them).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
+import TabServerThreads
 
 /// Commands from many threads sent over one connection in pipelines: whatever is queued
 /// when the connection is free goes out in one write, and the replies come back in one
@@ -22,7 +22,10 @@ import Synchronization
 public final class RedisPipeline: Sendable {
     /// The queue and the thread's state, apart from the pipeline so the thread ends when
     /// the pipeline is released.
-    private final class Worker: Sendable {
+    ///
+    /// `@unchecked Sendable` is safe: `connection` and `generation` are used only by
+    /// `runBatches`, which runs on the worker's thread alone (one run at a time).
+    private final class Worker: @unchecked Sendable {
         typealias Done = @Sendable (Result<RedisReply, RedisError>) -> Void
         struct Item {
             var command: [[UInt8]]
@@ -31,28 +34,32 @@ public final class RedisPipeline: Sendable {
         }
         struct Queue {
             var items: [Item] = []
+            /// Whether the thread is sending batches (then new items need no wake).
+            var running = false
             var started = false
             var stopped = false
         }
 
         let queue = Mutex(Queue())
-        let wake = DispatchSemaphore(value: 0)
+        let thread = WorkerThread()
         let client: RedisClient
+        private var connection: RedisConnection?
+        private var generation = 0
 
         init(client: RedisClient) { self.client = client }
 
-        func run() {
-            var connection: RedisConnection?
-            var generation = 0
+        /// Sends what is queued, batch after batch, until nothing is; woken by `send`
+        /// when it was idle, so it never polls.
+        func runBatches() {
             while true {
-                _ = wake.wait(timeout: .now() + .milliseconds(250))
                 let (batch, stopped) = queue.withLock { queue in
                     defer { queue.items = [] }
+                    if queue.items.isEmpty { queue.running = false }
                     return (queue.items, queue.stopped)
                 }
                 if batch.isEmpty {
-                    if stopped { return }
-                    continue
+                    if stopped { thread.stop() }
+                    return
                 }
                 do throws(RedisError) {
                     // The client has moved to another master (Sentinel): follow it.
@@ -101,8 +108,12 @@ public final class RedisPipeline: Sendable {
     }
 
     deinit {
-        worker.queue.withLock { $0.stopped = true }
-        worker.wake.signal()
+        // An idle thread ends now; a busy one after sending what it holds.
+        let idle = worker.queue.withLock { queue -> Bool in
+            queue.stopped = true
+            return queue.started && !queue.running
+        }
+        if idle { worker.thread.stop() }
     }
 
     /// Queues `command`; `done` hears its reply (or the failure) on the pipeline's thread.
@@ -111,15 +122,18 @@ public final class RedisPipeline: Sendable {
         _ command: [[UInt8]], replicated: Bool = false,
         done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
-        let (first, start) = worker.queue.withLock { queue -> (Bool, Bool) in
+        let (wake, start) = worker.queue.withLock { queue -> (Bool, Bool) in
             queue.items.append(Worker.Item(command: command, replicated: replicated, done: done))
-            defer { queue.started = true }
-            return (queue.items.count == 1, !queue.started)
+            defer {
+                queue.started = true
+                queue.running = true
+            }
+            return (!queue.running, !queue.started)
         }
         if start {
             let worker = worker
-            DispatchQueue(label: "tabserver.redis-pipeline").async { worker.run() }
+            worker.thread.start { worker.runBatches() }
         }
-        if first { worker.wake.signal() }
+        if wake { worker.thread.wake() }
     }
 }

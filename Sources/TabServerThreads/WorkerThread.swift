@@ -32,8 +32,8 @@ import Synchronization
 /// fewer, larger commits cost less than the wait.
 ///
 /// `@unchecked Sendable` is safe: `work` and `fallback` are written only in `start`,
-/// before the thread runs and before the owner's first `wake()`; `lastRunEnd` only on
-/// the worker's thread.
+/// before the thread runs and before the owner's first `wake()`, and `work` once more
+/// by the thread itself as it ends; `lastRunEnd` only on the worker's thread.
 package final class WorkerThread: @unchecked Sendable {
     /// How the thread is scheduled.
     package enum Policy: Sendable {
@@ -112,7 +112,11 @@ package final class WorkerThread: @unchecked Sendable {
         }
         while true {
             wakeUps.wait()
-            if stopped.load(ordering: .sequentiallyConsistent) { return }
+            if stopped.load(ordering: .sequentiallyConsistent) {
+                // Lets go of the work, and whatever it holds (often this thread's owner).
+                work = nil
+                return
+            }
             if gather > .zero, lastRunEnd > 0, Self.nanoseconds(since: lastRunEnd) < busyWindow {
                 gatheredRuns.add(1, ordering: .relaxed)
                 var pause = timespec(tv_sec: 0, tv_nsec: Int(gather.components.attoseconds / 1_000_000_000))
