@@ -32,12 +32,7 @@ extension EventLoop {
                     // Shut down (draining) or out of descriptors: stop listening in this loop
                     // for now; EMFILE would otherwise spin.
                     if engine.draining.load(ordering: .relaxed) {
-                        listening = false
-                        if !register(
-                            engine.listenDescriptor, events: 0, tag: Self.listenTag, operation: Int32(EPOLL_CTL_DEL))
-                        {
-                            engine.recordSystemCallError("epoll_ctl(DEL) of the listening socket", errno: errno)
-                        }
+                        stopListening()
                     } else if errno == EMFILE || errno == ENFILE {
                         if refuseWithSpareDescriptor() { continue }
                     }
@@ -85,8 +80,8 @@ extension EventLoop {
             var head = ResponseHead.stable(Self.overBudgetResponse, log: nil)
             ResponseHead.finish(date: date.current(), close: true, keepAliveForHTTP10: false, into: &head)
             if case .bytes(let body) = Self.overBudgetResponse.body { head += body }
-            _ = head.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            shutdown(descriptor, Int32(SHUT_WR))
+            _ = Socket.sendNow(descriptor, head)
+            Socket.shutdownWrite(descriptor)
             close(descriptor)
         }
         spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -102,9 +97,10 @@ extension EventLoop {
         return response
     }()
 
+    /// Registers a new connection if the budget and the per-address limit allow it, and
+    /// refuses it with a 503 otherwise; while draining it is closed at once.
     func admit(_ descriptor: Int32, address: String) {
-        var on: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        Socket.setNoDelay(descriptor)
         let now = monotonicNanos()
         if engine.draining.load(ordering: .relaxed) {
             close(descriptor)
@@ -148,7 +144,6 @@ extension EventLoop {
             closeNow(connection, aborted: true)
             return
         }
-        connection.requestStart = now
         queue(Self.overBudgetResponse, on: connection, method: .get, close: true, keepAliveForHTTP10: false)
         flush(connection)
     }

@@ -8,20 +8,17 @@ import TabServerHTTP
 /// Answering: a request begins, goes to the responder and finishes (counted, logged);
 /// an answer that comes later wakes the loop and is sent then.
 extension EventLoop {
-    func beginRequest(_ connection: Connection, head: RequestHead?, now: UInt64) {
-        connection.head = head
-        connection.logMethod = head?.method.description
-        connection.logTarget = head?.target
+    /// A request begins (its head parsed, or refused as received): it is in flight
+    /// until `finishRequest`.
+    func beginRequest(_ connection: Connection, method: String?, target: String?, now: UInt64) {
+        connection.request = AccessLogRecord(start: now, method: method, target: target)
         connection.body.removeAll(keepingCapacity: true)
-        connection.chunked = nil
-        connection.requestStart = now
-        connection.inFlight = true
         engine.inFlight.add(1, ordering: .relaxed)
     }
 
-    /// Calls the responder for the complete request and queues its answer.
-    func dispatch(_ connection: Connection) {
-        guard let head = connection.head else { return }
+    /// Calls the responder for the complete request (`head`, and the connection's
+    /// `body`) and queues its answer, or waits for it.
+    func dispatch(_ connection: Connection, head: RequestHead) {
         let request = HTTPRequest(
             method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.body,
             remoteAddress: connection.address, version: head.version)
@@ -34,23 +31,22 @@ extension EventLoop {
             flush(connection)
         case .later(let deferred):
             // The loop serves other connections meanwhile; `resume` sends the answer.
-            connection.deferred = deferred
-            connection.deferredClose = close
-            connection.deferredKeepAliveForHTTP10 = http10KeepAlive
-            connection.phase = .waiting(since: monotonicNanos())
+            connection.phase = .waiting(
+                since: monotonicNanos(),
+                answer: Connection.AwaitedAnswer(
+                    deferred: deferred, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive))
             let descriptor = connection.descriptor
             deferred.attach { [weak self] in self?.streamReady(descriptor) }
         }
     }
 
-    /// Answers a request the engine refuses itself, then closes (after a linger).
-    func reject(_ connection: Connection, _ rejection: EngineRejection) {
+    /// Answers a request the engine refuses itself, then closes (after a linger). `method`
+    /// is the request's when its head was parsed (a HEAD's refusal has no body).
+    func reject(_ connection: Connection, _ rejection: EngineRejection, method: HTTPMethod = .get) {
         let response = HTTPResponse.text("\(rejection.status): \(rejection.message)\n", status: rejection.status)
-        queue(
-            response, on: connection, method: connection.head?.method ?? .get, close: true, keepAliveForHTTP10: false)
+        queue(response, on: connection, method: method, close: true, keepAliveForHTTP10: false)
         flush(connection)
     }
-
 
     /// Called from any thread when a stream or a deferred answer of `descriptor` has
     /// something for the loop. Only the first of a burst writes to the wake pipe: a group
@@ -65,42 +61,26 @@ extension EventLoop {
 
     /// Sends a deferred answer that has arrived, then serves pipelined requests.
     func resume(_ connection: Connection) {
-        guard let deferred = connection.deferred, let response = deferred.take() else { return }
-        connection.deferred = nil
-        setInterest(connection, .input)
+        guard case .waiting(_, let answer) = connection.phase, let response = answer.deferred.take() else { return }
+        guard setInterest(connection, .input) else { return }
         queue(
-            response, on: connection, method: connection.head?.method ?? .get, close: connection.deferredClose,
-            keepAliveForHTTP10: connection.deferredKeepAliveForHTTP10)
+            response, on: connection, method: answer.method, close: answer.close,
+            keepAliveForHTTP10: answer.keepAliveForHTTP10)
         flush(connection)
         guard connections[connection.descriptor] === connection else { return }
         if case .idle = connection.phase, !connection.input.isEmpty { process(connection, now: monotonicNanos()) }
     }
 
+    /// The request in flight ends (answered, or abandoned when `aborted`): counted, and
+    /// its access-log line written.
     func finishRequest(_ connection: Connection, aborted: Bool) {
-        guard connection.inFlight else { return }
-        connection.inFlight = false
+        guard let request = connection.request else { return }
+        connection.request = nil
         connection.requestsServed += 1
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
-        let duration = monotonicNanos() &- connection.requestStart
-        if log.format == .json {
-            var line = JSONLogLine(level: .info)
-            line.add("remote", connection.address)
-            line.add("method", connection.logMethod ?? "-")
-            line.add("path", connection.logTarget ?? "-")
-            line.add("status", connection.logStatus)
-            line.add("bytes", connection.logBytes)
-            line.add("duration_ms", thousandths: duration / 1000)
-            if aborted { line.add("aborted", true) }
-            if let note = connection.logNote { line.add("note", note) }
-            log.write(bytes: line.finished)
-            return
-        }
-        let line = AccessLogLine(
-            address: connection.address, method: connection.logMethod ?? "-", target: connection.logTarget ?? "-",
-            status: connection.logStatus, bytesSent: connection.logBytes,
-            durationNanos: duration, aborted: aborted, note: connection.logNote)
-        log.write(bytes: line.bytes)
+        request.write(
+            to: log, address: connection.address, durationNanos: monotonicNanos() &- request.start, aborted: aborted)
     }
 }

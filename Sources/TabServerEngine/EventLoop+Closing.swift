@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CLinuxIO
 
 #if canImport(Glibc)
     import Glibc
@@ -10,22 +9,19 @@ extension EventLoop {
     /// Lingering closes at most this long, and read at most this much.
     private static let lingerNanos: UInt64 = 2_000_000_000
 
-
     /// Shuts the write side and reads away what the client still sends, so the answer
     /// is not destroyed by a reset; the sweep closes it for good.
     func linger(_ connection: Connection) {
-        shutdown(connection.descriptor, Int32(SHUT_WR))
+        Socket.shutdownWrite(connection.descriptor)
         connection.input = []
         connection.phase = .lingering(until: monotonicNanos() + Self.lingerNanos)
     }
 
+    /// Closes the connection now (once: later calls do nothing); `aborted` marks a
+    /// request in flight as abandoned in the access log.
     func closeNow(_ connection: Connection, aborted: Bool) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
-        connection.deferred = nil
-        if let stream = connection.stream {
-            connection.stream = nil
-            stream.close()  // the app forgets its subscriber
-        }
+        connection.stream?.close()  // the app forgets its subscriber
         finishRequest(connection, aborted: aborted)
         close(connection.descriptor)
         if connection.counted {

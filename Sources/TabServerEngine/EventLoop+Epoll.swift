@@ -9,8 +9,10 @@ import CLinuxIO
 extension EventLoop {
     /// While a response is pending, only writability matters, and while an answer is
     /// awaited nothing does: reading more would buffer pipelined requests without bound.
-    func setInterest(_ connection: Connection, _ wanted: Connection.Interest) {
-        guard connection.interest != wanted else { return }
+    /// False when epoll refused the change: the connection is then closed.
+    @discardableResult
+    func setInterest(_ connection: Connection, _ wanted: Connection.Interest) -> Bool {
+        guard connection.interest != wanted else { return true }
         connection.interest = wanted
         let events: UInt32 =
             switch wanted {
@@ -24,7 +26,9 @@ extension EventLoop {
             // A connection whose interest cannot change can no longer be driven.
             engine.recordSystemCallError("epoll_ctl(MOD) of a connection", errno: errno)
             closeNow(connection, aborted: true)
+            return false
         }
+        return true
     }
 
     /// epoll_ctl; false (with errno) when it failed.

@@ -9,9 +9,10 @@ import TabServerHTTP
 /// Reading requests: readiness events, the bytes that arrive, heads parsed with
 /// picohttpparser and bodies framed by length or chunked, served one at a time.
 extension EventLoop {
+    /// Acts on one readiness event of `connection`.
     func handle(_ connection: Connection, events: UInt32) {
         if events & (EpollEvents.error | EpollEvents.hangUp) != 0 && events & EpollEvents.input == 0 {
-            closeNow(connection, aborted: connection.inFlight)
+            closeNow(connection, aborted: connection.request != nil)
             return
         }
         if events & EpollEvents.output != 0 {
@@ -30,18 +31,19 @@ extension EventLoop {
         let received = read(connection.descriptor, readBuffer.baseAddress, readBuffer.count)
         if received < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-            closeNow(connection, aborted: connection.inFlight)
+            closeNow(connection, aborted: connection.request != nil)
             return
         }
-        if received == 0, case .waiting = connection.phase {
+        if received == 0, case .waiting(let since, var answer) = connection.phase {
             // The client sent its request and closed its side: it still gets the answer.
-            connection.deferredClose = true
+            answer.close = true
+            connection.phase = .waiting(since: since, answer: answer)
             setInterest(connection, .none)
             return
         }
         if received == 0 {
             // The client closed its side: nothing more will come.
-            closeNow(connection, aborted: connection.inFlight)
+            closeNow(connection, aborted: connection.request != nil)
             return
         }
         if case .lingering = connection.phase { return }  // discard
@@ -54,7 +56,7 @@ extension EventLoop {
             return
         }
         let now = monotonicNanos()
-        if case .idle = connection.phase { connection.phase = .head(since: now) }
+        if case .idle = connection.phase { connection.phase = .head(since: now, scanned: 0) }
         connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
         process(connection, now: now)
     }
@@ -65,23 +67,24 @@ extension EventLoop {
             switch connection.phase {
             case .idle:
                 guard !connection.input.isEmpty else { return }
-                connection.phase = .head(since: now)
-            case .head:
-                guard readHead(connection, now: now) else { return }
-            case .body:
-                guard readBody(connection) else { return }
-                dispatch(connection)
+                connection.phase = .head(since: now, scanned: 0)
+            case .head(let since, let scanned):
+                guard readHead(connection, since: since, scanned: scanned, now: now) else { return }
+            case .body(let since, let head, let chunked):
+                guard readBody(connection, since: since, head: head, chunked: chunked) else { return }
+                dispatch(connection, head: head)
             case .waiting, .responding, .lingering, .streaming:
                 return
             }
         }
     }
 
-    /// Parses the head; false while it is incomplete (or the request was refused).
-    private func readHead(_ connection: Connection, now: UInt64) -> Bool {
+    /// Parses the head (`scanned` bytes of the input were scanned before); false while
+    /// it is incomplete (or the request was refused).
+    private func readHead(_ connection: Connection, since: UInt64, scanned: Int, now: UInt64) -> Bool {
         // RFC 9112 §2.2: empty lines before a request line are ignored (some clients send
         // a CRLF after a POST body).
-        if connection.scanned == 0 {
+        if scanned == 0 {
             let blank = connection.input.prefix { $0 == 13 || $0 == 10 }.count
             if blank > 0 {
                 connection.input.removeFirst(blank)
@@ -90,40 +93,33 @@ extension EventLoop {
         }
         let outcome = connection.input.withUnsafeBytes { bytes in
             RequestHead.parse(
-                bytes, previousLength: connection.scanned,
+                bytes, previousLength: scanned,
                 maximumLength: engine.configuration.memoryPerConnection, fields: fields)
         }
         switch outcome {
         case .incomplete:
-            connection.scanned = connection.input.count
+            connection.phase = .head(since: since, scanned: connection.input.count)
             return false
         case .rejected(let rejection):
-            beginRequest(connection, head: nil, now: now)
-            connection.logMethod = rejection.method
-            connection.logTarget = rejection.target
+            beginRequest(connection, method: rejection.method, target: rejection.target, now: now)
             reject(connection, rejection)
             return false
         case .complete(let head, let length):
             connection.input.removeFirst(length)
-            connection.scanned = 0
-            beginRequest(connection, head: head, now: now)
+            beginRequest(connection, method: head.method.description, target: head.target, now: now)
             if let rejection = checkBody(of: head) {
-                reject(connection, rejection)
+                reject(connection, rejection, method: head.method)
                 return false
             }
             if head.framing == .none {
-                dispatch(connection)
+                dispatch(connection, head: head)
                 return true
             }
-            if head.framing == .chunked { connection.chunked = ChunkedDecoder() }
             if head.expectsContinue {
-                // Nothing else is queued yet, so the 17 bytes fit the empty socket buffer; a
+                // Nothing else is queued yet, so the 25 bytes fit the empty socket buffer; a
                 // short or failed send would leave the client waiting or misframe the answer.
-                let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                let sent = interim.withUnsafeBytes {
-                    send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                if sent != interim.count {
+                let sent = Socket.sendNow(connection.descriptor, Self.continueInterim)
+                if sent != Self.continueInterim.count {
                     let code = sent < 0 ? errno : EAGAIN
                     // A peer that is gone is no engine error; anything else is.
                     if code != EPIPE && code != ECONNRESET {
@@ -133,10 +129,14 @@ extension EventLoop {
                     return false
                 }
             }
-            connection.phase = .body(since: now)
+            connection.phase = .body(
+                since: now, head: head, chunked: head.framing == .chunked ? ChunkedDecoder() : nil)
             return true
         }
     }
+
+    /// The interim answer to `Expect: 100-continue`.
+    private static let continueInterim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// What the head alone says about its body: refused before a byte of it is read.
     private func checkBody(of head: RequestHead) -> EngineRejection? {
@@ -152,9 +152,10 @@ extension EventLoop {
         return nil
     }
 
-    /// Moves body bytes from the input; true once the body is complete.
-    private func readBody(_ connection: Connection) -> Bool {
-        guard let head = connection.head else { return false }
+    /// Moves body bytes of `head`'s request from the input; true once the body is complete.
+    private func readBody(_ connection: Connection, since: UInt64, head: RequestHead, chunked: ChunkedDecoder?)
+        -> Bool
+    {
         let limit = engine.configuration.maxBodySize
         do {
             switch head.framing {
@@ -166,12 +167,12 @@ extension EventLoop {
                 connection.input.removeFirst(take)
                 return connection.body.count == length
             case .chunked:
-                var decoder = connection.chunked ?? ChunkedDecoder()
+                var decoder = chunked ?? ChunkedDecoder()
                 var body = connection.body
                 connection.body = []
                 let consumed = try Self.decode(connection.input, with: &decoder, into: &body)
                 connection.body = body
-                connection.chunked = decoder
+                connection.phase = .body(since: since, head: head, chunked: decoder)
                 connection.input.removeFirst(consumed)
                 if connection.body.count > limit {
                     throw EngineRejection(
@@ -180,7 +181,7 @@ extension EventLoop {
                 return decoder.isDone
             }
         } catch let rejection as EngineRejection {
-            reject(connection, rejection)
+            reject(connection, rejection, method: head.method)
             return false
         } catch {
             return false

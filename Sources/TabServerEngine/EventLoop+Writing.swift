@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CLinuxIO
 import TabServerHTTP
 
 #if canImport(Glibc)
@@ -13,56 +12,50 @@ extension EventLoop {
     /// 10,000 kept-alive connections do not each hold their largest page or body.
     private static let retainedBufferBytes = 16 * 1024
 
+    /// Puts `response` in the connection's outbound buffer (the head, and the body unless
+    /// `method` is HEAD or the status has none) and starts the send deadline: the send
+    /// timeout plus the time the body takes at the minimum rate.
     func queue(
         _ response: HTTPResponse, on connection: Connection, method: HTTPMethod, close: Bool, keepAliveForHTTP10: Bool
     ) {
-        connection.output.removeAll(keepingCapacity: true)
-        connection.outputSent = 0
+        connection.outbound.reset()
         var bodyFile: MemoryFile?
         if let cache = response.cache,
             let entry = cache.entry(orMake: { ResponseCache.Entry(prepare(response)) }),
             let prepared = entry.object as? PreparedHead
         {
-            connection.output.append(contentsOf: prepared.bytes)
+            connection.outbound.bytes.append(contentsOf: prepared.bytes)
             bodyFile = prepared.bodyFile
         } else {
-            connection.output.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
+            connection.outbound.bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
         }
         var streamed = false
         if case .stream = response.body { streamed = true }
         ResponseHead.finish(
             date: date.current(), close: close || streamed, keepAliveForHTTP10: keepAliveForHTTP10,
-            into: &connection.output)
+            into: &connection.outbound.bytes)
         let sendsBody = method != .head && ResponseHead.hasBody(response.status)
-        connection.sharedBody = nil
-        connection.sharedSent = 0
-        connection.fileBody = nil
-        connection.fileSent = 0
+        var stream: ResponseStream?
         if sendsBody {
             switch response.body {
             case .empty: break
-            case .bytes(let bytes): connection.output.append(contentsOf: bytes)
-            case .shared(let shared):
-                if let bodyFile { connection.fileBody = bodyFile } else { connection.sharedBody = shared }
-            case .stream(let stream): connection.stream = stream
+            case .bytes(let bytes): connection.outbound.bytes.append(contentsOf: bytes)
+            case .shared(let shared): connection.outbound.setBody(shared, file: bodyFile)
+            case .stream(let body): stream = body
             }
         }
         var close = close
-        if let stream = connection.stream {
+        if let stream {
             // Delimited by the end of the connection; the loop sends what the app writes.
             close = true
             let descriptor = connection.descriptor
             stream.attach { [weak self] in self?.streamReady(descriptor) }
         }
-        connection.closeAfterWrite = close
-        connection.logStatus = response.status.code
-        connection.logBytes = sendsBody ? response.body.count : 0
-        connection.logNote = response.accessLogNote
-        let now = monotonicNanos()
-        let total = UInt64(
-            connection.output.count + (connection.sharedBody?.count ?? 0) + (connection.fileBody?.count ?? 0))
-        connection.writeDeadline = now + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
-        connection.phase = .responding(since: now)
+        connection.request?.answered(
+            status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: response.accessLogNote)
+        let total = UInt64(connection.outbound.count)
+        let deadline = monotonicNanos() + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
+        connection.phase = .responding(deadline: deadline, closeAfter: close, stream: stream)
     }
 
     /// The head and body of a cached response, prepared once: the body as a memory file
@@ -75,45 +68,12 @@ extension EventLoop {
         return PreparedHead(head, bodyFile: MemoryFile(shared))
     }
 
-    /// Sends what it can of the head and body without blocking: bytes in memory with one
-    /// `writev`, a memory file with `sendfile` after its head (sent with MSG_MORE so the
-    /// head and the first body bytes still leave in one segment).
-    private func transmit(_ connection: Connection) -> Int {
-        if let file = connection.fileBody {
-            if connection.outputSent < connection.output.count {
-                return connection.output.withUnsafeBytes { head in
-                    send(
-                        connection.descriptor, head.baseAddress! + connection.outputSent,
-                        head.count - connection.outputSent, Int32(MSG_NOSIGNAL | MSG_MORE))
-                }
-            }
-            return tabserver_sendfile(
-                connection.descriptor, file.descriptor, Int64(connection.fileSent), file.count - connection.fileSent)
-        }
-        return connection.output.withUnsafeBytes { head in
-            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
-                var count = 0
-                if connection.outputSent < head.count {
-                    vectors[0] = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress! + connection.outputSent),
-                        iov_len: head.count - connection.outputSent)
-                    count = 1
-                }
-                if let shared = connection.sharedBody, connection.sharedSent < shared.count {
-                    vectors[count] = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: shared.baseAddress + connection.sharedSent),
-                        iov_len: shared.count - connection.sharedSent)
-                    count += 1
-                }
-                return writev(connection.descriptor, vectors.baseAddress, Int32(count))
-            }
-        }
-    }
-
-    /// Writes what it can without blocking; finishes the request when all is sent.
+    /// Writes what it can without blocking (the rest when the socket is writable again);
+    /// once all is sent, finishes the request and lingers, or waits for the next one; a
+    /// stream's connection waits for the app to write more.
     func flush(_ connection: Connection) {
-        while connection.hasPendingOutput {
-            let written = transmit(connection)
+        while connection.outbound.hasPending {
+            let written = connection.outbound.transmit(to: connection.descriptor)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -123,31 +83,26 @@ extension EventLoop {
                 closeNow(connection, aborted: true)
                 return
             }
-            var remaining = written
-            let headLeft = connection.output.count - connection.outputSent
-            let fromHead = min(remaining, headLeft)
-            connection.outputSent += fromHead
-            remaining -= fromHead
-            if connection.fileBody != nil {
-                connection.fileSent += remaining
-            } else {
-                connection.sharedSent += remaining
-            }
+            connection.outbound.advance(by: written)
         }
-        setInterest(connection, .input)
-        if let stream = connection.stream {
+        guard setInterest(connection, .input) else { return }
+        let closeAfterWrite: Bool
+        switch connection.phase {
+        case .responding(_, _, let stream?), .streaming(let stream):
             // Everything written so far is sent; wait for the app to write more.
-            connection.phase = .streaming
+            connection.phase = .streaming(stream)
             if stream.isClosed { pump(connection) }
             return
+        case .responding(_, let closeAfter, nil):
+            closeAfterWrite = closeAfter
+        case .idle, .head, .body, .waiting, .lingering:
+            return  // no answer was being written
         }
         finishRequest(connection, aborted: false)
-        if connection.output.capacity > Self.retainedBufferBytes { connection.output = [] }
+        connection.outbound.release(retaining: Self.retainedBufferBytes)
         if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }
         if connection.input.isEmpty && connection.input.capacity > Self.retainedBufferBytes { connection.input = [] }
-        connection.sharedBody = nil
-        connection.fileBody = nil
-        if connection.closeAfterWrite {
+        if closeAfterWrite {
             linger(connection)
         } else {
             // Pipelined requests already in `input` are served by the caller's loop.
@@ -155,26 +110,24 @@ extension EventLoop {
         }
     }
 
-
     /// Moves what the app wrote into the connection's output and sends it; closes the
     /// connection when the stream has ended and everything is sent.
     func pump(_ connection: Connection) {
         guard let stream = connection.stream else { return }
         let (bytes, closed) = stream.take()
         if !bytes.isEmpty {
-            if !connection.hasPendingOutput {
-                connection.output.removeAll(keepingCapacity: true)
-                connection.outputSent = 0
-                let now = monotonicNanos()
-                connection.writeDeadline = now + engine.sendTimeoutNanos
-                connection.phase = .responding(since: now)
+            if !connection.outbound.hasPending {
+                // A new send, with its own deadline.
+                connection.outbound.reset()
+                connection.phase = .responding(
+                    deadline: monotonicNanos() + engine.sendTimeoutNanos, closeAfter: true, stream: stream)
             }
-            connection.output.append(contentsOf: bytes)
-            connection.logBytes += bytes.count
+            connection.outbound.bytes.append(contentsOf: bytes)
+            connection.request?.bytes += bytes.count
             flush(connection)
         }
-        if closed, connections[connection.descriptor] === connection, !connection.hasPendingOutput {
-            connection.stream = nil
+        // All sent (`flush` left it streaming) and the app is done: the answer is complete.
+        if closed, connections[connection.descriptor] === connection, case .streaming = connection.phase {
             finishRequest(connection, aborted: false)
             linger(connection)
         }

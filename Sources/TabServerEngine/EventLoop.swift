@@ -17,7 +17,8 @@ import TabServerHTTP
 /// concern is an extension of its own: `EventLoop+Accept` (accepting, the connection
 /// budget), `+Reading` (heads and bodies), `+Answering` (the responder, answers that
 /// come later, the finished request), `+Writing` (sending answers and streams),
-/// `+Deadlines` (the sweep), `+Closing` (linger and close), `+Epoll` (registrations).
+/// `+Deadlines` (the sweep), `+Drain` (the graceful stop), `+Closing` (linger and
+/// close), `+Epoll` (registrations); `Connection` carries each connection's state.
 ///
 /// `@unchecked Sendable` is safe: after `start`, every stored property except the wake
 /// pipe's write end is touched only by the loop's own thread; `wake()` only writes one
@@ -132,9 +133,7 @@ final class EventLoop: @unchecked Sendable {
                 sweep(now: now)
             }
         }
-        for connection in Array(connections.values) { closeNow(connection, aborted: true) }
-        let unadmitted = adopted.withLock { $0.map(\.descriptor) }
-        for descriptor in unadmitted { close(descriptor) }
+        closeEverything()
     }
 
     private func drainWakePipe() {
@@ -150,7 +149,7 @@ final class EventLoop: @unchecked Sendable {
             return ready
         }) {
             guard let connection = connections[descriptor] else { continue }
-            if connection.deferred != nil {
+            if case .waiting = connection.phase {
                 resume(connection)
             } else {
                 pump(connection)

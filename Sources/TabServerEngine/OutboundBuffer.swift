@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+import CLinuxIO
+import TabServerHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A response on its way out of one connection, and how much of it is sent: `bytes` (the
+/// head, then a body given as bytes or what a stream wrote), followed by either a shared
+/// body (a static file's bytes, referenced, not copied) or a memory file (a large static
+/// file, sent with `sendfile`). Partial writes leave the rest for the next writable event.
+struct OutboundBuffer {
+    /// The head and the bytes after it; its capacity is kept from response to response.
+    var bytes: [UInt8] = []
+    private(set) var bytesSent = 0
+    /// A static body sent from memory after `bytes`.
+    private(set) var shared: SharedBytes?
+    private var sharedSent = 0
+    /// A static body sent with `sendfile` after `bytes`.
+    private(set) var file: MemoryFile?
+    private var fileSent = 0
+
+    /// Whether part of the response is still unsent.
+    var hasPending: Bool {
+        bytesSent < bytes.count || (shared.map { sharedSent < $0.count } ?? false)
+            || (file.map { fileSent < $0.count } ?? false)
+    }
+
+    /// The whole response's size in bytes.
+    var count: Int { bytes.count + (shared?.count ?? 0) + (file?.count ?? 0) }
+
+    /// Empties it for a new response (keeping the capacity of `bytes`).
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        bytesSent = 0
+        shared = nil
+        sharedSent = 0
+        file = nil
+        fileSent = 0
+    }
+
+    /// Sends `body` after `bytes`: from a memory file when there is one, else from memory.
+    mutating func setBody(_ body: SharedBytes, file: MemoryFile?) {
+        if let file { self.file = file } else { shared = body }
+    }
+
+    /// Once the response is sent: lets go of the static body and frees `bytes` if it
+    /// grew past `retaining` (10,000 kept-alive connections do not each hold their
+    /// largest page).
+    mutating func release(retaining: Int) {
+        shared = nil
+        file = nil
+        if bytes.capacity > retaining { bytes = [] }
+    }
+
+    /// Sends what it can without blocking: bytes in memory with one `writev`, a memory
+    /// file with `sendfile` after its head (sent with MSG_MORE so the head and the first
+    /// body bytes still leave in one segment). What `send` returns: bytes written, or -1
+    /// with `errno`.
+    func transmit(to descriptor: Int32) -> Int {
+        if let file {
+            if bytesSent < bytes.count {
+                return bytes.withUnsafeBytes { head in
+                    send(
+                        descriptor, head.baseAddress! + bytesSent, head.count - bytesSent,
+                        Int32(MSG_NOSIGNAL | MSG_MORE))
+                }
+            }
+            return tabserver_sendfile(descriptor, file.descriptor, Int64(fileSent), file.count - fileSent)
+        }
+        return bytes.withUnsafeBytes { head in
+            withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
+                var count = 0
+                if bytesSent < head.count {
+                    vectors[0] = iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress! + bytesSent),
+                        iov_len: head.count - bytesSent)
+                    count = 1
+                }
+                if let shared, sharedSent < shared.count {
+                    vectors[count] = iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: shared.baseAddress + sharedSent),
+                        iov_len: shared.count - sharedSent)
+                    count += 1
+                }
+                return writev(descriptor, vectors.baseAddress, Int32(count))
+            }
+        }
+    }
+
+    /// Counts `written` bytes (what `transmit` returned) as sent: `bytes` first, then the body.
+    mutating func advance(by written: Int) {
+        let fromBytes = min(written, bytes.count - bytesSent)
+        bytesSent += fromBytes
+        if file != nil {
+            fileSent += written - fromBytes
+        } else {
+            sharedSent += written - fromBytes
+        }
+    }
+}
