@@ -10,6 +10,20 @@ import Testing
     import Glibc
 #endif
 
+/// Holds every request until the test opens the gate (at most 10 s), then answers 200:
+/// a request stays in flight exactly as long as a test needs, without a sleep.
+final class GatedResponder: HTTPResponder {
+    private let gate = DispatchSemaphore(value: 0)
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        _ = gate.wait(timeout: .now() + 10)
+        return .text("released \(request.path)\n")
+    }
+
+    /// Lets one held request (or the next one) go.
+    func open() { gate.signal() }
+}
+
 /// What a `shutdown()` call saw when it returned.
 final class ShutdownReturns: Sendable {
     private let seen = Mutex<[(state: HTTPServer.State, openConnections: Int)]>([])
@@ -26,8 +40,10 @@ final class ShutdownReturns: Sendable {
 
     /// Waits for `count` calls to return (each within `timeout`); what they saw.
     func wait(for count: Int, timeout: Duration) -> [(state: HTTPServer.State, openConnections: Int)]? {
-        let seconds = Double(timeout.components.seconds)
-        for _ in 0..<count where done.wait(timeout: .now() + seconds) != .success { return nil }
+        let (seconds, attoseconds) = timeout.components
+        let deadline =
+            DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        for _ in 0..<count where done.wait(timeout: deadline) != .success { return nil }
         return seen.withLock { $0 }
     }
 }
@@ -59,18 +75,21 @@ struct LifecycleTests {
 
     @Test("two shutdowns at once: both return only after the drain, with every loop exited")
     func concurrentShutdownsBothWait() throws {
-        let server = try HTTPServer(
-            configuration: Self.configuration(), responder: EchoResponder(delayMicroseconds: 600_000), accessLog: nil)
+        let responder = GatedResponder()
+        let server = try HTTPServer(configuration: Self.configuration(), responder: responder, accessLog: nil)
         let connection = try #require(RawHTTPConnection(port: server.port))
-        connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(waitUntil(.seconds(2)) { server.inFlightRequests == 1 })
+        connection.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(waitUntil(.seconds(5)) { server.inFlightRequests == 1 })
         let returns = ShutdownReturns()
         let box = ServerBox(server)
         returns.shutdown(box)
         // The second call starts once the first is draining, with the request still held.
-        #expect(waitUntil(.seconds(2)) { server.state == .draining })
-        #expect(server.inFlightRequests == 1, "the second shutdown starts while the first drains")
+        #expect(waitUntil(.seconds(5)) { server.state == .draining })
         returns.shutdown(box)
+        // Neither returns while the request is held (both would find the server draining).
+        #expect(returns.wait(for: 1, timeout: .milliseconds(200)) == nil, "a shutdown returned during the drain")
+        #expect(server.state == .draining)
+        responder.open()
         let response = try #require(connection.readResponse())
         #expect(response.status == 200)
         #expect(response.headers["connection"]?.lowercased() == "close")
