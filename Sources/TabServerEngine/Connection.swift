@@ -16,8 +16,9 @@ final class Connection {
         /// already scanned the first `scanned` bytes of `input` for its end.
         case head(since: UInt64, scanned: Int)
         /// Reading the body of `head` into `body`, begun at `since`; `chunked` decodes a
-        /// chunked one as it arrives.
-        case body(since: UInt64, head: RequestHead, chunked: ChunkedDecoder?)
+        /// chunked one as it arrives. Boxed (`indirect`): the head is large, and every
+        /// other phase, the ones each request passes through, stays a few words to copy.
+        indirect case body(since: UInt64, head: RequestHead, chunked: ChunkedDecoder?)
         /// The responder answers later (`HTTPAnswer.later`), asked at `since`; pipelined
         /// input is buffered (up to the connection's memory) and served after the answer.
         case waiting(since: UInt64, answer: AwaitedAnswer)

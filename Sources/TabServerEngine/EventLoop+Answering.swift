@@ -74,8 +74,7 @@ extension EventLoop {
     /// The request in flight ends (answered, or abandoned when `aborted`): counted, and
     /// its access-log line written.
     func finishRequest(_ connection: Connection, aborted: Bool) {
-        guard let request = connection.request else { return }
-        connection.request = nil
+        guard let request = connection.request.take() else { return }
         connection.requestsServed += 1
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)

@@ -18,32 +18,33 @@ extension EventLoop {
     func queue(
         _ response: HTTPResponse, on connection: Connection, method: HTTPMethod, close: Bool, keepAliveForHTTP10: Bool
     ) {
-        connection.outbound.reset()
+        var bytes = connection.outbound.takeBytes()
         var bodyFile: MemoryFile?
         if let cache = response.cache,
             let entry = cache.entry(orMake: { ResponseCache.Entry(prepare(response)) }),
             let prepared = entry.object as? PreparedHead
         {
-            connection.outbound.bytes.append(contentsOf: prepared.bytes)
+            bytes.append(contentsOf: prepared.bytes)
             bodyFile = prepared.bodyFile
         } else {
-            connection.outbound.bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
+            bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
         }
         var streamed = false
         if case .stream = response.body { streamed = true }
         ResponseHead.finish(
-            date: date.current(), close: close || streamed, keepAliveForHTTP10: keepAliveForHTTP10,
-            into: &connection.outbound.bytes)
+            date: date.current(), close: close || streamed, keepAliveForHTTP10: keepAliveForHTTP10, into: &bytes)
         let sendsBody = method != .head && ResponseHead.hasBody(response.status)
+        var sharedBody: SharedBytes?
         var stream: ResponseStream?
         if sendsBody {
             switch response.body {
             case .empty: break
-            case .bytes(let bytes): connection.outbound.bytes.append(contentsOf: bytes)
-            case .shared(let shared): connection.outbound.setBody(shared, file: bodyFile)
+            case .bytes(let body): bytes.append(contentsOf: body)
+            case .shared(let shared): sharedBody = shared
             case .stream(let body): stream = body
             }
         }
+        connection.outbound.load(bytes, body: sharedBody, file: bodyFile)
         var close = close
         if let stream {
             // Delimited by the end of the connection; the loop sends what the app writes.
@@ -72,18 +73,14 @@ extension EventLoop {
     /// once all is sent, finishes the request and lingers, or waits for the next one; a
     /// stream's connection waits for the app to write more.
     func flush(_ connection: Connection) {
-        while connection.outbound.hasPending {
-            let written = connection.outbound.transmit(to: connection.descriptor)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    setInterest(connection, .output)
-                    return
-                }
-                closeNow(connection, aborted: true)
-                return
-            }
-            connection.outbound.advance(by: written)
+        switch connection.outbound.write(to: connection.descriptor) {
+        case .sent: break
+        case .wouldBlock:
+            setInterest(connection, .output)
+            return
+        case .failed:
+            closeNow(connection, aborted: true)
+            return
         }
         guard setInterest(connection, .input) else { return }
         let closeAfterWrite: Bool

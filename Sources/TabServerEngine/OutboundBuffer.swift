@@ -40,9 +40,23 @@ struct OutboundBuffer {
         fileSent = 0
     }
 
-    /// Sends `body` after `bytes`: from a memory file when there is one, else from memory.
-    mutating func setBody(_ body: SharedBytes, file: MemoryFile?) {
-        if let file { self.file = file } else { shared = body }
+    /// Empties it for a new response and hands out `bytes` (empty, its capacity kept)
+    /// for the caller to fill and give back with `load`: built in a local, the head
+    /// costs one access to the connection instead of one per append.
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        reset()
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    /// The response to send: `bytes`, then `body` if any (from `file` when there is one).
+    mutating func load(_ bytes: [UInt8], body: SharedBytes?, file: MemoryFile?) {
+        self.bytes = bytes
+        if let body {
+            if let file { self.file = file } else { shared = body }
+        }
     }
 
     /// Once the response is sent: lets go of the static body and frees `bytes` if it
@@ -58,7 +72,7 @@ struct OutboundBuffer {
     /// file with `sendfile` after its head (sent with MSG_MORE so the head and the first
     /// body bytes still leave in one segment). What `send` returns: bytes written, or -1
     /// with `errno`.
-    func transmit(to descriptor: Int32) -> Int {
+    private func transmit(to descriptor: Int32) -> Int {
         if let file {
             if bytesSent < bytes.count {
                 return bytes.withUnsafeBytes { head in
@@ -89,8 +103,31 @@ struct OutboundBuffer {
         }
     }
 
+    /// How far `write(to:)` got.
+    enum Progress {
+        /// Everything is sent.
+        case sent
+        /// The socket buffer is full: the rest waits until it is writable.
+        case wouldBlock
+        /// The send failed (`errno` says why): the connection is lost.
+        case failed
+    }
+
+    /// Writes without blocking until everything is sent or the socket is full.
+    mutating func write(to descriptor: Int32) -> Progress {
+        while hasPending {
+            let written = transmit(to: descriptor)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed
+            }
+            advance(by: written)
+        }
+        return .sent
+    }
+
     /// Counts `written` bytes (what `transmit` returned) as sent: `bytes` first, then the body.
-    mutating func advance(by written: Int) {
+    private mutating func advance(by written: Int) {
         let fromBytes = min(written, bytes.count - bytesSent)
         bytesSent += fromBytes
         if file != nil {
