@@ -9,8 +9,8 @@ import TabServerHTTP
 /// (`writev`, `sendfile`), and a stream's bytes pumped as the app writes them.
 extension EventLoop {
     /// Buffers an idle connection keeps between requests; larger ones are freed, so
-    /// 10,000 kept-alive connections do not each hold their largest page or body.
-    private static let retainedBufferBytes = 16 * 1024
+    /// 10,000 kept-alive connections do not each hold their largest body.
+    private static let retainedBufferBytes = OutboundBuffer.retainedCapacity
 
     /// Puts `response` in the connection's outbound buffer (the head, and the body unless
     /// `method` is HEAD or the status has none) and starts the send deadline: the send
@@ -96,7 +96,6 @@ extension EventLoop {
             return  // no answer was being written
         }
         finishRequest(connection, aborted: false)
-        connection.outbound.release(retaining: Self.retainedBufferBytes)
         if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }
         if connection.input.isEmpty && connection.input.capacity > Self.retainedBufferBytes { connection.input = [] }
         if closeAfterWrite {

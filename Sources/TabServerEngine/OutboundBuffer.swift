@@ -46,8 +46,12 @@ struct OutboundBuffer {
     mutating func takeBytes() -> [UInt8] {
         var taken: [UInt8] = []
         swap(&taken, &bytes)
-        reset()
         taken.removeAll(keepingCapacity: true)
+        bytesSent = 0
+        shared = nil
+        sharedSent = 0
+        file = nil
+        fileSent = 0
         return taken
     }
 
@@ -59,14 +63,9 @@ struct OutboundBuffer {
         }
     }
 
-    /// Once the response is sent: lets go of the static body and frees `bytes` if it
-    /// grew past `retaining` (10,000 kept-alive connections do not each hold their
-    /// largest page).
-    mutating func release(retaining: Int) {
-        shared = nil
-        file = nil
-        if bytes.capacity > retaining { bytes = [] }
-    }
+    /// Bytes of `bytes` kept for the next response once one is sent; a larger buffer is
+    /// freed, so 10,000 kept-alive connections do not each hold their largest page.
+    static let retainedCapacity = 16 * 1024
 
     /// Sends what it can without blocking: bytes in memory with one `writev`, a memory
     /// file with `sendfile` after its head (sent with MSG_MORE so the head and the first
@@ -113,7 +112,8 @@ struct OutboundBuffer {
         case failed
     }
 
-    /// Writes without blocking until everything is sent or the socket is full.
+    /// Writes without blocking until everything is sent or the socket is full. Once all
+    /// is sent it lets go of the static body and of a buffer past `retainedCapacity`.
     mutating func write(to descriptor: Int32) -> Progress {
         while hasPending {
             let written = transmit(to: descriptor)
@@ -123,6 +123,9 @@ struct OutboundBuffer {
             }
             advance(by: written)
         }
+        shared = nil
+        file = nil
+        if bytes.capacity > Self.retainedCapacity { bytes = [] }
         return .sent
     }
 
