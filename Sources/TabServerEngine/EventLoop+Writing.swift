@@ -44,6 +44,7 @@ extension EventLoop {
             case .stream(let body): stream = body
             }
         }
+        let total = UInt64(bytes.count + (sharedBody?.count ?? 0))
         connection.outbound.load(bytes, body: sharedBody, file: bodyFile)
         var close = close
         if let stream {
@@ -54,7 +55,6 @@ extension EventLoop {
         }
         connection.request?.answered(
             status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: response.accessLogNote)
-        let total = UInt64(connection.outbound.count)
         let deadline = monotonicNanos() + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
         connection.phase = .responding(deadline: deadline, closeAfter: close, stream: stream)
     }

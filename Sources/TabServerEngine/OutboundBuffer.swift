@@ -13,12 +13,12 @@ import TabServerHTTP
 struct OutboundBuffer {
     /// The head and the bytes after it; its capacity is kept from response to response.
     var bytes: [UInt8] = []
-    private(set) var bytesSent = 0
+    private var bytesSent = 0
     /// A static body sent from memory after `bytes`.
-    private(set) var shared: SharedBytes?
+    private var shared: SharedBytes?
     private var sharedSent = 0
     /// A static body sent with `sendfile` after `bytes`.
-    private(set) var file: MemoryFile?
+    private var file: MemoryFile?
     private var fileSent = 0
 
     /// Whether part of the response is still unsent.
@@ -27,17 +27,10 @@ struct OutboundBuffer {
             || (file.map { fileSent < $0.count } ?? false)
     }
 
-    /// The whole response's size in bytes.
-    var count: Int { bytes.count + (shared?.count ?? 0) + (file?.count ?? 0) }
-
     /// Empties it for a new response (keeping the capacity of `bytes`).
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        bytesSent = 0
-        shared = nil
-        sharedSent = 0
-        file = nil
-        fileSent = 0
+        forgetSent()
     }
 
     /// Empties it for a new response and hands out `bytes` (empty, its capacity kept)
@@ -47,12 +40,17 @@ struct OutboundBuffer {
         var taken: [UInt8] = []
         swap(&taken, &bytes)
         taken.removeAll(keepingCapacity: true)
+        forgetSent()
+        return taken
+    }
+
+    /// Forgets the body and how much was sent.
+    private mutating func forgetSent() {
         bytesSent = 0
         shared = nil
         sharedSent = 0
         file = nil
         fileSent = 0
-        return taken
     }
 
     /// The response to send: `bytes`, then `body` if any (from `file` when there is one).
