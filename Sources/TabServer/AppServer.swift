@@ -63,7 +63,8 @@ public final class AppServer: Sendable {
     /// finish for up to the configured grace period, stops the engine, then gives the
     /// observers up to 5 s to hear of every change committed. Safe to call more than once
     /// and from any thread; every call returns only when the engine has stopped (a second
-    /// call waits for the first: `HTTPServer.shutdown()`) and the hooks are done.
+    /// call waits for the first: `HTTPServer.shutdown()`) and the hooks are done or out
+    /// of time.
     public func shutdown() {
         let first = liveEventsClosed.withLock { closed -> Bool in
             defer { closed = true }
