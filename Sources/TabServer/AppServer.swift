@@ -11,8 +11,11 @@ import TabServerHTTP
 /// ```swift
 /// let app = try buildApplication(configuration, content: Notes())
 /// let server = try AppServer(app)        // bound and serving; server.port is the real port
-/// server.run()                           // blocks until shutdown() is called elsewhere
+/// server.shutdown()                      // drains, then returns once stopped
 /// ```
+///
+/// To block until a signal, an executable passes it to `ProcessSignals.serve` (product
+/// `TabServerProcess`), or uses `AppMain.run` for its whole `main`.
 public final class AppServer: Sendable {
     /// The application being served.
     public let application: Application
@@ -20,8 +23,7 @@ public final class AppServer: Sendable {
     public var port: Int { engine.port }
 
     private let engine: HTTPServer
-    private let stopped = Mutex<Bool>(false)
-    private let stopSignal = StopGate()
+    private let liveEventsClosed = Mutex<Bool>(false)
 
     /// Binds, starts the engine threads, begins serving, and sweeps expired sessions
     /// every `sweepInterval` seconds. The access log goes to `accessLog` (standard output
@@ -57,25 +59,21 @@ public final class AppServer: Sendable {
     /// Whether the server is draining (refusing new connections, closing kept-alive ones).
     public var isDraining: Bool { engine.isDraining }
 
-    /// Blocks the calling thread until `shutdown()` has finished.
-    public func run() {
-        stopSignal.wait()
-    }
-
-    /// Stops accepting connections, lets in-flight requests finish for up to the
-    /// configured grace period, then stops the engine and wakes `run()`. Safe to call
-    /// more than once and from any thread; returns when the engine has stopped.
+    /// Ends the live-event streams, stops accepting connections, lets in-flight requests
+    /// finish for up to the configured grace period, stops the engine, then gives the
+    /// observers up to 5 s to hear of every change committed. Safe to call more than once
+    /// and from any thread; every call returns only when the engine has stopped (a second
+    /// call waits for the first: `HTTPServer.shutdown()`) and the hooks are done or out
+    /// of time.
     public func shutdown() {
-        let first = stopped.withLock { stopped -> Bool in
-            defer { stopped = true }
-            return !stopped
+        let first = liveEventsClosed.withLock { closed -> Bool in
+            defer { closed = true }
+            return !closed
         }
-        guard first else { return }
-        application.responder.events.closeAll()
+        if first { application.responder.events.closeAll() }
         engine.shutdown()
         // The observers hear of every change committed before the stop.
         _ = application.responder.finishHooks(within: .seconds(5))
-        stopSignal.signalAll()
     }
 }
 

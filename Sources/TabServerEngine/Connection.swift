@@ -3,68 +3,47 @@ import TabServerHTTP
 
 /// One client connection, owned by the event loop that accepted it and touched only on
 /// that loop's thread. It moves through phases: waiting for a request (idle), reading a
-/// head, reading a body, writing a response, and lingering before the close.
+/// head, reading a body, waiting for an answer that comes later, writing a response,
+/// streaming, and lingering before the close. What belongs to one phase is carried by
+/// that phase's case, so it cannot be read or left behind in another; the connection
+/// itself keeps only what outlives a phase: its buffers (reused from request to
+/// request), the request in flight, and its epoll registration.
 final class Connection {
     enum Phase {
         /// Between requests; the idle timeout runs from `since`.
         case idle(since: UInt64)
-        /// Reading a request head whose first byte arrived at `since`.
-        case head(since: UInt64)
-        /// Reading the body of `head`, begun at `since`.
-        case body(since: UInt64)
+        /// Reading a request head whose first byte arrived at `since`; picohttpparser has
+        /// already scanned the first `scanned` bytes of `input` for its end.
+        case head(since: UInt64, scanned: Int)
+        /// Reading the body of `head` into `body`, begun at `since`; `chunked` decodes a
+        /// chunked one as it arrives. Boxed (`indirect`): the head is large, and every
+        /// other phase, the ones each request passes through, stays a few words to copy.
+        indirect case body(since: UInt64, head: RequestHead, chunked: ChunkedDecoder?)
         /// The responder answers later (`HTTPAnswer.later`), asked at `since`; pipelined
         /// input is buffered (up to the connection's memory) and served after the answer.
-        case waiting(since: UInt64)
-        /// Writing a response; nothing is read meanwhile.
-        case responding(since: UInt64)
+        case waiting(since: UInt64, answer: AwaitedAnswer)
+        /// Writing a response, cut at `deadline`; nothing is read meanwhile. `closeAfter`:
+        /// linger and close once it is sent; `stream`: the app's stream, when the answer
+        /// is one (more of it follows what is being written).
+        case responding(deadline: UInt64, closeAfter: Bool, stream: ResponseStream?)
         /// A streamed response (Server-Sent Events) with nothing left to write: waiting
         /// for the app to write more; input is read only to notice the client leaving.
-        case streaming
+        case streaming(ResponseStream)
         /// Answer sent and write side shut down; unread input is discarded until the
         /// client closes or `until` passes, so the answer is not lost to a reset.
         case lingering(until: UInt64)
     }
 
-    let descriptor: Int32
-    let address: String
-    /// Whether it counts against the connection budget (refused ones do not).
-    let counted: Bool
-    var phase: Phase
-
-    /// Received bytes not yet consumed.
-    var input: [UInt8] = []
-    /// How much of `input` picohttpparser has already scanned for the current head.
-    var scanned = 0
-
-    // The request being served.
-    var head: RequestHead?
-    var body: [UInt8] = []
-    var chunked: ChunkedDecoder?
-    var requestStart: UInt64 = 0
-    var inFlight = false
-    /// Requests answered on this connection: before the first, an idle connection gets
-    /// only the header deadline (a client that connects and sends nothing holds no slot
-    /// for the whole keep-alive timeout).
-    var requestsServed = 0
-
-    // The response being written: `output`, then `sharedBody` (a static file, unsent bytes
-    // referenced, not copied) or `fileBody` (a large static file, sent with sendfile).
-    var output: [UInt8] = []
-    var outputSent = 0
-    var sharedBody: SharedBytes?
-    var sharedSent = 0
-    var fileBody: MemoryFile?
-    var fileSent = 0
-    /// The app's stream while this connection sends one.
-    var stream: ResponseStream?
-    /// The answer this connection waits for, and how to send it once it is there.
-    var deferred: DeferredResponse?
-    var deferredClose = false
-    var deferredKeepAliveForHTTP10 = false
-    var writeDeadline: UInt64 = 0
-    var closeAfterWrite = false
-    /// What the loop's epoll registration asks for.
-    var interest: Interest = .input
+    /// An answer the responder gives later, and how to send it once it is there.
+    struct AwaitedAnswer {
+        let deferred: DeferredResponse
+        /// The request's method (a HEAD's answer has no body).
+        let method: HTTPMethod
+        /// Close after the answer: the request asked for it, the server is draining, or
+        /// the client has closed its side meanwhile.
+        var close: Bool
+        let keepAliveForHTTP10: Bool
+    }
 
     enum Interest {
         /// Readable or the peer closed (between requests, while reading one).
@@ -76,12 +55,27 @@ final class Connection {
         case none
     }
 
-    // For the access log.
-    var logMethod: String?
-    var logTarget: String?
-    var logStatus = 0
-    var logBytes = 0
-    var logNote: String?
+    let descriptor: Int32
+    let address: String
+    /// Whether it counts against the connection budget (refused ones do not).
+    let counted: Bool
+    var phase: Phase
+
+    /// Received bytes not yet consumed.
+    var input: [UInt8] = []
+    /// The body of the request being read or served (its capacity kept for the next).
+    var body: [UInt8] = []
+    /// The response being written.
+    var outbound = OutboundBuffer()
+    /// The request in flight, as the access log records it: from its first byte parsed
+    /// (or its refusal) until its answer is sent or abandoned; nil between requests.
+    var request: AccessLogRecord?
+    /// Requests answered on this connection: before the first, an idle connection gets
+    /// only the header deadline (a client that connects and sends nothing holds no slot
+    /// for the whole keep-alive timeout).
+    var requestsServed = 0
+    /// What the loop's epoll registration asks for.
+    var interest: Interest = .input
 
     init(descriptor: Int32, address: String, counted: Bool, now: UInt64) {
         self.descriptor = descriptor
@@ -90,9 +84,11 @@ final class Connection {
         phase = .idle(since: now)
     }
 
-    /// Whether a response is still (partly) unsent.
-    var hasPendingOutput: Bool {
-        outputSent < output.count || (sharedBody.map { sharedSent < $0.count } ?? false)
-            || (fileBody.map { fileSent < $0.count } ?? false)
+    /// The app's stream, while this connection sends one.
+    var stream: ResponseStream? {
+        switch phase {
+        case .responding(_, _, let stream?), .streaming(let stream): stream
+        default: nil
+        }
     }
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
 import TabServerHTTP
 
 #if canImport(Glibc)
@@ -17,8 +16,11 @@ import TabServerHTTP
 /// server.shutdown()             // drain, then stop
 /// ```
 ///
+/// Its life is a state machine (`State`): `init` returns it `running`, `shutdown()`
+/// drains it and leaves it `stopped`; a second `shutdown()` waits for the first.
+///
 /// `@unchecked Sendable` is safe: the loops and listen socket are set once in `init`
-/// and used again only in `shutdown`, which a `Mutex`-guarded state makes run once.
+/// and used again only in `shutdown`, which `Lifecycle` lets only one caller run.
 public final class HTTPServer: @unchecked Sendable {
     /// The port the server listens on (the real one when configured with 0).
     public let port: Int
@@ -26,22 +28,27 @@ public final class HTTPServer: @unchecked Sendable {
     /// lowered to fit the hard limit on open files.
     public let configuration: HTTPServerConfiguration
 
-    private let engine: Engine
+    let engine: Engine
     private let loops: [EventLoop]
     private let listenSocket: ListenSocket
-    private let state = Mutex<State>(.running)
+    private let lifecycle: Lifecycle
 
-    private enum State { case running, stopping, stopped }
+    /// Where the server is in its life; `running` once `init` has returned.
+    public var state: State { lifecycle.state }
 
-    /// Binds, starts the engine threads, and begins serving `responder`.
+    /// Binds, starts the engine threads, and begins serving `responder`: the server
+    /// passes `created` and `bound` and is `running` when this returns. When a step fails
+    /// it closes what it opened and throws.
     public init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         accessLog: LogSink? = .standardOutput, errorLog: LogSink = .standardError
     ) throws(HTTPServerError) {
+        let lifecycle = Lifecycle()
         try Self.validate(configuration)
         let configuration = try Self.fitDescriptors(configuration, log: errorLog)
         self.configuration = configuration
         let socket = try ListenSocket(host: configuration.host, port: configuration.port)
+        lifecycle.advance(from: .created, to: .bound)
         let engine = Engine(
             responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
             listenDescriptor: socket.descriptor)
@@ -59,6 +66,7 @@ public final class HTTPServer: @unchecked Sendable {
                 loop.join()
             }
             close(socket.descriptor)
+            lifecycle.advance(from: .bound, to: .stopped)
             throw error
         }
         engine.loops.withLock { $0 = loops }
@@ -66,44 +74,28 @@ public final class HTTPServer: @unchecked Sendable {
         self.loops = loops
         self.listenSocket = socket
         self.port = socket.port
+        self.lifecycle = lifecycle
+        lifecycle.advance(from: .bound, to: .running)
     }
 
     deinit { shutdown() }
 
-    /// Requests being processed right now (head received, answer not yet sent).
-    public var inFlightRequests: Int { engine.inFlight.load(ordering: .relaxed) }
-
-    /// Requests finished since start (answered, or abandoned by the client).
-    public var completedRequests: Int { engine.completed.load(ordering: .relaxed) }
-
-    /// Connections open right now (within the budget).
-    public var openConnections: Int { engine.openConnections.load(ordering: .relaxed) }
-
-    /// Connections refused with 503 since start (over the budget or the per-address limit).
-    public var refusedConnections: Int { engine.refusedConnections.load(ordering: .relaxed) }
-
-    /// Requests cut by a deadline (head, body) since start.
-    public var timedOutRequests: Int { engine.timedOut.load(ordering: .relaxed) }
-
-    /// System calls on connections that failed since start (epoll_ctl, the interim
-    /// `100 Continue`); each such connection was closed, and the failures were logged
-    /// once per episode.
-    public var systemCallErrors: Int { engine.systemCallErrors.total }
-
-    /// Whether the server is draining (answers carry `Connection: close`).
-    public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
-
     /// Stops accepting connections (new ones are refused at once), closes idle ones,
     /// lets requests in progress finish (answered with `Connection: close`) for up to the
-    /// grace period, then stops the loops. Safe to call more than once and from any
-    /// thread; returns when the engine has stopped.
+    /// grace period, then stops the loops: `running` → `draining` → `stopped`.
+    ///
+    /// Safe to call more than once and from any thread, and every call returns only when
+    /// the server is `stopped` (every loop has exited): a call made while another drains
+    /// waits for it, one made after the stop returns at once.
     public func shutdown() {
-        let proceed = state.withLock { state -> Bool in
-            guard case .running = state else { return false }
-            state = .stopping
-            return true
+        switch lifecycle.advance(from: .running, to: .draining) {
+        case .running: break  // this call drains
+        case .draining, .stopped:
+            lifecycle.waitUntilStopped()
+            return
+        case .created, .bound:
+            return  // only inside a failed `init`: nothing runs
         }
-        guard proceed else { return }
         engine.draining.store(true, ordering: .relaxed)
         // Shutting the listening socket down refuses new connections now (a proxy retries
         // another instance at once) and makes every loop's accept fail, so it stops listening.
@@ -122,7 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
         close(listenSocket.descriptor)
         engine.accessLog?.flush()
         engine.errorLog.flush()
-        state.withLock { $0 = .stopped }
+        lifecycle.advance(from: .draining, to: .stopped)
     }
 
     private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {

@@ -105,9 +105,14 @@ struct DeferredAnswerTests {
             server.shutdown()
             stopped.signal()
         }
+        // The drain must begin while the answer is still pending, or this proves nothing.
+        #expect(
+            waitUntil(.seconds(1)) { server.state == .draining } && server.inFlightRequests == 1,
+            "shutdown began while the answer was pending")
         let response = try #require(connection.readResponse())
         #expect(response.status == 200)
         #expect(response.body == "answered /later/300\n")
-        stopped.wait()
+        #expect(stopped.wait(timeout: .now() + 5) == .success, "shutdown returned once the answer was sent")
+        #expect(server.state == .stopped)
     }
 }

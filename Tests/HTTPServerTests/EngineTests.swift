@@ -15,12 +15,7 @@ import Testing
 /// passed on. A form body is decoded as the app decodes it (`decodeForm`): a body the web
 /// layer refuses answers with its status.
 struct EchoResponder: HTTPResponder {
-    let delayMicroseconds: UInt32
-
-    init(delayMicroseconds: UInt32 = 0) { self.delayMicroseconds = delayMicroseconds }
-
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        if delayMicroseconds > 0 { usleep(delayMicroseconds) }
         var lines = ["method=\(request.method)", "path=\(request.path)"]
         for (name, value) in request.query {
             lines.append(
@@ -44,14 +39,14 @@ struct EchoResponder: HTTPResponder {
 
 /// A live engine on a free loopback port for the duration of one test.
 func withEngine(
-    maxBody: Int = 1024, delayMicroseconds: UInt32 = 0, _ body: (HTTPServer) throws -> Void
+    maxBody: Int = 1024, _ body: (HTTPServer) throws -> Void
 ) throws {
     let configuration = HTTPServerConfiguration(
         host: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, connectionTimeout: .seconds(5),
         memoryPerConnection: 8192,
         maxBodySize: maxBody, shutdownGracePeriod: .seconds(3))
     let server = try HTTPServer(
-        configuration: configuration, responder: EchoResponder(delayMicroseconds: delayMicroseconds), accessLog: nil)
+        configuration: configuration, responder: EchoResponder(), accessLog: nil)
     defer { server.shutdown() }
     try body(server)
 }
@@ -259,27 +254,32 @@ struct EngineTests {
 
     @Test("shutdown finishes the request in flight with Connection: close, then refuses connections")
     func gracefulShutdown() throws {
-        try withEngine(delayMicroseconds: 1_000_000) { server in
-            let connection = try #require(RawHTTPConnection(port: server.port))
-            connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-            // The responder holds the request for 1 s: shut down once it is in flight.
-            #expect(waitUntil(.milliseconds(900)) { server.inFlightRequests == 1 })
-            let port = server.port
-            let stopped = StopFlag()
-            let box = ServerBox(server)
-            DispatchQueue.global().async {
-                box.server.shutdown()
-                stopped.store(true)
-            }
-            #expect(
-                waitUntil(.seconds(1)) { server.isDraining } && server.inFlightRequests == 1,
-                "shutdown began while the request was in flight")
-            let response = try #require(connection.readResponse())
-            #expect(response.status == 200)
-            #expect(response.headers["connection"]?.lowercased() == "close")
-            #expect(waitUntil(.seconds(5)) { stopped.load() })
-            #expect(RawHTTPConnection(port: port) == nil)
+        let responder = GatedResponder()
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, connectionTimeout: .seconds(5),
+            shutdownGracePeriod: .seconds(5))
+        let server = try HTTPServer(configuration: configuration, responder: responder, accessLog: nil)
+        defer { server.shutdown() }
+        let connection = try #require(RawHTTPConnection(port: server.port))
+        connection.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        // The responder holds the request until it is let go: shut down while it is in flight.
+        #expect(waitUntil(.seconds(5)) { server.inFlightRequests == 1 })
+        let port = server.port
+        let stopped = StopFlag()
+        let box = ServerBox(server)
+        DispatchQueue.global().async {
+            box.server.shutdown()
+            stopped.store(true)
         }
+        #expect(waitUntil(.seconds(5)) { server.state == .draining }, "shutdown began")
+        #expect(server.inFlightRequests == 1 && !stopped.load(), "the drain waits for the request in flight")
+        responder.open()
+        let response = try #require(connection.readResponse())
+        #expect(response.status == 200)
+        #expect(response.headers["connection"]?.lowercased() == "close")
+        #expect(waitUntil(.seconds(5)) { stopped.load() })
+        #expect(server.state == .stopped)
+        #expect(RawHTTPConnection(port: port) == nil)
     }
 }
 

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Answering: a request begins, goes to the responder and finishes (counted, logged);
+/// an answer that comes later wakes the loop and is sent then.
+extension EventLoop {
+    /// A request begins (its head parsed, or refused as received): it is in flight
+    /// until `finishRequest`.
+    func beginRequest(_ connection: Connection, method: String?, target: String?, now: UInt64) {
+        connection.request = AccessLogRecord(start: now, method: method, target: target)
+        connection.body.removeAll(keepingCapacity: true)
+        engine.inFlight.add(1, ordering: .relaxed)
+    }
+
+    /// Calls the responder for the complete request (`head`, and the connection's
+    /// `body`) and queues its answer, or waits for it.
+    func dispatch(_ connection: Connection, head: RequestHead) {
+        let request = HTTPRequest(
+            method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.body,
+            remoteAddress: connection.address, version: head.version)
+        let answer = engine.responder.answer(request)
+        let close = !head.keepAlive || engine.draining.load(ordering: .relaxed)
+        let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
+        switch answer {
+        case .now(let response):
+            queue(response, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
+            flush(connection)
+        case .later(let deferred):
+            // The loop serves other connections meanwhile; `resume` sends the answer.
+            connection.phase = .waiting(
+                since: monotonicNanos(),
+                answer: Connection.AwaitedAnswer(
+                    deferred: deferred, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive))
+            let descriptor = connection.descriptor
+            deferred.attach { [weak self] in self?.streamReady(descriptor) }
+        }
+    }
+
+    /// Answers a request the engine refuses itself, then closes (after a linger). `method`
+    /// is the request's when its head was parsed (a HEAD's refusal has no body).
+    func reject(_ connection: Connection, _ rejection: EngineRejection, method: HTTPMethod = .get) {
+        let response = HTTPResponse.text("\(rejection.status): \(rejection.message)\n", status: rejection.status)
+        queue(response, on: connection, method: method, close: true, keepAliveForHTTP10: false)
+        flush(connection)
+    }
+
+    /// Called from any thread when a stream or a deferred answer of `descriptor` has
+    /// something for the loop. Only the first of a burst writes to the wake pipe: a group
+    /// of answers completed together costs one wake-up.
+    func streamReady(_ descriptor: Int32) {
+        let first = readyStreams.withLock { ready -> Bool in
+            ready.append(descriptor)
+            return ready.count == 1
+        }
+        if first { wake() }
+    }
+
+    /// Sends a deferred answer that has arrived, then serves pipelined requests.
+    func resume(_ connection: Connection) {
+        guard case .waiting(_, let answer) = connection.phase, let response = answer.deferred.take() else { return }
+        guard setInterest(connection, .input) else { return }
+        queue(
+            response, on: connection, method: answer.method, close: answer.close,
+            keepAliveForHTTP10: answer.keepAliveForHTTP10)
+        flush(connection)
+        guard connections[connection.descriptor] === connection else { return }
+        if case .idle = connection.phase, !connection.input.isEmpty { process(connection, now: monotonicNanos()) }
+    }
+
+    /// The request in flight ends (answered, or abandoned when `aborted`): counted, and
+    /// its access-log line written.
+    func finishRequest(_ connection: Connection, aborted: Bool) {
+        guard let request = connection.request.take() else { return }
+        connection.requestsServed += 1
+        engine.inFlight.subtract(1, ordering: .relaxed)
+        engine.completed.add(1, ordering: .relaxed)
+        guard let log = engine.accessLog else { return }
+        request.write(
+            to: log, address: connection.address, durationNanos: monotonicNanos() &- request.start, aborted: aborted)
+    }
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writing answers: the head and body queued on the connection, sent without blocking
+/// (`writev`, `sendfile`), and a stream's bytes pumped as the app writes them.
+extension EventLoop {
+    /// Buffers an idle connection keeps between requests; larger ones are freed, so
+    /// 10,000 kept-alive connections do not each hold their largest body.
+    private static let retainedBufferBytes = OutboundBuffer.retainedCapacity
+
+    /// Puts `response` in the connection's outbound buffer (the head, and the body unless
+    /// `method` is HEAD or the status has none) and starts the send deadline: the send
+    /// timeout plus the time the body takes at the minimum rate.
+    func queue(
+        _ response: HTTPResponse, on connection: Connection, method: HTTPMethod, close: Bool, keepAliveForHTTP10: Bool
+    ) {
+        var bytes = connection.outbound.takeBytes()
+        var bodyFile: MemoryFile?
+        if let cache = response.cache,
+            let entry = cache.entry(orMake: { ResponseCache.Entry(prepare(response)) }),
+            let prepared = entry.object as? PreparedHead
+        {
+            bytes.append(contentsOf: prepared.bytes)
+            bodyFile = prepared.bodyFile
+        } else {
+            bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
+        }
+        var streamed = false
+        if case .stream = response.body { streamed = true }
+        ResponseHead.finish(
+            date: date.current(), close: close || streamed, keepAliveForHTTP10: keepAliveForHTTP10, into: &bytes)
+        let sendsBody = method != .head && ResponseHead.hasBody(response.status)
+        var sharedBody: SharedBytes?
+        var stream: ResponseStream?
+        if sendsBody {
+            switch response.body {
+            case .empty: break
+            case .bytes(let body): bytes.append(contentsOf: body)
+            case .shared(let shared): sharedBody = shared
+            case .stream(let body): stream = body
+            }
+        }
+        let total = UInt64(bytes.count + (sharedBody?.count ?? 0))
+        connection.outbound.load(bytes, body: sharedBody, file: bodyFile)
+        var close = close
+        if let stream {
+            // Delimited by the end of the connection; the loop sends what the app writes.
+            close = true
+            let descriptor = connection.descriptor
+            stream.attach { [weak self] in self?.streamReady(descriptor) }
+        }
+        connection.request?.answered(
+            status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: response.accessLogNote)
+        let deadline = monotonicNanos() + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
+        connection.phase = .responding(deadline: deadline, closeAfter: close, stream: stream)
+    }
+
+    /// The head and body of a cached response, prepared once: the body as a memory file
+    /// when it is a large shared one.
+    private func prepare(_ response: HTTPResponse) -> PreparedHead {
+        let head = ResponseHead.stable(response, log: engine.errorLog)
+        guard case .shared(let shared) = response.body, shared.count >= MemoryFile.threshold else {
+            return PreparedHead(head)
+        }
+        return PreparedHead(head, bodyFile: MemoryFile(shared))
+    }
+
+    /// Writes what it can without blocking (the rest when the socket is writable again);
+    /// once all is sent, finishes the request and lingers, or waits for the next one; a
+    /// stream's connection waits for the app to write more.
+    func flush(_ connection: Connection) {
+        switch connection.outbound.write(to: connection.descriptor) {
+        case .sent: break
+        case .wouldBlock:
+            setInterest(connection, .output)
+            return
+        case .failed:
+            closeNow(connection, aborted: true)
+            return
+        }
+        guard setInterest(connection, .input) else { return }
+        let closeAfterWrite: Bool
+        switch connection.phase {
+        case .responding(_, _, let stream?), .streaming(let stream):
+            // Everything written so far is sent; wait for the app to write more.
+            connection.phase = .streaming(stream)
+            if stream.isClosed { pump(connection) }
+            return
+        case .responding(_, let closeAfter, nil):
+            closeAfterWrite = closeAfter
+        case .idle, .head, .body, .waiting, .lingering:
+            return  // no answer was being written
+        }
+        finishRequest(connection, aborted: false)
+        if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }
+        if connection.input.isEmpty && connection.input.capacity > Self.retainedBufferBytes { connection.input = [] }
+        if closeAfterWrite {
+            linger(connection)
+        } else {
+            // Pipelined requests already in `input` are served by the caller's loop.
+            connection.phase = .idle(since: monotonicNanos())
+        }
+    }
+
+    /// Moves what the app wrote into the connection's output and sends it; closes the
+    /// connection when the stream has ended and everything is sent.
+    func pump(_ connection: Connection) {
+        guard let stream = connection.stream else { return }
+        let (bytes, closed) = stream.take()
+        if !bytes.isEmpty {
+            if !connection.outbound.hasPending {
+                // A new send, with its own deadline.
+                connection.outbound.reset()
+                connection.phase = .responding(
+                    deadline: monotonicNanos() + engine.sendTimeoutNanos, closeAfter: true, stream: stream)
+            }
+            connection.outbound.bytes.append(contentsOf: bytes)
+            connection.request?.bytes += bytes.count
+            flush(connection)
+        }
+        // All sent (`flush` left it streaming) and the app is done: the answer is complete.
+        if closed, connections[connection.descriptor] === connection, case .streaming = connection.phase {
+            finishRequest(connection, aborted: false)
+            linger(connection)
+        }
+    }
+}
