@@ -179,6 +179,9 @@ public final class RedisSessionStore: SessionStore {
     /// A signed-in user's record is read and written with synchronous round trips.
     public var waitsForUsers: Bool { true }
 
+    /// Sessions without a fresh cached copy are read from Redis.
+    public var readsEverythingAtOnce: Bool { false }
+
     /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
     /// cached copy is dropped.
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {

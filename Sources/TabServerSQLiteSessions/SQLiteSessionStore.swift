@@ -337,6 +337,9 @@ public final class SQLiteSessionStore: SessionStore {
     /// A user's record is a session like any other (`readsAtOnce` says whether it waits).
     public var waitsForUsers: Bool { false }
 
+    /// Sessions not in the memory cache are read from the file.
+    public var readsEverythingAtOnce: Bool { false }
+
     public func awaitsCommit(_ id: SessionID) -> Bool {
         memory.withLock { $0.unflushed[id] != nil }
     }

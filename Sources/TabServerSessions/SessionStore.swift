@@ -63,6 +63,9 @@ public protocol SessionStore: Sendable {
     /// the network: an engine thread may then read the session itself; otherwise the
     /// request is run on a worker (see docs/threads.md).
     func readsAtOnce(_ id: SessionID, now: Int64) -> Bool
+    /// Whether every read is from memory (`readsAtOnce` always true, `waitsForUsers`
+    /// false): callers may then skip asking per request.
+    var readsEverythingAtOnce: Bool { get }
     /// Whether a signed-in user's requests wait on the store (their record is read and
     /// written synchronously): they are then run on a worker, never on an engine thread.
     var waitsForUsers: Bool { get }
@@ -123,6 +126,9 @@ extension SessionStore {
 
     /// Stores in memory read everything at once.
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { true }
+
+    /// Stores in memory read everything at once.
+    public var readsEverythingAtOnce: Bool { true }
 
     /// Stores in this process read users' records as they read sessions.
     public var waitsForUsers: Bool { false }

@@ -46,6 +46,7 @@ public final class InterferingSessionStore: SessionStore {
     public func awaitsCommit(_ id: SessionID) -> Bool { base.awaitsCommit(id) }
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
     public var waitsForUsers: Bool { base.waitsForUsers }
+    public var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
     public var commitsInGroups: Bool { base.commitsInGroups }
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)

@@ -18,6 +18,8 @@ extension TabServerResponder {
     /// hands such a request to a worker instead (`runOnWorker`).
     func wouldWait(_ request: HTTPRequest, cookie: String?, user: String?) -> Bool {
         if request.path == "/readyz" { return true }
+        // The memory store: nothing to ask (the page path's cost, measured per request).
+        guard !readsEverythingAtOnce else { return false }
         if user != nil, store.waitsForUsers { return true }
         let now = now
         if let cookie, let id = SessionID(cookieValue: cookie), !store.readsAtOnce(id, now: now) { return true }

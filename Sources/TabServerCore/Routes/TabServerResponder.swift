@@ -49,6 +49,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let hookOverflow: ErrorEpisode
     /// Where requests that would wait on the store run (see `TabServerResponder+Workers.swift`).
     let workLanes: LaneQueue
+    /// `store.readsEverythingAtOnce`, asked once (the store never changes its answer).
+    let readsEverythingAtOnce: Bool
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
@@ -68,6 +70,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         self.configuration = configuration
         self.tabs = tabs
         self.store = store
+        readsEverythingAtOnce = store.readsEverythingAtOnce
         self.views = views
         self.content = content
         self.files = files
