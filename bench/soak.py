@@ -30,26 +30,18 @@ import tempfile
 import threading
 import time
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/tabserver"
-SECONDS = int(sys.argv[2]) if len(sys.argv) > 2 else 600
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ARGUMENTS = sys.argv[1:]
+sys.argv = sys.argv[:1]  # bench.py reads its duration from argv
+from bench import free_port, rss_kib  # noqa: E402
+
+BINARY = ARGUMENTS[0] if ARGUMENTS else ".build/release/tabserver"
+SECONDS = int(ARGUMENTS[1]) if len(ARGUMENTS) > 1 else 600
 VISITORS = 8
 STREAM_VISITORS = 10
 STREAMS_EACH = 4
 TABS = ["music", "movies", "tv", "featured"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def descriptors(pid):
