@@ -84,19 +84,20 @@ def run(binary, requests):
     return total
 
 
-def stripped(binary, folder):
+def stripped(binary, folder, index):
     """A copy of `binary` without its debug information: valgrind 3.19 gives up on the
     DWARF of some static Swift builds ("Possibly corrupted debuginfo file"); the
     instructions counted are the same either way."""
-    copy = os.path.join(folder, os.path.basename(binary) + ".stripped")
+    copy = os.path.join(folder, f"{index}-{os.path.basename(binary)}")
     subprocess.run(["strip", "-o", copy, binary], check=True)
     return copy
 
 
 def main():
     folder = tempfile.mkdtemp(prefix="tabserver-instructions-")
-    for binary in [argument for argument in sys.argv[1:] if not argument.startswith("--")]:
-        counted = stripped(binary, folder)
+    binaries = [argument for argument in sys.argv[1:] if not argument.startswith("--")]
+    for index, binary in enumerate(binaries):
+        counted = stripped(binary, folder, index)
         short, long = run(counted, SHORT), run(counted, LONG)
         per = (long - short) / (LONG - SHORT)
         print(f"{binary}: {per:,.0f} instructions a request ({short:,} for {SHORT}, {long:,} for {LONG})")
