@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+import TabServerThreads
 
 /// Listens to the sentinels' `+switch-master` announcements on its own connection and
 /// thread, and tells the client when its master has been replaced, so that every
@@ -38,7 +39,7 @@ public final class RedisSentinelWatcher: Sendable {
     /// Starts listening (once).
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        DispatchQueue(label: "tabserver.redis-sentinel-watcher").async { [self] in listen() }
+        WorkerThread.detach { [self] in listen() }
     }
 
     /// Stops listening; the thread ends at its next wake-up.

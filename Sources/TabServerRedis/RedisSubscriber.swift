@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+import TabServerThreads
 
 /// Listens on one Redis pub/sub channel on its own connection and thread, calling
 /// `onMessage` with each message's bytes. Reconnects by itself (once a second) while
@@ -33,8 +34,7 @@ public final class RedisSubscriber: Sendable {
     /// Starts listening (once).
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = DispatchQueue(label: "tabserver.redis-subscriber")
-        thread.async { [self] in listen() }
+        WorkerThread.detach { [self] in listen() }
     }
 
     /// Stops listening; the thread ends at its next wake-up.

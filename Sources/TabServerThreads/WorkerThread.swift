@@ -90,6 +90,17 @@ package final class WorkerThread: @unchecked Sendable {
     private var fallback: (@Sendable () -> Void)?
     private let fallbackQueue = DispatchQueue(label: "tabserver.worker-fallback")
 
+    /// Runs `job` once on a worker thread of its own, which ends with it: for work that
+    /// lasts (a subscription's blocking reads, a backup) and must hold no shared thread.
+    package static func detach(_ job: @escaping @Sendable () -> Void) {
+        let worker = WorkerThread()
+        worker.start { [unowned worker] in
+            job()
+            worker.stop()
+        }
+        worker.wake()
+    }
+
     /// Has the work run (again) soon.
     package func wake() {
         if let fallback {

@@ -5,6 +5,7 @@ import TabServerCrypto
 import TabServerHTTP
 import TabServerSQLiteSessions
 import TabServerSessions
+import TabServerThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -75,7 +76,7 @@ final class BackupEndpoint: Sendable {
         let deferred = DeferredResponse()
         let store = store
         let log = log
-        Thread.detachNewThread {
+        WorkerThread.detach {
             let started = ContinuousClock.now
             let response: HTTPResponse
             do throws(SessionStoreError) {
