@@ -12,20 +12,26 @@ extension HTTPRequest {
     /// loses them.
     public func cookie(_ name: String) -> String? {
         let wanted = Array(name.utf8)
+        guard let initial = wanted.first else { return nil }
         for field in headers where HTTPHeaders.namesEqual(field.name, "cookie") {
             // Scans the bytes in place rather than splitting strings: this runs on every
             // request, and a head may hold 32 KiB of cookies.
             var value = field.value
             let found = value.withUTF8 { bytes -> String? in
+                guard let base = bytes.baseAddress else { return nil }
                 var index = 0
                 while index < bytes.count {
+                    // Most pairs are other cookies: their first name byte already differs,
+                    // checked here before anything else is done with the pair.
+                    var first = index
+                    while first < bytes.count && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+                    let candidate = first < bytes.count && bytes[first] == initial
                     // The next ';' by memchr: a long header of other cookies is skipped fast.
-                    let start = UnsafeRawPointer(bytes.baseAddress! + index)
                     var end = bytes.count
-                    if let hit = memchr(start, Int32(UInt8(ascii: ";")), bytes.count - index) {
-                        end = index + start.distance(to: UnsafeRawPointer(hit))
+                    if let hit = memchr(base + first, Int32(UInt8(ascii: ";")), bytes.count - first) {
+                        end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
                     }
-                    if let value = Self.cookieValue(bytes[index..<end], named: wanted) { return value }
+                    if candidate, let value = Self.cookieValue(bytes[index..<end], named: wanted) { return value }
                     index = end + 1
                 }
                 return nil

@@ -46,6 +46,23 @@ struct BoundedParsersTests {
         #expect(request.cookie("tabserver_session") == "abc")
         #expect(request.cookie("c0") == "v0")
         #expect(request.cookie("missing") == nil)
+        #expect(request.cookie("c10") == "v10")
+        #expect(request.cookie("c1") == "v1")
+    }
+
+    @Test("the name inside another cookie's name or value is not the cookie; a value repeating it costs one pass")
+    func cookieNameElsewhere() {
+        var headers = HTTPHeaders()
+        let repeated = String(repeating: "tabserver_session", count: 1_500)
+        headers.add(
+            "Cookie",
+            "xtabserver_session=1; a=tabserver_session=2; tabserver_sessionx=3;b=\(repeated); tabserver_session=4; "
+                + "tabserver_session=5")
+        let request = HTTPRequest(method: .get, path: "/", headers: headers)
+        #expect(request.cookie("tabserver_session") == "4")
+        #expect(request.cookie("a") == "tabserver_session=2")
+        #expect(request.cookie("b")?.count == repeated.count)
+        #expect(request.cookie("") == nil)
     }
 
     @Test("X-Forwarded-For: at most 16 hops are walked from the nearest; the walk still stops at the first stranger")
