@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
-/// A thread-safe Redis client for synchronous callers (the engine's threads): a pool of
+/// A thread-safe Redis client for synchronous callers (the work lanes, probes): a pool of
 /// `RedisConnection`s, a time bound on every call, and backoff after failures.
 ///
 /// Each call borrows an idle connection (or opens one), so concurrent callers never

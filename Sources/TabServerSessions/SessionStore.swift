@@ -4,9 +4,10 @@ import Synchronization
 import TabServerThreads
 
 /// Where sessions live. Implementations: `MemorySessionStore` (tests, benchmarks),
-/// and the durable and shared stores. Calls are synchronous and bounded in time: they
-/// run on the engine's threads. A store may accept writes before they are durable
-/// (group commit); `whenDurable` then says when they are.
+/// and the durable and shared stores. Calls are synchronous and bounded in time. They
+/// run on an engine thread only when the store says they answer from memory
+/// (`readsAtOnce`); any other runs on a work lane (docs/threads.md). A store may accept
+/// writes before they are durable (group commit); `whenDurable` then says when they are.
 public protocol SessionStore: Sendable {
     /// The session, or nil if the id is unknown or expired at `now`.
     func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session?
