@@ -182,6 +182,9 @@ public final class RedisSessionStore: SessionStore {
     /// Sessions without a fresh cached copy are read from Redis.
     public var readsEverythingAtOnce: Bool { false }
 
+    /// A new session is written with a round trip (`insert` waits for Redis).
+    public var insertsAtOnce: Bool { false }
+
     /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
     /// cached copy is dropped.
     public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {

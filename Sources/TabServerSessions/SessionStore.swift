@@ -67,6 +67,10 @@ public protocol SessionStore: Sendable {
     /// Whether every read is from memory (`readsAtOnce` always true, `waitsForUsers`
     /// false): callers may then skip asking per request.
     var readsEverythingAtOnce: Bool { get }
+    /// Whether `insert` returns without waiting on a file or the network (memory; SQLite
+    /// queues it for the group commit). A request that inserts into a store that does
+    /// not is run on a worker.
+    var insertsAtOnce: Bool { get }
     /// Whether a signed-in user's requests wait on the store (their record is read and
     /// written synchronously): they are then run on a worker, never on an engine thread.
     var waitsForUsers: Bool { get }
@@ -130,6 +134,9 @@ extension SessionStore {
 
     /// Stores in memory read everything at once.
     public var readsEverythingAtOnce: Bool { true }
+
+    /// Stores in memory, or that queue their writes, insert at once.
+    public var insertsAtOnce: Bool { true }
 
     /// Stores in this process read users' records as they read sessions.
     public var waitsForUsers: Bool { false }

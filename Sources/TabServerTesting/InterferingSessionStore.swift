@@ -47,6 +47,7 @@ public final class InterferingSessionStore: SessionStore {
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
     public var waitsForUsers: Bool { base.waitsForUsers }
     public var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
+    public var insertsAtOnce: Bool { base.insertsAtOnce }
     public var commitsInGroups: Bool { base.commitsInGroups }
     public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)

@@ -63,6 +63,7 @@ final class InstrumentedSessionStore: SessionStore {
     func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
     var waitsForUsers: Bool { base.waitsForUsers }
     var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
+    var insertsAtOnce: Bool { base.insertsAtOnce }
     var commitsInGroups: Bool { base.commitsInGroups }
     func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         base.whenDurable(ids, done)

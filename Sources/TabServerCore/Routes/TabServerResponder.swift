@@ -51,6 +51,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let workLanes: LaneQueue
     /// `store.readsEverythingAtOnce`, asked once (the store never changes its answer).
     let readsEverythingAtOnce: Bool
+    /// `store.insertsAtOnce`, asked once.
+    let insertsAtOnce: Bool
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
@@ -71,6 +73,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         self.tabs = tabs
         self.store = store
         readsEverythingAtOnce = store.readsEverythingAtOnce
+        insertsAtOnce = store.insertsAtOnce
         self.views = views
         self.content = content
         self.files = files
@@ -197,7 +200,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         let run = { [request] (user: String?) in
             self.run(
                 request, user: user, resolution: resolution, bodyError: bodyError, finishing: finishing,
-                synchronously: synchronously, contentResult: contentResult, pageCacheAsked: asked)
+                synchronously: synchronously, contentResult: contentResult, pageCacheAsked: asked, mayWait: mayWait)
         }
         guard let cookie else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
@@ -215,7 +218,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
         _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, bodyError: HTTPError?,
-        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?, pageCacheAsked: Bool = false
+        finishing: Finishing, synchronously: Bool, contentResult: ContentResult?, pageCacheAsked: Bool = false,
+        mayWait: Bool = true
     ) -> HTTPAnswer {
         for attempt in 0..<Self.maxWriteAttempts {
             var state = RequestState(
@@ -245,6 +249,11 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 // Nothing is kept of this attempt: the work runs without the visitor's
                 // lock, and the request runs again with its result.
                 return later(work, request: request, finishing: finishing)
+            }
+            // A new session on a store that writes it with a round trip (Redis): nothing is
+            // kept of this attempt, the request runs on a worker, which may wait.
+            if !mayWait, !insertsAtOnce, insertsNewSession(state) {
+                return runOnWorker(request, cookie: nil, user: user, finishing: finishing)
             }
             switch commit(&state) {
             case .done(let cookie):
@@ -487,6 +496,12 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// the default state costs no row and gets no cookie); a changed one is written only if nobody wrote it meanwhile
     /// (otherwise the whole request is run again on the fresh session); an unchanged one
     /// is confirmed current (one cheap check in a shared store, none in the others).
+    /// Whether committing `state` stores a new session (what `commit` inserts).
+    private func insertsNewSession(_ state: borrowing RequestState) -> Bool {
+        guard state.isNewSession, let final = state.session else { return false }
+        return !state.browserPart(of: final).isDefault(for: state.controller)
+    }
+
     private func commit(_ state: inout RequestState) -> CommitResult {
         guard let final = state.session else { return .done(cookie: nil) }
         // Signed in: the user's record first (another browser of theirs, on another
