@@ -194,14 +194,30 @@ class Browser:
         return self.driver.find_element(By.CSS_SELECTOR, f'nav.tab-bar button[name="tab"][value="{tab_id}"]')
 
     def tap_tab(self, tab_id: str) -> None:
-        button = self.tab_button(tab_id)
-        assert button.is_displayed(), f"tab {tab_id} is not shown in the bar"
-        self.tap(button)
+        def find():
+            button = self.tab_button(tab_id)
+            assert button.is_displayed(), f"tab {tab_id} is not shown in the bar"
+            return button
+        self._tap_fresh(find)
 
     def tap_more(self) -> None:
-        link = self.driver.find_element(By.CSS_SELECTOR, "nav.tab-bar .tab-more .tab")
-        assert link.is_displayed(), "More is not shown in the bar"
-        self.tap(link)
+        def find():
+            link = self.driver.find_element(By.CSS_SELECTOR, "nav.tab-bar .tab-more .tab")
+            assert link.is_displayed(), "More is not shown in the bar"
+            return link
+        self._tap_fresh(find)
+
+    def _tap_fresh(self, find) -> None:
+        """Taps what `find` returns. The script may swap the bar in (a page it fetched, a
+        live redraw) between finding an item and tapping it: the same item in the new bar
+        is found again, at most three times."""
+        for attempt in range(3):
+            try:
+                self.tap(find())
+                return
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
 
     def mark_document(self) -> str:
         """Tags the current document, to tell later whether a full page load happened."""
