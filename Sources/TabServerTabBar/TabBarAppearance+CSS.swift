@@ -108,9 +108,13 @@ extension TabBarAppearance {
     /// Classes for `<body>` that switch the settings which are more than a value:
     /// `regular-top-bar`, `regular-sidebar`, `has-selection-indicator`,
     /// `has-scroll-edge`, `titles-below`, `titles-beside`.
-    public var cssClasses: String {
+    public var cssClasses: String { cssClasses(sidebarHidden: nil) }
+
+    /// `cssClasses` for a visitor's choice of sidebar or bar (see
+    /// `regularLayout(sidebarHidden:)`).
+    public func cssClasses(sidebarHidden: Bool?) -> String {
         var classes: [String] = []
-        switch regularLayout {
+        switch regularLayout(sidebarHidden: sidebarHidden) {
         case .bottomBar: break
         case .topBar: classes.append("regular-top-bar")
         case .sidebar: classes.append("regular-sidebar")

@@ -106,6 +106,25 @@ public struct TabBarAppearance: Sendable, Hashable {
     public var titlePosition: TitlePosition = .automatic
     /// How 1024 px and wider screens show the tabs.
     public var regularLayout: RegularLayout = .bottomBar
+    /// Whether visitors get a control that switches between the sidebar and the bar at
+    /// 1024 px and wider (iPadOS 18's sidebar toggle, `UITabBarController.mode`
+    /// `.tabSidebar`); their choice is kept in their session (`TabBarState.isSidebarHidden`).
+    /// nil: offered when `regularLayout` is `.sidebar`. See `allowsSidebarToggle`.
+    public var sidebarToggle: Bool? = nil
+
+    /// Whether the sidebar toggle is offered: `sidebarToggle`, or by default only with the
+    /// sidebar layout.
+    public var allowsSidebarToggle: Bool { sidebarToggle ?? (regularLayout == .sidebar) }
+
+    /// The layout of 1024 px and wider screens for a visitor who chose to show
+    /// (`false`) or hide (`true`) the sidebar, or made no choice (nil). Hiding a sidebar
+    /// of the model gives the floating bar at the top, as iPadOS 18 does; showing one
+    /// where the model has a bar gives the sidebar. Without the toggle the model decides.
+    public func regularLayout(sidebarHidden: Bool?) -> RegularLayout {
+        guard allowsSidebarToggle, let hidden = sidebarHidden else { return regularLayout }
+        if !hidden { return .sidebar }
+        return regularLayout == .sidebar ? .topBar : regularLayout
+    }
 
     /// Creates an appearance; every argument defaults to the iOS light look.
     public init(

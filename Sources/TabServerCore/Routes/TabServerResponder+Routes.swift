@@ -28,6 +28,9 @@ extension TabServerResponder {
             try state.app.tabAction(parameters["tab"]!, location: parameters["location"]!, state: &state)
         }
         router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
+        router.post("/sidebar") { request, _, state throws(HTTPError) in
+            try state.app.toggleSidebar(request, state: &state)
+        }
         router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
         router.post("/more/open") { request, _, state throws(HTTPError) in
             try state.app.openMore(request, state: &state)

@@ -37,6 +37,8 @@ struct PageRenderer: Sendable {
         let badges: [String: BadgeOverride]
         let onMorePage: Bool
         let language: String
+        /// The visitor's sidebar choice (the toggle's label and the layout it names).
+        let sidebarHidden: Bool?
     }
 
     /// URLs of the shipped assets, with content hashes, computed once.
@@ -341,7 +343,14 @@ struct PageRenderer: Sendable {
         context["onMorePage"] = .bool(onMorePage)
         let state = session.state
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
-            bar(model.controller.layout(state), onMorePage: onMorePage, language: language)
+            bar(
+                model.controller.layout(state), onMorePage: onMorePage, language: language,
+                sidebarToggle: sidebarToggle(state, model: model, language: language))
+        }
+        if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
+            // The visitor's choice of sidebar or bar decides the layout classes.
+            context["appearanceClasses"] = .string(
+                model.controller.model.appearance.cssClasses(sidebarHidden: state.isSidebarHidden))
         }
         if let notice {
             var value: [String: MustacheValue] = ["message": Self.isolating(language.translate(notice.message))]
@@ -360,10 +369,24 @@ struct PageRenderer: Sendable {
     private func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool, language: Language) -> BarKey {
         BarKey(
             generation: model.generation, order: state.order, selected: state.selectedTabID,
-            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code)
+            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
+            sidebarHidden: state.isSidebarHidden)
     }
 
-    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language) -> MustacheValue {
+    /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
+    /// the state it asks for and its label.
+    private func sidebarToggle(_ state: TabBarState, model: ModelSnapshot, language: Language) -> MustacheValue {
+        guard model.controller.model.appearance.allowsSidebarToggle else { return .null }
+        let shown = model.controller.showsSidebar(state)
+        return [
+            "action": .string(basePath + "/sidebar"), "value": .string(shown ? "hide" : "show"),
+            "label": .string(language.text(shown ? "hideSidebar" : "showSidebar")), "shown": .bool(shown),
+        ]
+    }
+
+    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue)
+        -> MustacheValue
+    {
         let positions = BarPositions(layout)
         func label(_ position: (Int, Int)?) -> MustacheValue {
             guard let (position, count) = position else { return .null }
@@ -399,6 +422,7 @@ struct PageRenderer: Sendable {
             "moreAction": .string(basePath + "/more/open"),
             "action": .string(basePath + "/select"),
             "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
+            "sidebarToggle": sidebarToggle,
         ]
     }
 
