@@ -259,6 +259,8 @@
         announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : document.title);
       }
       updateScrollEdge();
+      // A new page starts with the whole bar.
+      updateMinimized(true);
       addDragHandles();
       updateShortcuts();
       schedulePrefetch();
@@ -557,4 +559,41 @@
   addEventListener("scroll", updateScrollEdge, { passive: true });
   addEventListener("resize", updateScrollEdge, { passive: true });
   updateScrollEdge();
+
+  // minimizeBehavior (iOS 26's tabBarMinimizeBehavior): the bar takes its compact form
+  // while the page scrolls one way (down, or up for "onScrollUp") and comes back when it
+  // scrolls the other way, near the top and at the end. CSS alone follows the position;
+  // this adds the direction (html.js-minimize hands --bar-minimized to these classes).
+  // Only classes change: focus and the page's padding stay as they are.
+  const minimizeAfter = 48; // px from the top before the bar may minimize
+  const endRoom = 24; // px from the end where it is whole again
+  const minimizeTravel = 12; // px scrolled one way before the bar changes
+  let lastScroll = scrollY;
+  let travel = 0;
+  function minimizeBehavior() {
+    const body = document.body.classList;
+    if (body.contains("minimize-on-scroll-down")) return "down";
+    return body.contains("minimize-on-scroll-up") ? "up" : null;
+  }
+  function updateMinimized(fresh = false) {
+    const root = document.documentElement;
+    const behavior = minimizeBehavior();
+    root.classList.toggle("js-minimize", !!behavior);
+    const y = scrollY;
+    const delta = y - lastScroll;
+    lastScroll = y;
+    const atEnd = Math.ceil(y + innerHeight) >= root.scrollHeight - endRoom;
+    if (!behavior || fresh || y < minimizeAfter || atEnd) {
+      root.classList.remove("bar-minimized");
+      travel = 0;
+      return;
+    }
+    if (delta === 0) return;
+    travel = Math.sign(delta) === Math.sign(travel) ? travel + delta : delta;
+    if (Math.abs(travel) < minimizeTravel) return;
+    root.classList.toggle("bar-minimized", (travel > 0) === (behavior === "down"));
+  }
+  addEventListener("scroll", () => updateMinimized(), { passive: true });
+  addEventListener("resize", () => updateMinimized(), { passive: true });
+  updateMinimized(true);
 })();

@@ -107,7 +107,8 @@ extension TabBarAppearance {
 
     /// Classes for `<body>` that switch the settings which are more than a value:
     /// `regular-top-bar`, `regular-sidebar`, `has-selection-indicator`,
-    /// `has-scroll-edge`, `titles-below`, `titles-beside`.
+    /// `has-scroll-edge`, `titles-below`, `titles-beside`, and `minimizes-bar` with
+    /// `minimize-on-scroll-down` or `minimize-on-scroll-up`.
     public var cssClasses: String { cssClasses(sidebarHidden: nil) }
 
     /// `cssClasses` for a visitor's choice of sidebar or bar (see
@@ -125,6 +126,11 @@ extension TabBarAppearance {
         case .automatic: break
         case .below: classes.append("titles-below")
         case .beside: classes.append("titles-beside")
+        }
+        switch minimizeBehavior {
+        case .never: break
+        case .onScrollDown: classes.append("minimizes-bar minimize-on-scroll-down")
+        case .onScrollUp: classes.append("minimizes-bar minimize-on-scroll-up")
         }
         return classes.joined(separator: " ")
     }

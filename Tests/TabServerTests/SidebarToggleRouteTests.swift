@@ -7,20 +7,7 @@ import Testing
 
 @Suite("POST /sidebar: the visitor's choice of sidebar or bar at 1024 px and wider (issue #23, item 13)")
 struct SidebarToggleRouteTests {
-    /// The seven-tab model with the given appearance keys.
-    static func app(_ appearance: [String: Any]) throws -> Application {
-        let data = try #require(FileManager.default.contents(atPath: sevenTabsFile))
-        var model = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var look = model["appearance"] as? [String: Any] ?? [:]
-        look.merge(appearance) { _, new in new }
-        model["appearance"] = look
-        let path = TestFixtures.temporaryDirectory("sidebar") + "/tabs.json"
-        let written = try JSONSerialization.data(withJSONObject: model)
-        TestFixtures.write(String(decoding: written, as: UTF8.self), to: path)
-        return try makeApp { $0.tabsFile = path }
-    }
-
-    static func sidebarApp() throws -> Application { try app(["regularLayout": "sidebar"]) }
+    static func sidebarApp() throws -> Application { try makeApp(appearance: ["regularLayout": "sidebar"]) }
 
     /// The value of the toggle's button (`hide` or `show`), nil when there is none.
     static func toggleValue(_ page: TestResponse) -> String? {
@@ -90,7 +77,7 @@ struct SidebarToggleRouteTests {
         #expect(Self.toggleValue(page) == nil)
         let token = try #require(page.csrfToken)
         #expect(plain.post("/sidebar", form: [("csrf", token), ("sidebar", "show")]).status == 409)
-        let bottom = TestClient(try Self.app(["sidebarToggle": true]).responder)
+        let bottom = TestClient(try makeApp(appearance: ["sidebarToggle": true]).responder)
         let bar = bottom.get("/tabs/music")
         #expect(Self.toggleValue(bar) == "show")
         let bottomToken = try #require(bar.csrfToken)
