@@ -72,6 +72,7 @@
   function currentParts() {
     return {
       url: shown, main: document.querySelector("main"), bar: document.querySelector("nav.tab-bar"),
+      accessory: document.querySelector("aside.tab-accessory"),
       header: document.querySelector(".app-header"), bodyClass: document.body.className, title: document.title,
       scroll: scrollY,
     };
@@ -211,7 +212,8 @@
     const header = doc.querySelector(".app-header");
     if (!main || !header) return false;
     swapIn({
-      url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), header, bodyClass: doc.body.className,
+      url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), accessory: doc.querySelector("aside.tab-accessory"),
+      header, bodyClass: doc.body.className,
       title: doc.title, scroll: null,
     }, how, { submitter, keyboard, quiet, fullUrl: url });
     return true;
@@ -231,6 +233,11 @@
       if (oldBar && parts.bar) oldBar.replaceWith(parts.bar);
       else if (oldBar) oldBar.remove();
       else if (parts.bar) document.body.append(parts.bar);
+      // The strip above the bar (the content's accessory) comes and goes the same way,
+      // just before the bar.
+      const oldAccessory = document.querySelector("aside.tab-accessory");
+      if (oldAccessory) oldAccessory.remove();
+      if (parts.accessory) document.body.insertBefore(parts.accessory, document.querySelector("nav.tab-bar"));
       document.querySelector(".app-header").replaceWith(parts.header);
       document.body.className = parts.bodyClass;
       document.title = parts.title;

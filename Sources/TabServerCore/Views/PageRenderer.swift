@@ -28,6 +28,8 @@ struct PageRenderer: Sendable {
         let tabTitle: String
         let location: String
         let content: String
+        /// The accessory's `cacheKey` (nil: none shown).
+        let accessory: String?
     }
 
     struct BarKey: Hashable, Sendable {
@@ -102,38 +104,43 @@ struct PageRenderer: Sendable {
 
     func tabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
-        language: Language
+        language: Language, accessory: TabAccessory? = nil
     ) -> [UInt8] {
         // A page whose content says it is the same for everyone is rendered once per tab
         // bar arrangement; only the visitor's CSRF token differs, and it is written into
-        // the cached bytes (see `TokenizedPage`). A notice makes the page one-off.
-        if notice == nil, let contentKey = page.cacheKey {
+        // the cached bytes (see `TokenizedPage`). A notice makes the page one-off, and so
+        // does an accessory without a cache key.
+        if notice == nil, let contentKey = page.cacheKey, accessory == nil || accessory?.cacheKey != nil {
             let key = PageKey(
                 bar: barKey(session.state, model: model, onMorePage: false, language: language), template: tab.template,
                 tabID: tab.id,
-                tabTitle: tab.title, location: location, content: contentKey)
+                tabTitle: tab.title, location: location, content: contentKey, accessory: accessory?.cacheKey)
             let cached = pageCache.value(for: key) {
                 var placeholder = session
                 placeholder.csrfToken = TokenizedPage.placeholder
                 return TokenizedPage(
                     bytes: renderTabPage(
                         tab: tab, page: page, location: location, session: placeholder, model: model, notice: nil,
-                        language: language))
+                        language: language, accessory: accessory))
             }
             return cached.filled(with: session.csrfToken)
         }
         return renderTabPage(
             tab: tab, page: page, location: location, session: session, model: model, notice: notice,
-            language: language)
+            language: language, accessory: accessory)
     }
 
     private func renderTabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
-        language: Language
+        language: Language, accessory: TabAccessory?
     ) -> [UInt8] {
+        let path = TabServerResponder.tabPath(tab.id, location)
         var context = common(
-            title: page.title, path: TabServerResponder.tabPath(tab.id, location), session: session, model: model,
+            title: page.title, path: path, session: session, model: model,
             onMorePage: false, notice: notice, language: language)
+        if !page.hidesBottomBar, let accessory {
+            context["accessory"] = accessoryValue(accessory, session: session, path: path)
+        }
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
         if page.hidesBottomBar { context["hidesBar"] = true }
@@ -165,12 +172,14 @@ struct PageRenderer: Sendable {
         return render("tabs/\(tab.template)", .object(context))
     }
 
-    func morePage(session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer)
-        -> [UInt8]
-    {
+    func morePage(
+        session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer,
+        accessory: TabAccessory? = nil
+    ) -> [UInt8] {
         var context = common(
             title: language.text("more"), path: "/more", session: session, model: model, onMorePage: true,
             notice: notice, language: language)
+        if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: "/more") }
         let layout = model.controller.layout(session.state)
         context["more"] = [
             "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
@@ -303,6 +312,22 @@ struct PageRenderer: Sendable {
             notice: nil, language: language)
         context["offline"] = ["message": .string(language.text("offlineMessage"))]
         return render("pages/offline", .object(context))
+    }
+
+    /// The bottom accessory rendered from its template, with the form values its forms
+    /// need (`csrf`, `returnPath`, each action's URL under `actions`); null when its
+    /// template is missing (the page shows without it rather than fail).
+    private func accessoryValue(_ accessory: TabAccessory, session: Session, path: String) -> MustacheValue {
+        var fields: [String: MustacheValue]
+        if case .object(let given) = accessory.context { fields = given } else { fields = ["value": accessory.context] }
+        fields["csrf"] = .string(session.csrfToken.text)
+        fields["returnPath"] = .string(path)
+        var actions: [String: MustacheValue] = [:]
+        for name in accessory.actions.keys { actions[name] = .string(basePath + "/accessory/" + name) }
+        fields["actions"] = .object(actions)
+        var buffer = [UInt8]()
+        guard library.render("accessories/" + accessory.template, .object(fields), into: &buffer) else { return .null }
+        return ["label": .string(accessory.label), "html": .string(String(decoding: buffer, as: UTF8.self))]
     }
 
     // MARK: Shared parts
