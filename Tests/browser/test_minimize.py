@@ -93,6 +93,14 @@ def _scroll(browser, y: float | str) -> None:
     browser.run("window.scrollTo(0, arguments[0] === 'end' ? document.documentElement.scrollHeight : arguments[0]);", y)
 
 
+def _after_next_frame(browser) -> None:
+    """Returns once the page has drawn two more frames: the scroll events of what was
+    scrolled before are handled by then (they are dispatched before a frame's
+    animation callbacks), so the script has seen the position."""
+    browser.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(done));")
+
+
 def _wait_minimized(browser, full: dict, shrink: int) -> dict:
     def done():
         s = _state(browser)
@@ -160,6 +168,8 @@ def test_on_scroll_up_minimizes_while_scrolling_up(up):
     full = _long_page(browser)
     _scroll(browser, 900)
     browser.wait(lambda: _state(browser)["scrollY"] == 900, "did not scroll")
+    # The script must see 900 before the scroll back up, or it sees one move from 0 to 600.
+    _after_next_frame(browser)
     assert _state(browser)["minimized"] == 0, "scrolling down keeps the bar whole"
     _scroll(browser, 600)
     _wait_minimized(browser, full, SHRINK["phone"])
