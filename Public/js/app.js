@@ -72,6 +72,7 @@
   function currentParts() {
     return {
       url: shown, main: document.querySelector("main"), bar: document.querySelector("nav.tab-bar"),
+      accessory: document.querySelector("aside.tab-accessory"),
       header: document.querySelector(".app-header"), bodyClass: document.body.className, title: document.title,
       scroll: scrollY,
     };
@@ -211,7 +212,8 @@
     const header = doc.querySelector(".app-header");
     if (!main || !header) return false;
     swapIn({
-      url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), header, bodyClass: doc.body.className,
+      url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), accessory: doc.querySelector("aside.tab-accessory"),
+      header, bodyClass: doc.body.className,
       title: doc.title, scroll: null,
     }, how, { submitter, keyboard, quiet, fullUrl: url });
     return true;
@@ -231,6 +233,11 @@
       if (oldBar && parts.bar) oldBar.replaceWith(parts.bar);
       else if (oldBar) oldBar.remove();
       else if (parts.bar) document.body.append(parts.bar);
+      // The strip above the bar (the content's accessory) comes and goes the same way,
+      // just before the bar.
+      const oldAccessory = document.querySelector("aside.tab-accessory");
+      if (oldAccessory) oldAccessory.remove();
+      if (parts.accessory) document.body.insertBefore(parts.accessory, document.querySelector("nav.tab-bar"));
       document.querySelector(".app-header").replaceWith(parts.header);
       document.body.className = parts.bodyClass;
       document.title = parts.title;
@@ -259,6 +266,8 @@
         announce(notice ? notice.textContent.trim().replace(/\s+/g, " ") : document.title);
       }
       updateScrollEdge();
+      // A new page starts with the whole bar.
+      updateMinimized(true);
       addDragHandles();
       updateShortcuts();
       schedulePrefetch();
@@ -557,4 +566,41 @@
   addEventListener("scroll", updateScrollEdge, { passive: true });
   addEventListener("resize", updateScrollEdge, { passive: true });
   updateScrollEdge();
+
+  // minimizeBehavior (iOS 26's tabBarMinimizeBehavior): the bar takes its compact form
+  // while the page scrolls one way (down, or up for "onScrollUp") and comes back when it
+  // scrolls the other way, near the top and at the end. CSS alone follows the position;
+  // this adds the direction (html.js-minimize hands --bar-minimized to these classes).
+  // Only classes change: focus and the page's padding stay as they are.
+  const minimizeAfter = 48; // px from the top before the bar may minimize
+  const endRoom = 24; // px from the end where it is whole again
+  const minimizeTravel = 12; // px scrolled one way before the bar changes
+  let lastScroll = scrollY;
+  let travel = 0;
+  function minimizeBehavior() {
+    const body = document.body.classList;
+    if (body.contains("minimize-on-scroll-down")) return "down";
+    return body.contains("minimize-on-scroll-up") ? "up" : null;
+  }
+  function updateMinimized(fresh = false) {
+    const root = document.documentElement;
+    const behavior = minimizeBehavior();
+    root.classList.toggle("js-minimize", !!behavior);
+    const y = scrollY;
+    const delta = y - lastScroll;
+    lastScroll = y;
+    const atEnd = Math.ceil(y + innerHeight) >= root.scrollHeight - endRoom;
+    if (!behavior || fresh || y < minimizeAfter || atEnd) {
+      root.classList.remove("bar-minimized");
+      travel = 0;
+      return;
+    }
+    if (delta === 0) return;
+    travel = Math.sign(delta) === Math.sign(travel) ? travel + delta : delta;
+    if (Math.abs(travel) < minimizeTravel) return;
+    root.classList.toggle("bar-minimized", (travel > 0) === (behavior === "down"));
+  }
+  addEventListener("scroll", () => updateMinimized(), { passive: true });
+  addEventListener("resize", () => updateMinimized(), { passive: true });
+  updateMinimized(true);
 })();

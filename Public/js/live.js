@@ -4,7 +4,7 @@
 (() => {
   "use strict";
   if (!("EventSource" in window) || !("fetch" in window) || !("DOMParser" in window)) return;
-  const form = document.querySelector("nav.tab-bar form");
+  const form = document.querySelector("nav.tab-bar form:not(.sidebar-toggle)");
   if (!form) return;
   const base = (form.getAttribute("action") || "/select").replace(/\/select$/, "");
 

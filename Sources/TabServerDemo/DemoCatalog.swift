@@ -2,6 +2,7 @@
 import TabServerCore
 import TabServerMustache
 import TabServerTabBar
+import TabServerWeb
 
 /// The demo's content: an iTunes-like store with drill-down pages in every tab
 /// (list → detail → sub-detail, e.g. `/tabs/music/albums/3/tracks/2`). All names are
@@ -108,7 +109,7 @@ public struct DemoCatalog: TabContentProvider {
                     title: "Now Playing", parentLocation: itemLocation, parentTitle: item.title,
                     context: [
                         "isPlayer": true, "title": .string(item.title), "subtitle": .string(item.creator),
-                        "art": art(item),
+                        "art": art(item), "playAction": .string("\(root)/\(itemLocation)/play"),
                     ])
                 player.hidesBottomBar = true
                 return player
@@ -131,6 +132,59 @@ public struct DemoCatalog: TabContentProvider {
         default:
             return nil
         }
+    }
+
+    /// "Play" on a player page: that item plays, and the now-playing strip above the bar
+    /// shows it on every tab (see `accessory(for:)`).
+    public func action(for request: TabActionRequest) -> TabAction? {
+        let location = request.location
+        guard location.count == 3, location[2] == "play", let collection = collections[request.tab.id],
+            location[0] == collection.segment, let index = Self.index(location[1], in: collection.items.count)
+        else { return nil }
+        let item = collection.items[index]
+        let place = "\(request.tab.id)/\(collection.segment)/\(index + 1)"
+        return TabAction { request in
+            var values = request.visitorValues
+            values[Self.nowPlayingKey] = place
+            values[Self.playingKey] = "1"
+            return .redirect(
+                to: location.joined(separator: "/"), notice: "Playing “\(item.title)”.", visitorValues: values)
+        }
+    }
+
+    /// The visitor's values of the now-playing strip: what plays (`music/albums/3`) and
+    /// whether it is playing ("1") or paused ("0").
+    static let nowPlayingKey = "nowPlaying"
+    static let playingKey = "playing"
+
+    /// The now-playing strip (UIKit's `UITabAccessory`): once something was played, above
+    /// the bar on every tab, with play/pause.
+    public func accessory(for request: TabAccessoryRequest) -> TabAccessory? {
+        guard let place = request.visitorValues[Self.nowPlayingKey] else { return nil }
+        let parts = place.split(separator: "/")
+        guard parts.count == 3, let collection = collections[String(parts[0])], parts[1] == collection.segment,
+            let index = Self.index(parts[2], in: collection.items.count)
+        else { return nil }
+        let item = collection.items[index]
+        let playing = request.visitorValues[Self.playingKey] == "1"
+        var strip = TabAccessory(
+            label: "Now Playing", template: "now-playing",
+            context: [
+                "title": .string(item.title), "artist": .string(item.creator), "hue": .int(item.hue),
+                "initials": art(item)["initials"] ?? "", "playing": .bool(playing),
+                "buttonLabel": .string(playing ? "Pause" : "Play"),
+                "href": .string("\(request.basePath)/tabs/\(place)/play"),
+            ],
+            cacheKey: "now-playing/\(place)/\(playing)")
+        strip.actions["toggle"] = { request in
+            guard let wanted = request.form.value("playing"), wanted == "0" || wanted == "1" else {
+                throw HTTPError.badRequest("Play or pause: the form field 'playing' must be 1 or 0.", field: "playing")
+            }
+            var values = request.visitorValues
+            values[Self.playingKey] = wanted
+            return values
+        }
+        return strip
     }
 
     private func featuredPage(tab: Tab, basePath: String) -> TabPage {

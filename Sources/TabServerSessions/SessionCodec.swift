@@ -43,7 +43,7 @@ public enum SessionCodec {
         }
         encode(session.state, into: &writer)
         // Optional tail entries, each tagged (absent in sessions written before they
-        // existed): 1 the merged user, 2 the app's values.
+        // existed): 1 the merged user, 2 the app's values, 3 the sidebar choice.
         if let merged = session.mergedUser {
             writer.byte(1)
             writer.id(merged)
@@ -53,6 +53,10 @@ public enum SessionCodec {
             let pairs = session.appValues.sorted { $0.key < $1.key }
             writer.strings(pairs.map(\.key))
             writer.strings(pairs.map(\.value))
+        }
+        if let hidden = session.state.isSidebarHidden {
+            writer.byte(3)
+            writer.byte(hidden ? 1 : 0)
         }
     }
 
@@ -75,9 +79,10 @@ public enum SessionCodec {
                 try reader.flag()
                 ? Notice(message: try reader.string(), confirmTabID: try reader.optionalString()) : nil
             let start = try reader.flag() ? try reader.strings() : nil
-            let state = try decodeState(&reader)
+            var state = try decodeState(&reader)
             var merged: SessionID? = nil
             var appValues: [String: String] = [:]
+            var sidebarHidden: Bool? = nil
             var lastTag: UInt8 = 0
             while !reader.isAtEnd {
                 let tag = try reader.byte()
@@ -96,10 +101,13 @@ public enum SessionCodec {
                         throw SessionBytesReader.Malformed()
                     }
                     appValues = Dictionary(uniqueKeysWithValues: zip(keys, values))
+                case 3:
+                    sidebarHidden = try reader.flag()
                 default:
                     throw SessionBytesReader.Malformed()
                 }
             }
+            state.isSidebarHidden = sidebarHidden
             var session = Session(
                 id: id, csrfToken: csrf, state: state, language: language, notice: notice, customizationStart: start,
                 created: created, lastSeen: lastSeen, revision: revision, mergedUser: merged)

@@ -107,10 +107,15 @@ extension TabBarAppearance {
 
     /// Classes for `<body>` that switch the settings which are more than a value:
     /// `regular-top-bar`, `regular-sidebar`, `has-selection-indicator`,
-    /// `has-scroll-edge`, `titles-below`, `titles-beside`.
-    public var cssClasses: String {
+    /// `has-scroll-edge`, `titles-below`, `titles-beside`, and `minimizes-bar` with
+    /// `minimize-on-scroll-down` or `minimize-on-scroll-up`.
+    public var cssClasses: String { cssClasses(sidebarHidden: nil) }
+
+    /// `cssClasses` for a visitor's choice of sidebar or bar (see
+    /// `regularLayout(sidebarHidden:)`).
+    public func cssClasses(sidebarHidden: Bool?) -> String {
         var classes: [String] = []
-        switch regularLayout {
+        switch regularLayout(sidebarHidden: sidebarHidden) {
         case .bottomBar: break
         case .topBar: classes.append("regular-top-bar")
         case .sidebar: classes.append("regular-sidebar")
@@ -121,6 +126,11 @@ extension TabBarAppearance {
         case .automatic: break
         case .below: classes.append("titles-below")
         case .beside: classes.append("titles-beside")
+        }
+        switch minimizeBehavior {
+        case .never: break
+        case .onScrollDown: classes.append("minimizes-bar minimize-on-scroll-down")
+        case .onScrollUp: classes.append("minimizes-bar minimize-on-scroll-up")
         }
         return classes.joined(separator: " ")
     }

@@ -11,7 +11,7 @@ extension TabBarAppearance: Codable {
     private enum CodingKeys: String, CodingKey {
         case tint, unselectedTint, background, isTranslucent, itemPositioning
         case selectionIndicatorTint, shadowColor, scrollEdgeAppearance, standardAppearance
-        case itemWidth, itemSpacing, titlePosition, regularLayout, backgroundImage
+        case itemWidth, itemSpacing, titlePosition, regularLayout, backgroundImage, sidebarToggle, minimizeBehavior
     }
 
     private enum PairKeys: String, CodingKey {
@@ -75,6 +75,8 @@ extension TabBarAppearance: Codable {
         itemSpacing = try container.decodeIfPresent(Double.self, forKey: .itemSpacing)
         titlePosition = try container.decodeIfPresent(TitlePosition.self, forKey: .titlePosition) ?? .automatic
         regularLayout = try container.decodeIfPresent(RegularLayout.self, forKey: .regularLayout) ?? .bottomBar
+        sidebarToggle = try container.decodeIfPresent(Bool.self, forKey: .sidebarToggle)
+        minimizeBehavior = try container.decodeIfPresent(MinimizeBehavior.self, forKey: .minimizeBehavior) ?? .never
     }
 
     /// A colour given as a string or as `{"light": …, "dark": …}`.
@@ -112,5 +114,7 @@ extension TabBarAppearance: Codable {
         try container.encodeIfPresent(itemSpacing, forKey: .itemSpacing)
         try container.encode(titlePosition, forKey: .titlePosition)
         try container.encode(regularLayout, forKey: .regularLayout)
+        try container.encodeIfPresent(sidebarToggle, forKey: .sidebarToggle)
+        try container.encode(minimizeBehavior, forKey: .minimizeBehavior)
     }
 }

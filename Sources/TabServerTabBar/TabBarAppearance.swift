@@ -45,6 +45,21 @@ public struct TabBarAppearance: Sendable, Hashable {
         case sidebar
     }
 
+    /// Whether the bar shrinks to its compact form while the page scrolls (iOS 26's
+    /// `tabBarMinimizeBehavior`, SwiftUI's `.tabBarMinimizeBehavior(_:)`): icons without
+    /// titles, a shorter bar. It comes back on scrolling the other way, at the top and at
+    /// the end of the page, and whenever focus is in the bar. Only a bar at the bottom
+    /// minimizes (not the floating top bar or the sidebar of 1024 px and wider).
+    public enum MinimizeBehavior: String, Sendable, Codable, CaseIterable {
+        /// The bar keeps its size (the default).
+        case never
+        /// Minimizes while the page scrolls down, returns when it scrolls up.
+        case onScrollDown
+        /// Minimizes while the page scrolls up, returns when it scrolls down (content
+        /// read from the bottom, a conversation).
+        case onScrollUp
+    }
+
     /// The bar's look while the content's bottom edge is reached (UIKit's
     /// `scrollEdgeAppearance`): by default transparent and without the hairline.
     public struct ScrollEdgeAppearance: Sendable, Hashable, Codable {
@@ -106,6 +121,32 @@ public struct TabBarAppearance: Sendable, Hashable {
     public var titlePosition: TitlePosition = .automatic
     /// How 1024 px and wider screens show the tabs.
     public var regularLayout: RegularLayout = .bottomBar
+    /// Whether the bar minimizes while the page scrolls.
+    ///
+    /// ```swift
+    /// var look = TabBarAppearance()
+    /// look.minimizeBehavior = .onScrollDown
+    /// ```
+    public var minimizeBehavior: MinimizeBehavior = .never
+    /// Whether visitors get a control that switches between the sidebar and the bar at
+    /// 1024 px and wider (iPadOS 18's sidebar toggle, `UITabBarController.mode`
+    /// `.tabSidebar`); their choice is kept in their session (`TabBarState.isSidebarHidden`).
+    /// nil: offered when `regularLayout` is `.sidebar`. See `allowsSidebarToggle`.
+    public var sidebarToggle: Bool? = nil
+
+    /// Whether the sidebar toggle is offered: `sidebarToggle`, or by default only with the
+    /// sidebar layout.
+    public var allowsSidebarToggle: Bool { sidebarToggle ?? (regularLayout == .sidebar) }
+
+    /// The layout of 1024 px and wider screens for a visitor who chose to show
+    /// (`false`) or hide (`true`) the sidebar, or made no choice (nil). Hiding a sidebar
+    /// of the model gives the floating bar at the top, as iPadOS 18 does; showing one
+    /// where the model has a bar gives the sidebar. Without the toggle the model decides.
+    public func regularLayout(sidebarHidden: Bool?) -> RegularLayout {
+        guard allowsSidebarToggle, let hidden = sidebarHidden else { return regularLayout }
+        if !hidden { return .sidebar }
+        return regularLayout == .sidebar ? .topBar : regularLayout
+    }
 
     /// Creates an appearance; every argument defaults to the iOS light look.
     public init(

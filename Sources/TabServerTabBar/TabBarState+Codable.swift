@@ -4,7 +4,7 @@
 /// written by older versions load.
 extension TabBarState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case selectedTabID, order, locations, badgeOverrides, version
+        case selectedTabID, order, locations, badgeOverrides, version, isSidebarHidden
     }
 
     /// Reads a stored state; missing keys take the fresh-state values.
@@ -16,6 +16,7 @@ extension TabBarState: Codable {
         locations = try container.decodeIfPresent([String: String].self, forKey: .locations) ?? [:]
         badgeOverrides = try container.decodeIfPresent([String: BadgeOverride].self, forKey: .badgeOverrides) ?? [:]
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 0
+        isSidebarHidden = try container.decodeIfPresent(Bool.self, forKey: .isSidebarHidden)
     }
 
     /// Writes the state, leaving out `nil` and empty members.
@@ -26,5 +27,6 @@ extension TabBarState: Codable {
         if !locations.isEmpty { try container.encode(locations, forKey: .locations) }
         if !badgeOverrides.isEmpty { try container.encode(badgeOverrides, forKey: .badgeOverrides) }
         try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(isSidebarHidden, forKey: .isSidebarHidden)
     }
 }

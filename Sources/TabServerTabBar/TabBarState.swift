@@ -19,6 +19,12 @@ public struct TabBarState: Sendable, Hashable {
     /// Incremented by every change made through the controller. Forms carry the
     /// version they were rendered with, so an edit from a stale window is detected.
     public var version: Int
+    /// The visitor's choice at 1024 px and wider where the appearance offers the sidebar
+    /// toggle (`TabBarAppearance.allowsSidebarToggle`): `true` hides the sidebar (the
+    /// bar shows), `false` shows it, nil follows the appearance (UIKit's
+    /// `UITabBarController.sidebar.isHidden`). Kept while the toggle is not offered, and
+    /// used again if it returns.
+    public var isSidebarHidden: Bool?
 
     /// A fresh state: default selection and order, no locations or overrides, version 0.
     public init() {
@@ -27,6 +33,7 @@ public struct TabBarState: Sendable, Hashable {
         locations = [:]
         badgeOverrides = [:]
         version = 0
+        isSidebarHidden = nil
     }
 
     /// Whether `location` is acceptable as a remembered location; the same rule as

@@ -51,6 +51,26 @@ struct SessionCodecTests {
         }
     }
 
+    @Test("the sidebar choice survives as its own tail entry, after the app's values; sessions without it still read")
+    func sidebarChoice() throws {
+        var session = Session.new(now: 1_700_000_000)
+        let plain = SessionCodec.encode(session)
+        for hidden in [true, false] {
+            session.state.isSidebarHidden = hidden
+            let bytes = SessionCodec.encode(session)
+            #expect(bytes.count == plain.count + 2)
+            #expect(try SessionCodec.decode(bytes, id: session.id, revision: 0).state.isSidebarHidden == hidden)
+        }
+        session.appValues = ["playing": "1"]
+        let both = try SessionCodec.decode(SessionCodec.encode(session), id: session.id, revision: 0)
+        #expect(both == session)
+        #expect(try SessionCodec.decode(plain, id: session.id, revision: 0).state.isSidebarHidden == nil)
+        // A flag byte other than 0 or 1 is not a session this version wrote.
+        #expect(throws: SessionStoreError.self) {
+            try SessionCodec.decode(plain + [3, 2], id: session.id, revision: 0)
+        }
+    }
+
     @Test("equal sessions encode to equal bytes (dictionaries are written sorted)")
     func deterministic() {
         var session = RedisTestHelpers.richSession(now: 0)

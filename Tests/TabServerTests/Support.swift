@@ -18,6 +18,20 @@ func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) 
     return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, redis: .standard, log: quietLog)
 }
 
+/// An app on the seven-tab model with these appearance keys added (`"regularLayout":
+/// "sidebar"`, `"minimizeBehavior": "onScrollDown"`).
+func makeApp(appearance: [String: Any]) throws -> Application {
+    let data = try #require(FileManager.default.contents(atPath: sevenTabsFile))
+    var model = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    var look = model["appearance"] as? [String: Any] ?? [:]
+    look.merge(appearance) { _, new in new }
+    model["appearance"] = look
+    let path = TestFixtures.temporaryDirectory("appearance") + "/tabs.json"
+    let written = try JSONSerialization.data(withJSONObject: model)
+    TestFixtures.write(String(decoding: written, as: UTF8.self), to: path)
+    return try makeApp { $0.tabsFile = path }
+}
+
 /// The shipped files, with the shipped tabs.json less its search tab: the seven tabs
 /// these tests were written for (4 + More on a phone). The search tab has tests of its
 /// own (`SearchTabPageTests`, `ShippedModelTests`).

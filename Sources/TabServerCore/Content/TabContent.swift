@@ -18,6 +18,13 @@ public struct TabContent: TabContentProvider {
     private var tabs: [String: TabRoutes] = [:]
     /// Answers the tabs this does not declare (nil: they have no pages).
     public var fallback: (any TabContentProvider)?
+    /// Gives the bottom accessory (nil: the fallback's, if any).
+    private var accessoryMaker: AccessoryMaker?
+
+    /// The accessory's closure, held in a struct of its own.
+    private struct AccessoryMaker: Sendable {
+        let make: @Sendable (TabAccessoryRequest) -> TabAccessory?
+    }
 
     /// No tabs declared.
     public init(fallback: (any TabContentProvider)? = nil) {
@@ -29,6 +36,17 @@ public struct TabContent: TabContentProvider {
         var routes = tabs[id] ?? TabRoutes()
         declare(&routes)
         tabs[id] = routes
+    }
+
+    /// Declares the strip above the bar that stays across tabs (`TabAccessory`); the
+    /// closure returns nil where there is none (nothing playing).
+    public mutating func bottomAccessory(_ make: @escaping @Sendable (TabAccessoryRequest) -> TabAccessory?) {
+        accessoryMaker = AccessoryMaker(make: make)
+    }
+
+    public func accessory(for request: TabAccessoryRequest) -> TabAccessory? {
+        guard let accessoryMaker else { return fallback?.accessory(for: request) }
+        return accessoryMaker.make(request)
     }
 
     public func page(for request: TabPageRequest) -> TabPage? {

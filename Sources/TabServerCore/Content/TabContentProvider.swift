@@ -29,6 +29,11 @@ public protocol TabContentProvider: Sendable {
     /// The action a form posted to `request`'s location runs, or nil when there is none
     /// there (then 405 where a page is, else 404). The default has no actions.
     func action(for request: TabActionRequest) -> TabAction?
+
+    /// The strip shown above the bar on every tab (UIKit's `UITabAccessory`), or nil for
+    /// none (the default). Called for each page with the bar, and for the accessory's
+    /// own form posts (which run one of its `actions`): keep it quick.
+    func accessory(for request: TabAccessoryRequest) -> TabAccessory?
 }
 
 extension TabContentProvider {
@@ -37,4 +42,7 @@ extension TabContentProvider {
 
     /// No actions.
     public func action(for request: TabActionRequest) -> TabAction? { nil }
+
+    /// No accessory.
+    public func accessory(for request: TabAccessoryRequest) -> TabAccessory? { nil }
 }

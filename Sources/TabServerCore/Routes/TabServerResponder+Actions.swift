@@ -93,9 +93,10 @@ extension TabServerResponder {
             // The form again, as sent, with its messages; nothing of this request is kept.
             state.discardChanges()
             page.cacheKey = nil
+            let strip = page.hidesBottomBar ? nil : accessory(session, tab: localized, language: language, state: state)
             let body = views.tabPage(
                 tab: localized, page: page, location: location, session: session, model: state.model, notice: nil,
-                language: language)
+                language: language, accessory: strip)
             return html(body, status: .unprocessableContent)
         }
     }

@@ -12,10 +12,11 @@ extension TabServerResponder {
         if !Self.isPrefetch(state.request) { session.state = state.controller.poppingMore(session.state) }
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
+        let language = language(state.request, session)
         return html(
             views.morePage(
-                session: session, model: state.model, notice: notice, language: language(state.request, session),
-                localizer: localizer))
+                session: session, model: state.model, notice: notice, language: language, localizer: localizer,
+                accessory: accessory(session, language: language, state: state)))
     }
 
     /// `POST /more/open`: a tap on the bar's More item (a button like the other items,

@@ -28,6 +28,12 @@ extension TabServerResponder {
             try state.app.tabAction(parameters["tab"]!, location: parameters["location"]!, state: &state)
         }
         router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
+        router.post("/sidebar") { request, _, state throws(HTTPError) in
+            try state.app.toggleSidebar(request, state: &state)
+        }
+        router.post("/accessory/{action}") { request, parameters, state throws(HTTPError) in
+            try state.app.accessoryAction(parameters["action"]!, request, state: &state)
+        }
         router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
         router.post("/more/open") { request, _, state throws(HTTPError) in
             try state.app.openMore(request, state: &state)
@@ -121,13 +127,15 @@ extension TabServerResponder {
         }
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
+        // The strip above the bar stays across tabs; a page without the bar has none.
+        let strip = page.hidesBottomBar ? nil : accessory(session, tab: localized, language: language, state: state)
         let body = views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
-            language: language)
+            language: language, accessory: strip)
         // Kept for next time only when it is the same for everyone at this revision: content
-        // that says so, no notice, nothing to write.
+        // (and accessory) that says so, no notice, nothing to write.
         let unchanged =
-            notice == nil && page.cacheKey != nil
+            notice == nil && page.cacheKey != nil && (strip == nil || strip?.cacheKey != nil)
             && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
         var response = pageAnswer(body, key: unchanged ? try pageAnswerKey(&state) : nil, request: state.request)
         // Never a cached answer: a prefetch has no cache key.

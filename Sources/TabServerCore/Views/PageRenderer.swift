@@ -28,6 +28,8 @@ struct PageRenderer: Sendable {
         let tabTitle: String
         let location: String
         let content: String
+        /// The accessory's `cacheKey` (nil: none shown).
+        let accessory: String?
     }
 
     struct BarKey: Hashable, Sendable {
@@ -37,6 +39,8 @@ struct PageRenderer: Sendable {
         let badges: [String: BadgeOverride]
         let onMorePage: Bool
         let language: String
+        /// The visitor's sidebar choice (the toggle's label and the layout it names).
+        let sidebarHidden: Bool?
     }
 
     /// URLs of the shipped assets, with content hashes, computed once.
@@ -100,38 +104,43 @@ struct PageRenderer: Sendable {
 
     func tabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
-        language: Language
+        language: Language, accessory: TabAccessory? = nil
     ) -> [UInt8] {
         // A page whose content says it is the same for everyone is rendered once per tab
         // bar arrangement; only the visitor's CSRF token differs, and it is written into
-        // the cached bytes (see `TokenizedPage`). A notice makes the page one-off.
-        if notice == nil, let contentKey = page.cacheKey {
+        // the cached bytes (see `TokenizedPage`). A notice makes the page one-off, and so
+        // does an accessory without a cache key.
+        if notice == nil, let contentKey = page.cacheKey, accessory == nil || accessory?.cacheKey != nil {
             let key = PageKey(
                 bar: barKey(session.state, model: model, onMorePage: false, language: language), template: tab.template,
                 tabID: tab.id,
-                tabTitle: tab.title, location: location, content: contentKey)
+                tabTitle: tab.title, location: location, content: contentKey, accessory: accessory?.cacheKey)
             let cached = pageCache.value(for: key) {
                 var placeholder = session
                 placeholder.csrfToken = TokenizedPage.placeholder
                 return TokenizedPage(
                     bytes: renderTabPage(
                         tab: tab, page: page, location: location, session: placeholder, model: model, notice: nil,
-                        language: language))
+                        language: language, accessory: accessory))
             }
             return cached.filled(with: session.csrfToken)
         }
         return renderTabPage(
             tab: tab, page: page, location: location, session: session, model: model, notice: notice,
-            language: language)
+            language: language, accessory: accessory)
     }
 
     private func renderTabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
-        language: Language
+        language: Language, accessory: TabAccessory?
     ) -> [UInt8] {
+        let path = TabServerResponder.tabPath(tab.id, location)
         var context = common(
-            title: page.title, path: TabServerResponder.tabPath(tab.id, location), session: session, model: model,
+            title: page.title, path: path, session: session, model: model,
             onMorePage: false, notice: notice, language: language)
+        if !page.hidesBottomBar, let accessory {
+            context["accessory"] = accessoryValue(accessory, session: session, path: path)
+        }
         context["tab"] = ["id": .string(tab.id), "title": .string(tab.title)]
         context["page"] = page.context
         if page.hidesBottomBar { context["hidesBar"] = true }
@@ -163,12 +172,14 @@ struct PageRenderer: Sendable {
         return render("tabs/\(tab.template)", .object(context))
     }
 
-    func morePage(session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer)
-        -> [UInt8]
-    {
+    func morePage(
+        session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer,
+        accessory: TabAccessory? = nil
+    ) -> [UInt8] {
         var context = common(
             title: language.text("more"), path: "/more", session: session, model: model, onMorePage: true,
             notice: notice, language: language)
+        if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: "/more") }
         let layout = model.controller.layout(session.state)
         context["more"] = [
             "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
@@ -303,6 +314,22 @@ struct PageRenderer: Sendable {
         return render("pages/offline", .object(context))
     }
 
+    /// The bottom accessory rendered from its template, with the form values its forms
+    /// need (`csrf`, `returnPath`, each action's URL under `actions`); null when its
+    /// template is missing (the page shows without it rather than fail).
+    private func accessoryValue(_ accessory: TabAccessory, session: Session, path: String) -> MustacheValue {
+        var fields: [String: MustacheValue]
+        if case .object(let given) = accessory.context { fields = given } else { fields = ["value": accessory.context] }
+        fields["csrf"] = .string(session.csrfToken.text)
+        fields["returnPath"] = .string(path)
+        var actions: [String: MustacheValue] = [:]
+        for name in accessory.actions.keys { actions[name] = .string(basePath + "/accessory/" + name) }
+        fields["actions"] = .object(actions)
+        var buffer = [UInt8]()
+        guard library.render("accessories/" + accessory.template, .object(fields), into: &buffer) else { return .null }
+        return ["label": .string(accessory.label), "html": .string(String(decoding: buffer, as: UTF8.self))]
+    }
+
     // MARK: Shared parts
 
     /// What every page has: head, appearance, and (with a session) the tab bar.
@@ -341,7 +368,14 @@ struct PageRenderer: Sendable {
         context["onMorePage"] = .bool(onMorePage)
         let state = session.state
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
-            bar(model.controller.layout(state), onMorePage: onMorePage, language: language)
+            bar(
+                model.controller.layout(state), onMorePage: onMorePage, language: language,
+                sidebarToggle: sidebarToggle(state, model: model, language: language))
+        }
+        if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
+            // The visitor's choice of sidebar or bar decides the layout classes.
+            context["appearanceClasses"] = .string(
+                model.controller.model.appearance.cssClasses(sidebarHidden: state.isSidebarHidden))
         }
         if let notice {
             var value: [String: MustacheValue] = ["message": Self.isolating(language.translate(notice.message))]
@@ -360,10 +394,24 @@ struct PageRenderer: Sendable {
     private func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool, language: Language) -> BarKey {
         BarKey(
             generation: model.generation, order: state.order, selected: state.selectedTabID,
-            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code)
+            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
+            sidebarHidden: state.isSidebarHidden)
     }
 
-    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language) -> MustacheValue {
+    /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
+    /// the state it asks for and its label.
+    private func sidebarToggle(_ state: TabBarState, model: ModelSnapshot, language: Language) -> MustacheValue {
+        guard model.controller.model.appearance.allowsSidebarToggle else { return .null }
+        let shown = model.controller.showsSidebar(state)
+        return [
+            "action": .string(basePath + "/sidebar"), "value": .string(shown ? "hide" : "show"),
+            "label": .string(language.text(shown ? "hideSidebar" : "showSidebar")), "shown": .bool(shown),
+        ]
+    }
+
+    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue)
+        -> MustacheValue
+    {
         let positions = BarPositions(layout)
         func label(_ position: (Int, Int)?) -> MustacheValue {
             guard let (position, count) = position else { return .null }
@@ -399,6 +447,7 @@ struct PageRenderer: Sendable {
             "moreAction": .string(basePath + "/more/open"),
             "action": .string(basePath + "/select"),
             "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
+            "sidebarToggle": sidebarToggle,
         ]
     }
 
