@@ -157,6 +157,21 @@ struct TLSServerTests {
         #expect(lines.allSatisfy { $0.contains(" http/1.1 TLSv1.3") }, "\(lines)")
     }
 
+    @Test("the JSON access log names the protocol and the TLS version negotiated")
+    func jsonAccessLog() throws {
+        let certificates = try certificates()
+        let log = LogFormatTests.FileLog(format: .json)
+        let server = try startServer(certificates, log: log)
+        defer { server.shutdown() }
+        let url = "https://127.0.0.1:\(server.port)/healthz"
+        #expect(curl(certificates, ["--output", "/dev/null", "--tlsv1.2", "--tls-max", "1.2", url]).status == 0)
+        server.shutdown()
+        let objects = try log.objects()
+        #expect(objects.count == 1)
+        #expect(objects.first?["protocol"] as? String == "http/1.1")
+        #expect(objects.first?["tls"] as? String == "TLSv1.2")
+    }
+
     @Test("static files over TLS are written from memory, whole")
     func staticFile() throws {
         let certificates = try certificates()
