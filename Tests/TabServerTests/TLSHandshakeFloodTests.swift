@@ -43,7 +43,9 @@ struct TLSHandshakeFloodTests {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    @Test("1,000 trickled handshakes are all cut by the 2 s header deadline; an HTTPS visitor's p95 ≤ 200 ms meanwhile")
+    @Test(
+        "1,000 trickled handshakes are all cut by the 2 s header deadline; an HTTPS visitor's p95 ≤ 200 ms meanwhile (or twice its time without them on a busy machine)"
+    )
     func trickledHandshakes() throws {
         let certificates = try TLSServerTests.Certificates.shared.get()
         var configuration = HTTPServerConfiguration(
@@ -52,19 +54,29 @@ struct TLSHandshakeFloodTests {
         let server = try HTTPServer(configuration: configuration, responder: Echo(), accessLog: nil)
         defer { server.shutdown() }
 
-        // The visitor: curl over HTTPS every 50 ms, its own time per request.
+        // The visitor: curl over HTTPS, its own time per request (a new handshake each).
+        let url = "https://127.0.0.1:\(server.port)/healthz"
+        @Sendable func visit() -> Double {
+            let result = TLSServerTests.run([
+                "/usr/bin/curl", "--http1.1", "--silent", "--max-time", "5", "--cacert", certificates.ca,
+                "--output", "/dev/null", "--write-out", "%{http_code} %{time_total}", url,
+            ])
+            let parts = result.output.split(separator: " ")
+            return parts.count == 2 && parts[0] == "200" ? Double(parts[1]) ?? 99 : 99
+        }
+        func percentile95(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? 99 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+        }
+        // Without the flood first: on a machine shared with the rest of the suite, curl
+        // itself may be slow, which is not the server's doing.
+        let control = percentile95((0..<10).map { _ in visit() })
         let stop = Atomic<Bool>(false)
         let latencies = Mutex<[Double]>([])
         let probeDone = DispatchSemaphore(value: 0)
-        let url = "https://127.0.0.1:\(server.port)/healthz"
         DispatchQueue.global().async {
             while !stop.load(ordering: .relaxed) {
-                let result = TLSServerTests.run([
-                    "/usr/bin/curl", "--http1.1", "--silent", "--max-time", "5", "--cacert", certificates.ca,
-                    "--output", "/dev/null", "--write-out", "%{http_code} %{time_total}", url,
-                ])
-                let parts = result.output.split(separator: " ")
-                let time = parts.count == 2 && parts[0] == "200" ? Double(parts[1]) ?? 99 : 99
+                let time = visit()
                 latencies.withLock { $0.append(time) }
                 usleep(50_000)
             }
@@ -118,14 +130,17 @@ struct TLSHandshakeFloodTests {
 
         let cut = closedAfter.compactMap { $0 }.sorted()
         let sorted = latencies.withLock { $0.sorted() }
-        let p95 = sorted.isEmpty ? 99 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+        let p95 = percentile95(sorted)
         print(
-            "TLS handshake flood: \(fds.count) connections, \(cut.count) cut, worst after \(Int((cut.last ?? 99) * 1000)) ms; HTTPS /healthz p95 \(Int(p95 * 1000)) ms over \(sorted.count) requests"
+            "TLS handshake flood: \(fds.count) connections, \(cut.count) cut, worst after \(Int((cut.last ?? 99) * 1000)) ms; HTTPS /healthz p95 \(Int(p95 * 1000)) ms over \(sorted.count) requests (\(Int(control * 1000)) ms without the flood)"
         )
         #expect(fds.count == 1000)
         #expect(cut.count == fds.count)
         #expect((cut.last ?? 99) < 3.5, "cut within the 2 s deadline (and the 100 ms sweep), not left open")
         #expect(sorted.count >= 5)
-        #expect(p95 <= 0.2)
+        #expect(sorted.allSatisfy { $0 < 99 }, "every visit answered 200")
+        // 200 ms, or twice what the same visit took without the flood when the machine
+        // is busier than that (the whole suite runs in parallel on two cores).
+        #expect(p95 <= max(0.2, 2 * control), "p95 \(p95) s, without the flood \(control) s")
     }
 }
