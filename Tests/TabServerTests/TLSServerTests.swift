@@ -188,6 +188,29 @@ struct TLSServerTests {
         if let onDisk { #expect(size == onDisk) }
     }
 
+    @Test("a client that reads slowly gets every byte: writes wait for the socket (WANT_WRITE) and resume")
+    func slowReader() throws {
+        let certificates = try certificates()
+        let server = try startServer(certificates)
+        defer { server.shutdown() }
+        // Pipelined requests for a 36 KB file; the reader stops for a second while the
+        // server writes (the pipe, then the socket, fill up), then reads it all.
+        func received(_ requests: Int, pause: String) -> Int {
+            let request = "GET /css/app.css HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"
+            let last = "GET /css/app.css HTTP/1.1\\r\\nHost: t\\r\\nConnection: close\\r\\n\\r\\n"
+            let script =
+                "(i=1; while [ $i -lt \(requests) ]; do printf '\(request)'; i=$((i+1)); done; printf '\(last)') | "
+                + "/usr/bin/openssl s_client -quiet -connect 127.0.0.1:\(server.port) -CAfile \(certificates.ca) 2>/dev/null | "
+                + "(sleep \(pause); wc -c)"
+            let result = Self.run(["/bin/sh", "-c", script])
+            return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let one = received(1, pause: "0")  // the last answer carries `Connection: close`
+        let keptAlive = received(2, pause: "0") - one
+        #expect(keptAlive > 36_000)
+        #expect(received(100, pause: "1") == one + 99 * keptAlive)
+    }
+
     @Test("TLS 1.2 and 1.3 are negotiated; 1.0 and 1.1 and a weak 1.2 cipher are refused; tickets resume")
     func versionsAndCiphers() throws {
         let certificates = try certificates()
