@@ -10,7 +10,8 @@ import PackageDescription
 // Layers, bottom up (each imports only what is below it); every module is prefixed
 // `TabServer` so none clashes with a well-known package:
 //   TabServerHTTP           request/response values, the `HTTPResponder` seam, settings, log sink
-//   TabServerEngine         the epoll HTTP/1.1 engine behind `HTTPResponder` (picohttpparser for heads)
+//   TabServerTLS            OpenSSL's libssl for the engine: contexts from PEM files, non-blocking sessions
+//   TabServerEngine         the epoll HTTP/1.1 engine behind `HTTPResponder` (picohttpparser for heads, TLS)
 //   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
 //   TabServerSessions       sessions and the store protocol; SQLite and Redis stores in targets of their own
 //   TabServerCore           the tab app: configuration, routes, pages and actions, views — no engine
@@ -44,6 +45,9 @@ let package = Package(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
+            name: "CSSL", pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
@@ -60,7 +64,10 @@ let package = Package(
         .target(name: "SQLitePowerLoss", dependencies: ["CSQLitePowerLossVFS"]),
 
         // Wrappers: the only places that import the C modules.
-        .target(name: "TabServerEngine", dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP"]),
+        .target(
+            name: "TabServerEngine", dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS"]),
+        // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
+        .target(name: "TabServerTLS", dependencies: ["CSSL"]),
         .target(name: "TabServerGzip", dependencies: ["CZlib"]),
         .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
         .target(name: "TabServerSQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
@@ -126,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "TabServerTests",
             dependencies: [
-                "TabServer", "TabServerCore", "TabServerDemo", "TabServerTesting", "TabServerHTTP", "TabServerWeb",
+                "TabServer", "TabServerCore", "TabServerDemo", "TabServerEngine", "TabServerTesting", "TabServerHTTP",
+                "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
                 "TabServerRedisConfiguration",

@@ -50,6 +50,21 @@ public final class AppServer: Sendable {
         format == .text ? .standardOutput : LogSink(descriptor: 1, format: format)
     }
 
+    /// Whether it serves HTTPS itself (`--tls-certificate`, `--tls-key`).
+    public var servesTLS: Bool { engine.servesTLS }
+
+    /// Reads the TLS certificate and key again (SIGHUP after a renewal): new handshakes
+    /// use them, open connections keep theirs; on an error the current certificate stays.
+    /// Returns the new certificate's end of validity; nil without TLS.
+    @discardableResult
+    public func reloadTLS() throws(StartupError) -> String? {
+        do {
+            return try engine.reloadTLS()
+        } catch {
+            throw StartupError(error.description)
+        }
+    }
+
     /// Requests being processed right now.
     public var inFlightRequests: Int { engine.inFlightRequests }
 

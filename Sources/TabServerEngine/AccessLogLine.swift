@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 /// One access-log line, built as bytes (it is written once per request). Everything that
 /// came from the client is escaped: control bytes, `"`, `\` and bytes outside ASCII
-/// become `\xHH`, so no request can forge or split a line.
+/// become `\xHH`, so no request can forge or split a line. Over TLS the duration is
+/// followed by the protocol and TLS version (`http/1.1 TLSv1.3`); plain lines have neither.
 struct AccessLogLine {
     private(set) var bytes: [UInt8] = []
 
     init(
         address: String, method: String, target: String, status: Int, bytesSent: Int, durationNanos: UInt64,
-        aborted: Bool, note: String?
+        aborted: Bool, note: String?, tlsVersion: String? = nil
     ) {
         bytes.reserveCapacity(96 + target.utf8.count)
         bytes.append(contentsOf: address.utf8)
@@ -28,6 +29,10 @@ struct AccessLogLine {
         if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
         appendDecimal(fraction, to: &bytes)
         bytes.append(contentsOf: "ms".utf8)
+        if let tlsVersion {
+            bytes.append(contentsOf: " http/1.1 ".utf8)
+            bytes.append(contentsOf: tlsVersion.utf8)
+        }
         if aborted { bytes.append(contentsOf: " aborted".utf8) }
         if let note {
             bytes.append(32)

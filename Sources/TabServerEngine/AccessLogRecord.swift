@@ -30,8 +30,9 @@ struct AccessLogRecord {
         self.note = note
     }
 
-    /// Writes the request's line to `log` in its format (text or JSON).
-    func write(to log: LogSink, address: String, durationNanos: UInt64, aborted: Bool) {
+    /// Writes the request's line to `log` in its format (text or JSON); over TLS it names
+    /// the protocol and the TLS version (`tlsVersion`, e.g. "TLSv1.3").
+    func write(to log: LogSink, address: String, durationNanos: UInt64, aborted: Bool, tlsVersion: String? = nil) {
         if log.format == .json {
             var line = JSONLogLine(level: .info)
             line.add("remote", address)
@@ -40,6 +41,10 @@ struct AccessLogRecord {
             line.add("status", status)
             line.add("bytes", bytes)
             line.add("duration_ms", thousandths: durationNanos / 1000)
+            if let tlsVersion {
+                line.add("protocol", "http/1.1")
+                line.add("tls", tlsVersion)
+            }
             if aborted { line.add("aborted", true) }
             if let note { line.add("note", note) }
             log.write(bytes: line.finished)
@@ -47,7 +52,7 @@ struct AccessLogRecord {
         }
         let line = AccessLogLine(
             address: address, method: method ?? "-", target: target ?? "-", status: status, bytesSent: bytes,
-            durationNanos: durationNanos, aborted: aborted, note: note)
+            durationNanos: durationNanos, aborted: aborted, note: note, tlsVersion: tlsVersion)
         log.write(bytes: line.bytes)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerTLS
 
 /// One client connection, owned by the event loop that accepted it and touched only on
 /// that loop's thread. It moves through phases: waiting for a request (idle), reading a
@@ -76,6 +77,9 @@ final class Connection {
     var requestsServed = 0
     /// What the loop's epoll registration asks for.
     var interest: Interest = .input
+    /// TLS on this connection when the listener serves HTTPS (its handshake runs while
+    /// the connection is idle, under the header deadline); nil for plain HTTP.
+    var tls: TLSSession?
 
     init(descriptor: Int32, address: String, counted: Bool, now: UInt64) {
         self.descriptor = descriptor

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerHTTP
+import TabServerTLS
 
 /// What every event loop of one server shares: the responder, the limits, the logs and
 /// the counters. Immutable or atomic (the per-address table behind a `Mutex`), so it is
@@ -11,6 +12,8 @@ final class Engine: Sendable {
     let accessLog: LogSink?
     let errorLog: LogSink
     let listenDescriptor: Int32
+    /// The listener's TLS context when it serves HTTPS; nil for plain HTTP.
+    let tls: TLSServerContext?
 
     /// The event loops, to deal accepted connections out in turn (emptied at shutdown).
     let loops = Mutex<[EventLoop]>([])
@@ -40,8 +43,9 @@ final class Engine: Sendable {
 
     init(
         responder: any HTTPResponder, configuration: HTTPServerConfiguration, accessLog: LogSink?,
-        errorLog: LogSink, listenDescriptor: Int32
+        errorLog: LogSink, listenDescriptor: Int32, tls: TLSServerContext? = nil
     ) {
+        self.tls = tls
         self.responder = responder
         self.configuration = configuration
         self.accessLog = accessLog

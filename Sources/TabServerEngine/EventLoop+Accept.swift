@@ -80,7 +80,7 @@ extension EventLoop {
             var head = ResponseHead.stable(Self.overBudgetResponse, log: nil)
             ResponseHead.finish(date: date.current(), close: true, keepAliveForHTTP10: false, into: &head)
             if case .bytes(let body) = Self.overBudgetResponse.body { head += body }
-            _ = Socket.sendNow(descriptor, head)
+            if engine.tls == nil { _ = Socket.sendNow(descriptor, head) }  // over TLS: closed unanswered
             Socket.shutdownWrite(descriptor)
             close(descriptor)
         }
@@ -127,6 +127,13 @@ extension EventLoop {
         }
         let connection = Connection(descriptor: descriptor, address: address, counted: true, now: now)
         connections[descriptor] = connection
+        if let tls = engine.tls {
+            guard let session = tls.makeSession(descriptor: descriptor) else {
+                closeNow(connection, aborted: false)
+                return
+            }
+            connection.tls = session
+        }
         if !register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor)) {
             engine.recordSystemCallError("epoll_ctl(ADD) of a connection", errno: errno)
             closeNow(connection, aborted: true)
@@ -135,8 +142,14 @@ extension EventLoop {
 
     /// Past the budget: a fast 503 with `Retry-After`, then a short linger and close —
     /// never a silent wait in the kernel's backlog. Refused connections are not counted,
-    /// but they are few at a time and each lives at most the linger time.
+    /// but they are few at a time and each lives at most the linger time. Over TLS a
+    /// plain 503 would be noise to the client and a handshake costs what the budget
+    /// saves: the connection is closed at once.
     private func refuse(_ descriptor: Int32, address: String, now: UInt64) {
+        if engine.tls != nil {
+            close(descriptor)
+            return
+        }
         let connection = Connection(descriptor: descriptor, address: address, counted: false, now: now)
         connections[descriptor] = connection
         guard register(descriptor, events: EpollEvents.input | EpollEvents.readHangUp, tag: UInt64(descriptor)) else {

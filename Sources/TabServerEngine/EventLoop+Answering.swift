@@ -19,9 +19,10 @@ extension EventLoop {
     /// Calls the responder for the complete request (`head`, and the connection's
     /// `body`) and queues its answer, or waits for it.
     func dispatch(_ connection: Connection, head: RequestHead) {
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.body,
             remoteAddress: connection.address, version: head.version)
+        if connection.tls != nil { request.isSecure = true }
         let answer = engine.responder.answer(request)
         let close = !head.keepAlive || engine.draining.load(ordering: .relaxed)
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
@@ -80,6 +81,7 @@ extension EventLoop {
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
         request.write(
-            to: log, address: connection.address, durationNanos: monotonicNanos() &- request.start, aborted: aborted)
+            to: log, address: connection.address, durationNanos: monotonicNanos() &- request.start, aborted: aborted,
+            tlsVersion: connection.tls?.version)
     }
 }

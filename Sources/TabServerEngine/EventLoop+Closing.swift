@@ -12,6 +12,7 @@ extension EventLoop {
     /// Shuts the write side and reads away what the client still sends, so the answer
     /// is not destroyed by a reset; the sweep closes it for good.
     func linger(_ connection: Connection) {
+        connection.tls?.shutdown()
         Socket.shutdownWrite(connection.descriptor)
         connection.input = []
         connection.phase = .lingering(until: monotonicNanos() + Self.lingerNanos)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
 import TabServerHTTP
+import TabServerTLS
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +14,11 @@ extension EventLoop {
     func handle(_ connection: Connection, events: UInt32) {
         if events & (EpollEvents.error | EpollEvents.hangUp) != 0 && events & EpollEvents.input == 0 {
             closeNow(connection, aborted: connection.request != nil)
+            return
+        }
+        if let tls = connection.tls, !tls.isEstablished {
+            // Either readiness may be what the handshake waits for.
+            readAvailable(connection)
             return
         }
         if events & EpollEvents.output != 0 {
@@ -28,11 +34,17 @@ extension EventLoop {
 
     private func readAvailable(_ connection: Connection) {
         if case .responding = connection.phase { return }
-        let received = read(connection.descriptor, readBuffer.baseAddress, readBuffer.count)
-        if received < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-            closeNow(connection, aborted: connection.request != nil)
-            return
+        let received: Int
+        if let tls = connection.tls {
+            guard let count = receive(connection, over: tls) else { return }
+            received = count
+        } else {
+            received = read(connection.descriptor, readBuffer.baseAddress, readBuffer.count)
+            if received < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+                closeNow(connection, aborted: connection.request != nil)
+                return
+            }
         }
         if received == 0, case .waiting(let since, var answer) = connection.phase {
             // The client sent its request and closed its side: it still gets the answer.
@@ -59,6 +71,45 @@ extension EventLoop {
         if case .idle = connection.phase { connection.phase = .head(since: now, scanned: 0) }
         connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
         process(connection, now: now)
+    }
+
+    /// Reads over TLS into the read buffer, the handshake first while it is unfinished:
+    /// the decrypted bytes, 0 at the end of the stream, or nil when there is nothing yet
+    /// (the interest set for what TLS waits for) or the connection was closed (garbage,
+    /// a refused version or cipher). The read buffer holds a whole record (16 KiB), so no
+    /// decrypted bytes stay inside OpenSSL where the level-triggered epoll cannot see them.
+    private func receive(_ connection: Connection, over tls: TLSSession) -> Int? {
+        if !tls.isEstablished {
+            switch tls.handshake() {
+            case .done:
+                guard setInterest(connection, .input) else { return nil }
+            case .wantRead:
+                setInterest(connection, .input)
+                return nil
+            case .wantWrite:
+                setInterest(connection, .output)
+                return nil
+            case .closed, .failed:
+                closeNow(connection, aborted: false)
+                return nil
+            }
+        }
+        switch tls.read(into: readBuffer) {
+        case .done(let count):
+            return count
+        case .closed:
+            return 0
+        case .wantRead:
+            return nil
+        case .wantWrite:
+            // A record TLS must send first (a key update's answer): the output event's
+            // flush puts the interest back to input.
+            if connection.outbound.hasPending == false { setInterest(connection, .output) }
+            return nil
+        case .failed:
+            closeNow(connection, aborted: connection.request != nil)
+            return nil
+        }
     }
 
     /// Serves every complete request in the input, one at a time.
@@ -118,7 +169,7 @@ extension EventLoop {
             if head.expectsContinue {
                 // Nothing else is queued yet, so the 25 bytes fit the empty socket buffer; a
                 // short or failed send would leave the client waiting or misframe the answer.
-                let sent = Socket.sendNow(connection.descriptor, Self.continueInterim)
+                let sent = sendInterim(connection)
                 if sent != Self.continueInterim.count {
                     let code = sent < 0 ? errno : EAGAIN
                     // A peer that is gone is no engine error; anything else is.
@@ -133,6 +184,15 @@ extension EventLoop {
                 since: now, head: head, chunked: head.framing == .chunked ? ChunkedDecoder() : nil)
             return true
         }
+    }
+
+    /// Sends the interim answer at once: what `send` returns, or over TLS the bytes
+    /// written (short when TLS could not write it all at once, which closes).
+    private func sendInterim(_ connection: Connection) -> Int {
+        guard let tls = connection.tls else { return Socket.sendNow(connection.descriptor, Self.continueInterim) }
+        let progress = Self.continueInterim.withUnsafeBytes { tls.write($0) }
+        if case .done(let count) = progress { return count }
+        return 0
     }
 
     /// The interim answer to `Expect: 100-continue`.

@@ -25,7 +25,8 @@ extension EventLoop {
             let prepared = entry.object as? PreparedHead
         {
             bytes.append(contentsOf: prepared.bytes)
-            bodyFile = prepared.bodyFile
+            // Over TLS the body is encrypted from memory: `sendfile` would send it in clear.
+            if connection.tls == nil { bodyFile = prepared.bodyFile }
         } else {
             bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
         }
@@ -73,7 +74,13 @@ extension EventLoop {
     /// once all is sent, finishes the request and lingers, or waits for the next one; a
     /// stream's connection waits for the app to write more.
     func flush(_ connection: Connection) {
-        switch connection.outbound.write(to: connection.descriptor) {
+        let progress =
+            if let tls = connection.tls {
+                connection.outbound.write(to: tls)
+            } else {
+                connection.outbound.write(to: connection.descriptor)
+            }
+        switch progress {
         case .sent: break
         case .wouldBlock:
             setInterest(connection, .output)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerTLS
 
 #if canImport(Glibc)
     import Glibc
@@ -46,12 +47,13 @@ public final class HTTPServer: @unchecked Sendable {
         let lifecycle = Lifecycle()
         try Self.validate(configuration)
         let configuration = try Self.fitDescriptors(configuration, log: errorLog)
+        let tls = try Self.makeTLS(configuration.tls)
         self.configuration = configuration
         let socket = try ListenSocket(host: configuration.host, port: configuration.port)
         lifecycle.advance(from: .created, to: .bound)
         let engine = Engine(
             responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
-            listenDescriptor: socket.descriptor)
+            listenDescriptor: socket.descriptor, tls: tls)
         var loops: [EventLoop] = []
         do {
             for _ in 0..<configuration.threads {
@@ -115,6 +117,36 @@ public final class HTTPServer: @unchecked Sendable {
         engine.accessLog?.flush()
         engine.errorLog.flush()
         lifecycle.advance(from: .draining, to: .stopped)
+    }
+
+    /// Whether the listener serves HTTPS.
+    public var servesTLS: Bool { engine.tls != nil }
+
+    /// Reads the TLS certificate and key files again (after a renewal): new handshakes
+    /// use them, connections open now keep theirs. On an error the current certificate
+    /// stays; nothing happens without TLS. Returns the new certificate's end of validity.
+    @discardableResult
+    public func reloadTLS() throws(HTTPServerError) -> String? {
+        guard let tls = engine.tls else { return nil }
+        do {
+            try tls.reload()
+        } catch {
+            throw HTTPServerError(error.reason)
+        }
+        return tls.notAfter
+    }
+
+    /// The listener's TLS context from `settings` (nil without TLS); a bad file stops
+    /// the start, named in the error.
+    private static func makeTLS(_ settings: TLSSettings?) throws(HTTPServerError) -> TLSServerContext? {
+        guard let settings else { return nil }
+        do {
+            return try TLSServerContext(
+                certificatePath: settings.certificatePath, keyPath: settings.keyPath,
+                minimumVersion: settings.minimumVersion == .tls13 ? .tls13 : .tls12)
+        } catch {
+            throw HTTPServerError(error.reason)
+        }
     }
 
     private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {

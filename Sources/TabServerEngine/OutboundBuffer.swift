@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
 import TabServerHTTP
+import TabServerTLS
 
 #if canImport(Glibc)
     import Glibc
@@ -120,6 +121,32 @@ struct OutboundBuffer {
                 return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed
             }
             advance(by: written)
+        }
+        shared = nil
+        file = nil
+        if bytes.capacity > Self.retainedCapacity { bytes = [] }
+        return .sent
+    }
+
+    /// Writes over TLS like `write(to:)` over the socket: the bytes, then a shared body,
+    /// each as records of at most 16 KiB (a memory file is never loaded for TLS).
+    mutating func write(to tls: TLSSession) -> Progress {
+        while hasPending {
+            let progress: TLSProgress
+            if bytesSent < bytes.count {
+                let sent = bytesSent
+                progress = bytes.withUnsafeBytes { tls.write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            } else if let shared, sharedSent < shared.count {
+                progress = tls.write(
+                    UnsafeRawBufferPointer(start: shared.baseAddress + sharedSent, count: shared.count - sharedSent))
+            } else {
+                break  // only a memory file is left, which TLS never gets
+            }
+            switch progress {
+            case .done(let written): advance(by: written)
+            case .wantWrite: return .wouldBlock
+            case .wantRead, .closed, .failed: return .failed
+            }
         }
         shared = nil
         file = nil

@@ -27,6 +27,8 @@ public struct HTTPRequest: Sendable {
     /// When the request was taken up, in nanoseconds of the monotonic clock (0: not
     /// recorded), for latency figures measured from the first step on.
     public var receivedAt: UInt64 = 0
+    /// Whether it arrived over TLS on the server's own listener (not what a proxy says).
+    public var isSecure = false
 
     /// A request with the given parts.
     public init(

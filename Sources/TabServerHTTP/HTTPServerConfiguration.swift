@@ -48,6 +48,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// A response the client does not read is abandoned (connection closed) when it is
     /// not sent within this time plus one second per `bodyMinimumRate` bytes.
     public var sendTimeout: Duration
+    /// HTTPS on the listener itself (HTTP/1.1 over TLS 1.2 or 1.3); nil serves plain HTTP.
+    public var tls: TLSSettings? = nil
 
     /// The defaults: loopback, port 8080, 2 threads, 10,000 connections (fewer when the
     /// hard limit on open files is lower, unless `connectionLimit` is given), 30 s idle

@@ -8,7 +8,8 @@ import TabServer
 /// An app's whole `main`: signals blocked before any thread starts, the configuration
 /// read from flags and environment over the app's own defaults (`--help` prints them;
 /// a bad one exits 2 naming it), the app built and served until SIGTERM (exit 0; SIGHUP
-/// reloads the tab file), and any start-up error reported with exit status 1.
+/// reloads the tab file and the TLS certificate), and any start-up error reported with
+/// exit status 1.
 ///
 /// ```swift
 /// @main struct NotesApp {
@@ -54,14 +55,31 @@ public enum AppMain {
             let app = try build(configuration, log)
             let server = try AppServer(app)
             log.write(
-                "\(name): listening on http://\(configuration.http.host):\(server.port)\(configuration.basePath)/ (\(configuration.http.threads) threads, sessions: \(configuration.sessions))"
+                "\(name): listening on \(server.servesTLS ? "https" : "http")://\(configuration.http.host):\(server.port)\(configuration.basePath)/ (\(configuration.http.threads) threads, sessions: \(configuration.sessions))"
             )
             log.flush()
-            exit(ProcessSignals.serve(server, onReload: { app.reloadTabs() }))
+            exit(
+                ProcessSignals.serve(
+                    server,
+                    onReload: {
+                        app.reloadTabs()
+                        reloadCertificate(of: server, name: name, log: log)
+                    }))
         } catch {
             log.write("\(name): cannot start: \(error)", level: .error)
             log.flush()
             exit(1)
         }
+    }
+
+    /// SIGHUP's TLS part: the certificate and key read again, the outcome logged.
+    private static func reloadCertificate(of server: AppServer, name: String, log: LogSink) {
+        do {
+            guard let notAfter = try server.reloadTLS() else { return }
+            log.write("\(name): TLS certificate reloaded (valid until \(notAfter))")
+        } catch {
+            log.write("\(name): TLS certificate not reloaded, the current one stays: \(error)", level: .error)
+        }
+        log.flush()
     }
 }

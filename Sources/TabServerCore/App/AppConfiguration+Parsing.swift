@@ -83,6 +83,32 @@ extension AppConfiguration {
             configuration.http.shutdownGracePeriod = try seconds(value, in: 0...60)
         },
         Setting(
+            flag: "tls-certificate", environment: "TABSERVER_TLS_CERTIFICATE", defaultValue: "(none: plain HTTP)",
+            help: "PEM certificate chain (leaf first) to serve HTTPS; with --tls-key; SIGHUP rereads both"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.http.tls = TLSSettings(
+                certificatePath: try path(value), keyPath: configuration.http.tls?.keyPath ?? "")
+        },
+        Setting(
+            flag: "tls-key", environment: "TABSERVER_TLS_KEY", defaultValue: "(none)",
+            help: "PEM private key of --tls-certificate (unencrypted)"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.http.tls = TLSSettings(
+                certificatePath: configuration.http.tls?.certificatePath ?? "", keyPath: try path(value))
+        },
+        Setting(
+            flag: "tls-min-version", environment: "TABSERVER_TLS_MIN_VERSION", defaultValue: "1.2",
+            help: "oldest TLS version accepted: 1.2 or 1.3 (never older)"
+        ) { configuration, value throws(ConfigurationError) in
+            guard let version = TLSSettings.MinimumVersion(rawValue: value) else {
+                throw ConfigurationError("'\(value)' is not 1.2 or 1.3")
+            }
+            guard configuration.http.tls != nil else {
+                throw ConfigurationError("needs --tls-certificate and --tls-key")
+            }
+            configuration.http.tls?.minimumVersion = version
+        },
+        Setting(
             flag: "public", environment: "TABSERVER_PUBLIC", defaultValue: LibraryFiles.path("Public"),
             help: "static files, served from memory"
         ) { configuration, value throws(ConfigurationError) in
@@ -301,6 +327,11 @@ extension AppConfiguration {
                 throw ConfigurationError("--\(setting.flag): \(error.message)\(origin)", flag: setting.flag)
             }
         }
+        if let tls = configuration.http.tls, tls.certificatePath.isEmpty || tls.keyPath.isEmpty {
+            let missing = tls.keyPath.isEmpty ? "tls-key" : "tls-certificate"
+            throw ConfigurationError(
+                "--\(missing) is needed too: HTTPS takes both --tls-certificate and --tls-key", flag: missing)
+        }
         if given["per-ip-limit"] == nil {
             configuration.http.perAddressConnectionLimit = isLoopback(configuration.http.host) ? 0 : 64
         }
@@ -320,7 +351,8 @@ extension AppConfiguration {
             lines.append("  --\(setting.flag)  \(setting.help)")
             lines.append("      \(variables), default: \(setting.defaultValue)")
         }
-        lines.append("Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the tab definition file.")
+        lines.append(
+            "Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the tab definition file (and the TLS certificate).")
         return lines.joined(separator: "\n")
     }
 

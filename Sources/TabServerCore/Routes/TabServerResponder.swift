@@ -573,6 +573,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// Whether the visitor reached us over HTTPS: the configured public origin says so,
     /// or a trusted proxy does (a direct connection here is plain HTTP).
     func isHTTPS(_ request: HTTPRequest) -> Bool {
+        if request.isSecure { return true }  // over the server's own TLS: Secure whatever else says
         if let publicOrigin = configuration.publicOrigin { return publicOrigin.isHTTPS }
         return configuration.trustedProxies.origin(of: request).isHTTPS
     }

@@ -49,12 +49,14 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
         ranges.contains { $0.contains(address) }
     }
 
-    /// The request as the client made it, from what trusted proxies say.
+    /// The request as the client made it, from what trusted proxies say (the scheme is
+    /// https when it came over the server's own TLS, unless a trusted proxy says otherwise).
     public func origin(of request: HTTPRequest) -> RequestOrigin {
         let peer = request.remoteAddress
-        guard trusts(peer) else { return RequestOrigin(client: peer, scheme: "http", host: nil, prefix: nil) }
+        let ownScheme = request.isSecure ? "https" : "http"
+        guard trusts(peer) else { return RequestOrigin(client: peer, scheme: ownScheme, host: nil, prefix: nil) }
         var client = peer
-        var scheme = "http"
+        var scheme = ownScheme
         var host: String? = nil
         var prefix: String? = nil
         if let forwarded = ForwardedHeader(request.headers.values("forwarded"), lastElements: Self.hopLimit) {

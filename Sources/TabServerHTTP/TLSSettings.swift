@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+/// Where the listener's certificate and key are, and the oldest TLS version it accepts
+/// (`--tls-certificate`, `--tls-key`, `--tls-min-version`).
+///
+/// ```swift
+/// configuration.tls = TLSSettings(certificatePath: "/etc/letsencrypt/live/shop/fullchain.pem",
+///                                 keyPath: "/etc/letsencrypt/live/shop/privkey.pem")
+/// ```
+public struct TLSSettings: Sendable, Hashable {
+    /// TLS 1.2 and 1.3 are served; this is the oldest of them a client may use.
+    public enum MinimumVersion: String, Sendable, Hashable, CaseIterable {
+        case tls12 = "1.2"
+        case tls13 = "1.3"
+    }
+
+    /// PEM: the leaf certificate first, then its intermediates (a "full chain").
+    public var certificatePath: String
+    /// PEM: the certificate's private key, unencrypted.
+    public var keyPath: String
+    public var minimumVersion: MinimumVersion
+
+    /// The files and the minimum version (1.2 unless given).
+    public init(certificatePath: String, keyPath: String, minimumVersion: MinimumVersion = .tls12) {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+        self.minimumVersion = minimumVersion
+    }
+}
