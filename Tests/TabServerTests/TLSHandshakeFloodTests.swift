@@ -3,6 +3,7 @@ import Dispatch
 import Synchronization
 import TabServerEngine
 import TabServerHTTP
+import TabServerTesting
 import Testing
 
 #if canImport(Glibc)
@@ -15,26 +16,6 @@ import Testing
 struct TLSHandshakeFloodTests {
     private struct Echo: HTTPResponder {
         func respond(to request: HTTPRequest) -> HTTPResponse { .text("ok") }
-    }
-
-    /// A non-blocking socket connecting to 127.0.0.1:`port`; -1 on failure.
-    private static func connect(port: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return -1 }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        if result != 0 && errno != EINPROGRESS {
-            close(fd)
-            return -1
-        }
-        return fd
     }
 
     private static func seconds() -> Double {
@@ -86,7 +67,7 @@ struct TLSHandshakeFloodTests {
         var fds: [Int32] = []
         var opened: [Double] = []
         for _ in 0..<1000 {
-            let fd = Self.connect(port: server.port)
+            let fd = LoadSockets.connect(port: server.port)
             if fd < 0 { break }
             fds.append(fd)
             opened.append(Self.seconds())
