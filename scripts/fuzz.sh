@@ -16,7 +16,8 @@ out=.build/fuzz
 export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes; Swift's backtracer confuses ASan
 mkdir -p "$out/artifacts"
 
-types=(Sources/TabServerHTTP/*.swift)
+# The HTTP types with the thread helpers they use (DispatchTime.after), in one module.
+types=(Sources/TabServerHTTP/*.swift Sources/TabServerThreads/*.swift)
 declare -A sources=(
   [request-head]="scripts/fuzz/RequestHeadFuzz.swift Sources/TabServerEngine/RequestHead.swift ${types[*]}"
   [chunked]="scripts/fuzz/ChunkedDecoderFuzz.swift Sources/TabServerEngine/ChunkedDecoder.swift Sources/TabServerEngine/RequestHead.swift ${types[*]}"
@@ -48,7 +49,7 @@ for target in "${targets[@]}"; do
   rm -f "$binary"
   echo "== fuzz $target (${seconds}s)"
   # shellcheck disable=SC2086
-  swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
+  swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name TabServer \
     -module-name "${module[$target]:-TabServerHTTP}" -I Sources/CPicoHTTPParser -lh2o-evloop \
     ${sources[$target]} -o "$binary" 2>&1 | grep -E "error:" || true
   [[ -x "$binary" ]] || { echo "fuzz: $target did not build" >&2; exit 1; }

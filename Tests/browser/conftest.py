@@ -128,6 +128,26 @@ def running_server(*extra_args: str):
         srv.log.close()
 
 
+def changed_tabs_file(tmp_path_factory, name: str, change) -> Path:
+    """The shipped tabs.json with `change(spec)` applied, written to a file of its own."""
+    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    change(spec)
+    path = tmp_path_factory.mktemp("tabs") / f"{name}.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    return path
+
+
+@contextmanager
+def pool_on_tabs(path: Path):
+    """A server of its own on the tab file `path`, and a pool of browsers for it."""
+    with running_server("--tabs", str(path)) as srv:
+        pool = BrowserPool(srv)
+        try:
+            yield pool
+        finally:
+            pool.close()
+
+
 @pytest.fixture(scope="session")
 def seven_tabs_file(tmp_path_factory) -> Path:
     """The shipped tabs.json less its search tab: the seven tabs (4 + More on a phone)

@@ -7,13 +7,11 @@ hide it too."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, BrowserPool, running_server
+from conftest import changed_tabs_file, pool_on_tabs
 from support import BOTH_JS_MODES, EVERY_VIEWPORT
 from test_accessibility import _report
 from test_minimize import SHRINK, _long_page, _scroll, _state, _wait_minimized, _wait_whole
@@ -112,17 +110,11 @@ def test_a_page_without_the_bar_hides_the_strip_and_back_brings_it(browsers):
 
 @pytest.fixture(scope="module")
 def minimizing(tmp_path_factory):
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
-    spec["appearance"]["minimizeBehavior"] = "onScrollDown"
-    spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]
-    path = tmp_path_factory.mktemp("tabs") / "accessory-minimize.json"
-    path.write_text(json.dumps(spec), encoding="utf-8")
-    with running_server("--tabs", str(path)) as srv:
-        pool = BrowserPool(srv)
-        try:
-            yield pool
-        finally:
-            pool.close()
+    def change(spec):
+        spec["appearance"]["minimizeBehavior"] = "onScrollDown"
+        spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]
+    with pool_on_tabs(changed_tabs_file(tmp_path_factory, "accessory-minimize", change)) as pool:
+        yield pool
 
 
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet"])

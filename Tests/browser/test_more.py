@@ -4,12 +4,10 @@ the bar (and no More) on wide screens."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, BrowserPool, running_server
+from conftest import changed_tabs_file, pool_on_tabs
 
 from support import ALL_VIEWPORTS, BOTH_JS_MODES, COMPACT_BAR, COMPACT_MORE, DEFAULT_ORDER, current_ids, visible_ids
 
@@ -85,16 +83,10 @@ def _confirm_purchased(browser, path: str, tab: str, then: str) -> None:
 @pytest.fixture(scope="module")
 def five_tabs(tmp_path_factory):
     """A second server whose tab file keeps only the first five shipped tabs."""
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
-    spec["tabs"] = spec["tabs"][:5]
-    path = tmp_path_factory.mktemp("tabs") / "five-tabs.json"
-    path.write_text(json.dumps(spec), encoding="utf-8")
-    with running_server("--tabs", str(path)) as srv:
-        pool = BrowserPool(srv)
-        try:
-            yield pool
-        finally:
-            pool.close()
+    def change(spec):
+        spec["tabs"] = spec["tabs"][:5]
+    with pool_on_tabs(changed_tabs_file(tmp_path_factory, "five-tabs", change)) as pool:
+        yield pool
 
 
 def test_five_tabs_fit_a_phone_without_more(five_tabs):

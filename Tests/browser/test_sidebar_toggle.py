@@ -6,13 +6,11 @@ and stale posts change nothing."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, BrowserPool, running_server
+from conftest import changed_tabs_file, pool_on_tabs
 from support import BOTH_JS_MODES, DEFAULT_ORDER, visible_ids
 from test_accessibility import _report
 
@@ -22,17 +20,11 @@ LANGS = pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
 @pytest.fixture(scope="module")
 def sidebar(tmp_path_factory):
     """The seven tabs with the sidebar at 1024 px and wider (the toggle's default)."""
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
-    spec["appearance"]["regularLayout"] = "sidebar"
-    spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]
-    path = tmp_path_factory.mktemp("tabs") / "sidebar.json"
-    path.write_text(json.dumps(spec), encoding="utf-8")
-    with running_server("--tabs", str(path)) as srv:
-        pool = BrowserPool(srv)
-        try:
-            yield pool
-        finally:
-            pool.close()
+    def change(spec):
+        spec["appearance"]["regularLayout"] = "sidebar"
+        spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]
+    with pool_on_tabs(changed_tabs_file(tmp_path_factory, "sidebar", change)) as pool:
+        yield pool
 
 
 _LAYOUT = r"""
