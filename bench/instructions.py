@@ -12,11 +12,17 @@ requests is the cost of one request, start-up and shutdown cancelled out.
 Usage: bench/instructions.py [--cookieless] BINARY [BINARY...] (each a release build
 of tabserver, run from the repository root so it finds Templates/, Public/ and
 Locales/). With --cookieless the requests carry no cookie and ask for the first tab's
-root: the page every new visitor, link preview and crawler gets.
+root: the page every new visitor, link preview and crawler gets. With --visitors the
+server keeps its sessions in a SQLite file and the requests are bench/visitors.lua's
+workload (200 visitors in turn, each repeating: POST select a tab, GET it twice, GET
+another tab twice), so the count is an average over writes, renders and cached pages,
+the SQLite writer thread included.
 """
 import os, re, signal, socket, subprocess, sys, tempfile, time
 
 SHORT, LONG = 100, 600
+if "--visitors" in sys.argv:
+    SHORT, LONG = 1000, 3000  # whole rounds of the five steps over 200 visitors
 PATH = "/tabs/music"
 
 
@@ -26,7 +32,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def read_response(sock, buffer):
+def read_response(sock, buffer, body=False):
     while b"\r\n\r\n" not in buffer:
         chunk = sock.recv(65536)
         if not chunk:
@@ -36,18 +42,50 @@ def read_response(sock, buffer):
     length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
     while len(rest) < length:
         rest += sock.recv(65536)
+    if body:
+        return head, rest[length:], rest[:length]
     return head, rest[length:]
 
 
 COOKIELESS = "--cookieless" in sys.argv
+VISITORS = "--visitors" in sys.argv
+VISITOR_COUNT = 200
+TABS = ("featured", "music", "movies", "tv")
+
+
+def make_visitors(sock, buffer):
+    """VISITOR_COUNT sessions made as a browser makes them: (cookie, csrf) pairs."""
+    visitors = []
+    for _ in range(VISITOR_COUNT):
+        sock.sendall(b"GET /tabs/music HTTP/1.1\r\nHost: t\r\n\r\n")
+        head, buffer, body = read_response(sock, buffer, body=True)
+        cookie = re.search(rb"(?i)set-cookie: *([^;\r\n]+)", head).group(1).decode()
+        csrf = re.search(rb'name="csrf" value="([^"]+)"', body).group(1).decode()
+        visitors.append((cookie, csrf))
+    return visitors, buffer
+
+
+def visitor_request(visitors, counter):
+    """bench/visitors.lua's request number `counter`."""
+    cookie, csrf = visitors[counter % len(visitors)]
+    round_ = counter // len(visitors)
+    step = round_ % 5
+    tab = TABS[(round_ // 5) % len(TABS)]
+    other = TABS[(round_ // 5 + 2) % len(TABS)]
+    if step == 0:
+        form = f"tab={tab}&csrf={csrf}"
+        return (f"POST /select HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n"
+                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\n\r\n{form}").encode()
+    return f"GET /tabs/{tab if step <= 2 else other} HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n\r\n".encode()
 
 
 def run(binary, requests):
     port = free_port()
     out = tempfile.mkdtemp(prefix="tabserver-callgrind-")
+    sessions = f"sqlite:{out}/sessions.sqlite" if VISITORS else "memory"
     server = subprocess.Popen(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out", binary,
-         "--port", str(port), "--sessions", "memory", "--access-log", "off", "--threads", "2"],
+         "--port", str(port), "--sessions", sessions, "--access-log", "off", "--threads", "2"],
         stdout=subprocess.DEVNULL, stderr=open(f"{out}/log", "w"))
     try:
         for _ in range(600):
@@ -59,7 +97,14 @@ def run(binary, requests):
         else:
             raise RuntimeError("the server did not start")
         buffer = b""
-        if COOKIELESS:
+        if VISITORS:
+            visitors, buffer = make_visitors(sock, buffer)
+            for counter in range(requests):
+                sock.sendall(visitor_request(visitors, counter))
+                head, buffer = read_response(sock, buffer)
+                assert head.startswith(b"HTTP/1.1 200") or head.startswith(b"HTTP/1.1 303"), head[:40]
+            requests = 0
+        elif COOKIELESS:
             request = b"GET /tabs/featured HTTP/1.1\r\nHost: t\r\n\r\n"
         else:
             sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: t\r\n\r\n".encode())

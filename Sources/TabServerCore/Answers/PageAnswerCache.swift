@@ -45,6 +45,17 @@ final class PageAnswerCache: Sendable {
         let cost: Int
     }
 
+    /// A page rendered by a request that writes the session it shows (a visit to another
+    /// tab selects it): the page of the revision that write makes, kept only once the
+    /// write is stored, durable, and made that revision (see
+    /// `TabServerResponder.keepAfterWrite`).
+    struct Pending: Sendable {
+        let key: Key
+        let entry: Entry
+        /// The session as the page shows it: the write must store exactly this.
+        let shown: Session
+    }
+
     /// One stripe's entries, by the key's hash: the hash is computed before the lock, so
     /// the lock is held for an integer look-up only (two engine threads serving one
     /// visitor ask the same stripe), and the key is compared after it. Two keys of one

@@ -38,6 +38,39 @@ extension TabServerResponder {
             acceptLanguage: request.headers["accept-language"] ?? "", gzip: request.acceptsGzip)
     }
 
+    /// The page `body` of a visit that writes the session it shows (`shown`), ready to be
+    /// kept for the revision that write makes; nil when it may not be kept (see
+    /// `pageAnswerKey`), or the store writes later (Redis) or not at all (a new session).
+    func pendingPage(_ body: [UInt8], shown: Session, state: inout RequestState) throws(HTTPError)
+        -> PageAnswerCache.Pending?
+    {
+        guard pageAnswers.capacity > 0, !store.answersLater, state.user == nil, !state.followsPost,
+            !state.isNewSession, Self.mayAnswerFromCache(state.request),
+            let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now),
+            stored.id == shown.id
+        else { return nil }
+        let key = PageAnswerCache.Key(
+            session: stored.id, revision: stored.revision + 1, writeToken: 0, formToken: shown.csrfToken,
+            formHour: 0, generation: state.model.generation, path: state.request.path,
+            acceptLanguage: state.request.headers["accept-language"] ?? "", gzip: state.request.acceptsGzip)
+        return PageAnswerCache.Pending(key: key, entry: makeEntry(body, key: key), shown: shown)
+    }
+
+    /// The page to keep once `written` is durable: the request's pending page, if the
+    /// store wrote exactly the session it shows under the revision its key names.
+    func keepAfterWrite(_ state: borrowing RequestState, written: Session) -> PageAnswerCache.Pending? {
+        guard let pending = state.pageAfterWrite, let final = state.session, final == pending.shown,
+            written.id == pending.key.session, written.revision == pending.key.revision,
+            written.writeToken == pending.key.writeToken, written.csrfToken == pending.key.formToken
+        else { return nil }
+        return pending
+    }
+
+    /// Stores a pending page: its write is durable.
+    func keep(_ pending: PageAnswerCache.Pending) {
+        pageAnswers.store(pending.entry, for: pending.key)
+    }
+
     /// The answer to an anonymous visitor's GET of a tab page seen before, its session
     /// unchanged since, straight from the cache: no request state, no lock, no commit
     /// (the session is only read, and this store's copy is the stored one). Nil when the

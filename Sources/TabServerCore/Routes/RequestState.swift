@@ -44,6 +44,9 @@ struct RequestState {
     /// Whether the page cache was asked for this request's answer before it ran, and had
     /// none (see `TabServerResponder.cachedPage`): the handler need not ask again.
     var pageCacheAsked = false
+    /// The page this request rendered for the revision its write makes (see
+    /// `PageAnswerCache.Pending`), kept once that write is durable.
+    var pageAfterWrite: PageAnswerCache.Pending?
     /// The session cookie's value, once read (`.some(nil)`: none).
     private var cookieValue: String??
     /// The session as loaded by `storedSession` (nil: not asked yet).
@@ -218,6 +221,7 @@ struct RequestState {
     /// Forgets the handler's changes (a failed request changes nothing).
     mutating func discardChanges() {
         events.removeAll()
+        pageAfterWrite = nil
         arrangementChanged = false
         guard var original = loaded else { return }
         original.state = controller.reconciled(original.state)

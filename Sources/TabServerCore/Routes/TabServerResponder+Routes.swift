@@ -133,14 +133,40 @@ extension TabServerResponder {
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
             language: language, accessory: strip)
         // Kept for next time only when it is the same for everyone at this revision: content
-        // (and accessory) that says so, no notice, nothing to write.
+        // (and accessory) that says so, no notice. With nothing to write, now; a visit that
+        // writes (another tab selected) keeps its page for the revision it writes, once that
+        // write is durable, if a visit to this page then would change nothing more.
+        let cacheable = notice == nil && page.cacheKey != nil && (strip == nil || strip?.cacheKey != nil)
         let unchanged =
-            notice == nil && page.cacheKey != nil && (strip == nil || strip?.cacheKey != nil)
-            && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
-        var response = pageAnswer(body, key: unchanged ? try pageAnswerKey(&state) : nil, request: state.request)
+            cacheable && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
+        var response: HTTPResponse
+        if unchanged {
+            response = pageAnswer(body, key: try pageAnswerKey(&state), request: state.request)
+        } else if cacheable, tab.role != .search, remembered == location,
+            Self.revisits(tab.id, location: location, session.state, controller: controller),
+            let pending = try pendingPage(body, shown: session, state: &state)
+        {
+            state.pageAfterWrite = pending
+            response = pending.entry.response
+        } else {
+            response = html(body)
+        }
         // Never a cached answer: a prefetch has no cache key.
         if let tapHint { response.headers.add(Self.selectHintHeader, tapHint) }
         return response
+    }
+
+    /// Whether a visit to `tabID` at `location` leaves `state` as it is: then the page of
+    /// the state a visit wrote is what the next visit shows without writing.
+    private static func revisits(
+        _ tabID: String, location: String, _ state: TabBarState, controller: TabBarController
+    ) -> Bool {
+        let (visited, outcome) = controller.visit(tabID, location: location, in: state)
+        switch outcome {
+        case .selected, .poppedToRoot: break
+        case .disabled, .unknownTab, .vetoed: return false
+        }
+        return controller.pushingOntoMore(tabID, in: visited) == state
     }
 
     /// `POST /select`: a tap on a bar item (or a row of More). 303 to the tab's

@@ -268,12 +268,14 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 {
                     return answer
                 }
+                let kept: PageAnswerCache.Pending?
                 do {
-                    guard try store.update(session) != nil else { continue }
+                    guard let written = try store.update(session) else { continue }
+                    kept = keepAfterWrite(state, written: written)
                 } catch {
                     return .now(finishing.finish(unsavedPage(request)))
                 }
-                return afterCommit(response, state: state, finishing: finishing)
+                return afterCommit(response, state: state, finishing: finishing, keeping: kept)
             case .unchanged(let loaded):
                 // A cached copy the answer rests on: confirmed in the store's pipeline while
                 // this thread serves others, if the store can; else here.
@@ -339,14 +341,19 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// Delivers the request's hook events and tells the visitor's other windows, once
     /// the writes it rests on are durable — then answers; if they fail, answers 503
     /// (the store has undone them) and tells no one.
-    private func afterCommit(_ response: HTTPResponse, state: RequestState, finishing: Finishing) -> HTTPAnswer {
+    /// A page the request rendered for the revision it wrote (`keeping`) is kept then too.
+    private func afterCommit(
+        _ response: HTTPResponse, state: RequestState, finishing: Finishing,
+        keeping page: PageAnswerCache.Pending? = nil
+    ) -> HTTPAnswer {
         // Most stores write before returning, and most requests rest on sessions written
         // long ago: nothing to wait for, nothing to allocate.
         guard store.commitsInGroups, awaitsCommit(state) else {
+            if let page { keep(page) }
             announce(Announcement(state))
             return .now(finishing.finish(response))
         }
-        return afterCommit(response, Announcement(state), finishing: finishing)
+        return afterCommit(response, Announcement(state), finishing: finishing, keeping: page)
     }
 
     /// Whether a session the answer rests on has a write that is not durable yet.
@@ -356,23 +363,28 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         return false
     }
 
-    private func afterCommit(_ response: HTTPResponse, _ announcement: Announcement, finishing: Finishing)
-        -> HTTPAnswer
-    {
+    private func afterCommit(
+        _ response: HTTPResponse, _ announcement: Announcement, finishing: Finishing,
+        keeping page: PageAnswerCache.Pending? = nil
+    ) -> HTTPAnswer {
         guard store.commitsInGroups else {
+            if let page { keep(page) }
             announce(announcement)
             return .now(finishing.finish(response))
         }
         let deferred = DeferredResponse()
         let waiting = store.whenDurable(announcement.ids) { [self] error in
+            // A write that failed is undone, and its revision may be made again by another.
             guard error == nil else {
                 deferred.complete(finishing.finish(unsavedPage(announcement.request)))
                 return
             }
+            if let page { keep(page) }
             announce(announcement)
             deferred.complete(finishing.finish(response))
         }
         guard waiting else {
+            if let page { keep(page) }
             announce(announcement)
             return .now(finishing.finish(response))
         }
