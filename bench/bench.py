@@ -664,9 +664,17 @@ http {{
     ]
     peer_lines, peer_verdicts = peer_table(peer)
     verdicts += peer_verdicts + [verdict(ok) for *_, ok in page_targets]
+    # What any server could reach against the peer here: nginx sending the same page as a
+    # static file (same run, its own rounds), by rate and by CPU per request.
+    peer_page = peer[("page", "peer")]
+    ceiling_rate = med["nginx page"]["rps"] / peer_page["rps"]
+    ceiling_cpu = peer_page["cpu_us"] / med["nginx page"]["cpu_us"]
     lines += ["", f"Against a Python peer (same run, {PEER_ROUNDS} rounds, the two taking turns to go first, medians).",
               *PEER_NOTE, ""] + peer_lines + [
         "",
+        f"- the ceiling on this machine: nginx sending the same page as a static file measured {ceiling_rate:.1f}x the "
+        f"peer's GET rate and {ceiling_cpu:.1f}x less CPU per request ({med['nginx page']['cpu_us']:.1f} vs "
+        f"{peer_page['cpu_us']:.1f} us); a server at nginx's cost can be no further ahead",
         f"- verdicts: {verdicts.count('pass')} pass, {verdicts.count('FAIL')} fail",
     ]
     report = "\n".join(lines) + "\n"
