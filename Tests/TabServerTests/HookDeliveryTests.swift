@@ -98,4 +98,33 @@ struct HookDeliveryTests {
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 303 })
         #expect(counter.events.count == 64)
     }
+
+    /// `tabserver_hook_events_total` from `/metrics`.
+    func queued(_ client: TestClient) -> Int {
+        let name = "tabserver_hook_events_total"
+        for line in client.get("/metrics").body.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Int(line.dropFirst(name.count + 1)) ?? -1
+        }
+        return -1
+    }
+
+    @Test("without an observer hook no event is queued; with one, each tap's event is")
+    func queuedOnlyForObservers() throws {
+        var configuration = sevenTabConfiguration()
+        configuration.metrics = true
+        for observed in [false, true] {
+            let counter = Counter()
+            var hooks = demoHooks()  // a veto only
+            if observed { hooks.didSelect = { tab, _ in counter.record(tab.id) } }
+            let app = try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
+            let client = TestClient(app.responder)
+            let token = try #require(client.get("/tabs/movies").csrfToken)
+            for tab in ["music", "tv", "featured"] {
+                #expect(client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 303)
+            }
+            #expect(app.responder.finishHooks(within: .seconds(5)))
+            #expect(queued(client) == (observed ? 3 : 0))
+            #expect(counter.events == (observed ? ["music", "tv", "featured"] : []))
+        }
+    }
 }

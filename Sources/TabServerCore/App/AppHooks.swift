@@ -40,11 +40,21 @@ public struct AppHooks: Sendable {
         .allow
     }
     /// `tabBarController(_:didSelect:)`.
-    public var didSelect: @Sendable (_ tab: Tab, _ state: TabBarState) -> Void = { _, _ in }
+    public var didSelect: @Sendable (_ tab: Tab, _ state: TabBarState) -> Void = { _, _ in } {
+        didSet { observes = true }
+    }
     /// `tabBarController(_:willBeginCustomizing:)`: the visitor opened More → Edit.
-    public var willBeginCustomizing: @Sendable (_ state: TabBarState) -> Void = { _ in }
+    public var willBeginCustomizing: @Sendable (_ state: TabBarState) -> Void = { _ in } {
+        didSet { observes = true }
+    }
     /// `tabBarController(_:didEndCustomizing:changed:)`: the visitor pressed Done.
-    public var didEndCustomizing: @Sendable (_ state: TabBarState, _ changed: Bool) -> Void = { _, _ in }
+    public var didEndCustomizing: @Sendable (_ state: TabBarState, _ changed: Bool) -> Void = { _, _ in } {
+        didSet { observes = true }
+    }
+
+    /// Whether the app set an observer: without one, events are not queued at all (a
+    /// hook lane's wake-up costs more than a tap's whole write).
+    private(set) var observes = false
 
     public init() {}
 

@@ -62,6 +62,10 @@ extension AppMetrics {
             &out, "tabserver_hook_events_waiting", "gauge",
             "Requests' hook events queued for the observers, not yet delivered.", sources.hooksWaiting())
         Self.single(
+            &out, "tabserver_hook_events_total", "counter",
+            "Requests' hook events queued for the observers (none when the app sets no observer hook).",
+            sources.hooksQueued())
+        Self.single(
             &out, "tabserver_hook_events_dropped_total", "counter",
             "Requests' hook events dropped because the hook queue was full (an observer hook is slow).",
             sources.hooksDropped())

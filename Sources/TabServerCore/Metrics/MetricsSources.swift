@@ -11,6 +11,8 @@ struct MetricsSources: Sendable {
     let pageAnswers: PageAnswerCache
     /// Hook events queued and not yet delivered.
     let hooksWaiting: @Sendable () -> Int
+    /// Requests' hook events queued for the observers since start.
+    let hooksQueued: @Sendable () -> Int
     /// Hook events dropped because their lane was full.
     let hooksDropped: @Sendable () -> Int
     /// Jobs the work lanes took: requests that would have waited, and these expositions.

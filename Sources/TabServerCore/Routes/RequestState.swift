@@ -27,6 +27,11 @@ struct RequestState {
     private(set) var ownToken: SessionID?
     /// Observer events of this attempt, delivered once the session write succeeds.
     var events: [HookEvent] = []
+
+    /// Records an observer event, if the app observes any (see `AppHooks.observes`).
+    mutating func record(_ event: @autoclosure () -> HookEvent) {
+        if app.appHooks.observes { events.append(event()) }
+    }
     /// Set when the visitor's arrangement or language changed: their other open pages
     /// are told to redraw the bar once the write succeeds.
     var arrangementChanged = false

@@ -50,7 +50,7 @@ extension TabServerResponder {
         // A prefetch (live.js redrawing the bar) is not the visitor opening the sheet.
         if session.customizationStart == nil, !Self.isPrefetch(state.request) {
             session.customizationStart = controller.effectiveOrder(session.state)
-            state.events.append(.willBeginCustomizing(session.state))
+            state.record(.willBeginCustomizing(session.state))
         }
         let notice = takeNotice(&session, state: &state)
         return html(
@@ -70,7 +70,7 @@ extension TabServerResponder {
         if actionName == "done" {
             let start = session.customizationStart ?? controller.effectiveOrder(session.state)
             session.customizationStart = nil
-            state.events.append(
+            state.record(
                 .didEndCustomizing(session.state, changed: start != controller.effectiveOrder(session.state)))
             state.session = session
             return redirect(to: "/more")

@@ -203,13 +203,13 @@ extension TabServerResponder {
             session.state = tab.role == .search ? controller.enteringSearch(from: previous, in: selected) : selected
             session.notice = nil
             state.session = session
-            state.events.append(.didSelect(tab, selected))
+            state.record(.didSelect(tab, selected))
             return redirect(to: Self.tabPath(id, location))
         case .poppedToRoot(let id):
             session.state = selected
             session.notice = nil
             state.session = session
-            state.events.append(.didSelect(tab, selected))
+            state.record(.didSelect(tab, selected))
             // Already at the root of the tab on screen: nothing new to show. The script
             // (a fetch) gets 204 and scrolls to the top itself; a plain form post (the
             // browser navigating) is sent to the root again, which it shows from the

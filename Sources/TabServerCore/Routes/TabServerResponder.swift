@@ -98,7 +98,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                     metrics: metrics, trust: trust, workers: workLanes,
                     sources: MetricsSources(
                         store: store, events: events, pageAnswers: pageAnswers, hooksWaiting: { hookLanes.waiting },
-                        hooksDropped: { hookOverflow.total }, workLaneJobs: { workLanes.accepted })))
+                        hooksQueued: { hookLanes.accepted }, hooksDropped: { hookOverflow.total }, workLaneJobs: { workLanes.accepted })))
         }
         if let backup { library.append(AdminBackupStep(backup: backup)) }
         if !configuration.basePath.isEmpty {
@@ -393,7 +393,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
 
     /// Has the hook events delivered and tells the other windows to redraw.
     private func announce(_ announcement: Announcement) {
-        if !announcement.events.isEmpty { deliverLater(announcement) }
+        if !announcement.events.isEmpty, appHooks.observes { deliverLater(announcement) }
         if let redraw = announcement.redraw { events.publish("bar", data: "{}", to: redraw) }
     }
 
