@@ -98,7 +98,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                     metrics: metrics, trust: trust, workers: workLanes,
                     sources: MetricsSources(
                         store: store, events: events, pageAnswers: pageAnswers, hooksWaiting: { hookLanes.waiting },
-                        hooksQueued: { hookLanes.accepted }, hooksDropped: { hookOverflow.total }, workLaneJobs: { workLanes.accepted })))
+                        hooksQueued: { hookLanes.accepted }, hooksDropped: { hookOverflow.total },
+                        workLaneJobs: { workLanes.accepted })))
         }
         if let backup { library.append(AdminBackupStep(backup: backup)) }
         if !configuration.basePath.isEmpty {
