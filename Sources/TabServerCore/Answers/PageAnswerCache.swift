@@ -67,9 +67,13 @@ final class PageAnswerCache: Sendable {
         var head = 0
         var bytes = 0
 
-        mutating func insert(_ entry: Entry, for key: Key, hash: Int, budget: Int) {
+        /// Returns the entries it drops, for the caller to release after the lock: freeing
+        /// a page's bytes and head is most of an insert's cost.
+        mutating func insert(_ entry: Entry, for key: Key, hash: Int, budget: Int) -> [Entry] {
+            var dropped: [Entry] = []
             if let old = entries.updateValue((key, entry), forKey: hash) {
                 bytes -= old.entry.cost
+                dropped.append(old.entry)
             } else {
                 order.append(hash)
             }
@@ -77,13 +81,17 @@ final class PageAnswerCache: Sendable {
             while bytes > budget, head < order.count {
                 let oldest = order[head]
                 head += 1
-                if let evicted = entries.removeValue(forKey: oldest) { bytes -= evicted.entry.cost }
+                if let evicted = entries.removeValue(forKey: oldest) {
+                    bytes -= evicted.entry.cost
+                    dropped.append(evicted.entry)
+                }
             }
             // Compact the queue once its evicted half is worth dropping.
             if head > 64, head * 2 > order.count {
                 order.removeFirst(head)
                 head = 0
             }
+            return dropped
         }
     }
 
@@ -126,7 +134,8 @@ final class PageAnswerCache: Sendable {
     func store(_ entry: Entry, for key: Key) {
         guard entry.cost <= stripeBudget else { return }
         let hash = key.hashValue
-        slot(for: hash).stripe.withLock { $0.insert(entry, for: key, hash: hash, budget: stripeBudget) }
+        let dropped = slot(for: hash).stripe.withLock { $0.insert(entry, for: key, hash: hash, budget: stripeBudget) }
+        _ = consume dropped  // released here, outside the lock
     }
 
     /// Entries and bytes held now (for tests and the metrics).
