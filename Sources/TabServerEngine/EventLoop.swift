@@ -149,7 +149,9 @@ final class EventLoop: @unchecked Sendable {
             return ready
         }) {
             guard let connection = connections[descriptor] else { continue }
-            if case .waiting = connection.phase {
+            if connection.http2 != nil {
+                serviceHTTP2(connection)
+            } else if case .waiting = connection.phase {
                 resume(connection)
             } else {
                 pump(connection)
