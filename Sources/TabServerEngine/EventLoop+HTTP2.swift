@@ -64,13 +64,18 @@ extension EventLoop {
         flushHTTP2(connection)
     }
 
-    /// The session ended itself (a protocol error, a flood, too many resets): its GOAWAY
-    /// is sent if the socket takes it, then the connection lingers and closes.
-    func endHTTP2(_ connection: Connection, failure: String?) {
+    /// The session ended (a protocol error, too many resets, a GOAWAY of our own sent):
+    /// its last frames are sent if the socket takes them, then the connection lingers and
+    /// closes. A flood is closed at once: its client reads nothing anyway.
+    func endHTTP2(_ connection: Connection, failure: HTTP2Failure?) {
         guard let http2 = connection.http2 else { return }
         if let failure {
             engine.errorLog.write(
-                "tabserver: HTTP/2 connection from \(connection.address) closed: \(failure)", level: .info)
+                "tabserver: HTTP/2 connection from \(connection.address) closed: \(failure.reason)", level: .info)
+            if failure.isFlood {
+                closeNow(connection, aborted: !http2.streams.isEmpty)
+                return
+            }
         }
         var bytes = connection.outbound.takeBytes()
         _ = http2.session.send(into: &bytes, limit: Self.http2WriteChunk)

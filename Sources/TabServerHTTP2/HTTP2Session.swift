@@ -37,7 +37,7 @@ public final class HTTP2Session {
     var incoming: [Int32: Incoming] = [:]
     /// Streams answered whose body nghttp2 reads from a source.
     var sources: [Int32: any HTTP2BodySource] = [:]
-    /// Streams with an answer submitted (a reset of one of these is no rapid reset).
+    /// Streams with an answer submitted (closed without error: not reset).
     var answered: Set<Int32> = []
     var events: [HTTP2Event] = []
     /// Client resets in the current window, and when that window began.
@@ -84,20 +84,20 @@ public final class HTTP2Session {
     deinit { nghttp2_session_del(session) }
 
     /// Feeds received bytes to nghttp2. Nil when all were taken; else why the connection
-    /// must end (a protocol error, a flood): GOAWAY is queued when nghttp2 could, so
-    /// `send` what is left, then close.
-    public func receive(_ bytes: UnsafeRawBufferPointer) -> String? {
+    /// must end (a protocol error, a flood, too many resets): GOAWAY is queued unless it
+    /// is a flood, so `send` what is left, then close.
+    public func receive(_ bytes: UnsafeRawBufferPointer) -> HTTP2Failure? {
         guard let session, !bytes.isEmpty else { return nil }
         let result = nghttp2_session_mem_recv(
             session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result < 0 {
             isTerminated = true
-            if result != Int(NGHTTP2_ERR_FLOODED.rawValue) && result != Int(NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue) {
-                _ = nghttp2_session_terminate_session(session, HTTP2ErrorCode.protocolError.rawValue)
-            }
-            return String(cString: nghttp2_strerror(Int32(result)))
+            let isFlood = result == Int(NGHTTP2_ERR_FLOODED.rawValue)
+            // nghttp2 has queued GOAWAY itself for most errors; for a bad preface it has not.
+            if !isFlood { _ = nghttp2_session_terminate_session(session, HTTP2ErrorCode.protocolError.rawValue) }
+            return HTTP2Failure(reason: String(cString: nghttp2_strerror(Int32(result))), isFlood: isFlood)
         }
-        if isTerminated { return "too many streams reset by the client" }
+        if isTerminated { return HTTP2Failure(reason: "too many streams reset by the client", isFlood: false) }
         return nil
     }
 

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""HTTP/2 edge cases against a TabServer listener, one scenario per run.
+
+    h2_edge_cases.py SCENARIO PORT CA_FILE
+
+Connects to 127.0.0.1:PORT over TLS (ALPN h2, the certificate checked against CA_FILE),
+plays the scenario with the `h2` package (raw frames from `hyperframe` where a client
+library would refuse to send them), prints one `result: ...` line and exits 0 when the
+server behaved as it must, 1 (with the reason) when not.
+"""
+import socket
+import ssl
+import sys
+import time
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.exceptions
+from h2.settings import SettingCodes
+from hpack import Encoder
+from hyperframe.frame import (ContinuationFrame, HeadersFrame, PingFrame, RstStreamFrame, SettingsFrame,
+                              WindowUpdateFrame)
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+FLOW_CONTROL_ERROR = 0x3
+ENHANCE_YOUR_CALM = 0xB
+
+
+def connect(port, ca_file, receive_buffer=None):
+    context = ssl.create_default_context(cafile=ca_file)
+    context.set_alpn_protocols(["h2"])
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer:
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    raw.settimeout(10)
+    raw.connect(("127.0.0.1", port))
+    tls = context.wrap_socket(raw, server_hostname="localhost")
+    if tls.selected_alpn_protocol() != "h2":
+        fail(f"ALPN chose {tls.selected_alpn_protocol()!r}, not h2")
+    return tls
+
+
+def client(tls, settings=None):
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+    conn.initiate_connection()
+    if settings:
+        conn.update_settings(settings)
+    tls.sendall(conn.data_to_send())
+    return conn
+
+
+def request_headers(path, method="GET"):
+    return [(":method", method), (":path", path), (":scheme", "https"), (":authority", "127.0.0.1")]
+
+
+def read_events(tls, conn, seconds, until):
+    """Feeds what arrives to `conn` until `until(events)` holds, the peer closes, or
+    time is up; returns (events, closed)."""
+    seen = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        tls.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            data = tls.recv(65536)
+        except socket.timeout:
+            break
+        except (ConnectionResetError, ssl.SSLError, OSError):
+            return seen, True
+        if not data:
+            return seen, True
+        try:
+            seen += conn.receive_data(data)
+        except h2.exceptions.ProtocolError:
+            pass
+        out = conn.data_to_send()
+        if out:
+            try:
+                tls.sendall(out)
+            except OSError:
+                return seen, True
+        if until(seen):
+            return seen, False
+    return seen, False
+
+
+def wait_closed(tls, seconds):
+    """Reads raw bytes until the server closes (True) or time is up (False)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        tls.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            if not tls.recv(65536):
+                return True
+        except socket.timeout:
+            return False
+        except (ConnectionResetError, ssl.SSLError, OSError):
+            return True
+    return False
+
+
+def goaway(events):
+    return next((e for e in events if isinstance(e, h2.events.ConnectionTerminated)), None)
+
+
+def fail(reason):
+    print(f"result: FAILED {reason}")
+    sys.exit(1)
+
+
+def passed(detail):
+    print(f"result: ok {detail}")
+    sys.exit(0)
+
+
+def bad_preface(port, ca_file):
+    tls = connect(port, ca_file)
+    tls.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + b"x" * 64)
+    received = b""
+    deadline = time.monotonic() + 5
+    closed = False
+    while time.monotonic() < deadline:
+        try:
+            chunk = tls.recv(65536)
+        except socket.timeout:
+            break
+        except (ConnectionResetError, ssl.SSLError, OSError):
+            closed = True
+            break
+        if not chunk:
+            closed = True
+            break
+        received += chunk
+    if not closed:
+        fail("the connection stayed open after a bad preface")
+    if b"HTTP/1.1" in received:
+        fail("an HTTP/1.1 answer on an h2 connection")
+    # Frames the server sent: its SETTINGS, then GOAWAY (type 7) with PROTOCOL_ERROR.
+    types = []
+    index = 0
+    while index + 9 <= len(received):
+        length = int.from_bytes(received[index:index + 3], "big")
+        types.append(received[index + 3])
+        index += 9 + length
+    passed(f"closed; frame types received {types}")
+
+
+def window_overflow(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    # A stream kept open (POST, no body yet), then its window pushed past 2^31-1.
+    conn.send_headers(1, request_headers("/healthz", "POST"), end_stream=False)
+    tls.sendall(conn.data_to_send())
+    tls.sendall(WindowUpdateFrame(1, window_increment=2**31 - 1).serialize())
+    events, closed = read_events(tls, conn, 5, lambda seen: any(
+        isinstance(e, (h2.events.StreamReset, h2.events.ConnectionTerminated)) for e in seen))
+    reset = next((e for e in events if isinstance(e, h2.events.StreamReset)), None)
+    if reset is None or reset.error_code != FLOW_CONTROL_ERROR:
+        fail(f"stream window overflow: wanted RST_STREAM FLOW_CONTROL_ERROR, got {events} closed={closed}")
+    # The connection's own window the same way: GOAWAY with FLOW_CONTROL_ERROR.
+    tls.sendall(WindowUpdateFrame(0, window_increment=2**31 - 1).serialize())
+    events, closed = read_events(tls, conn, 5, goaway)
+    terminated = goaway(events)
+    if terminated is None or terminated.error_code != FLOW_CONTROL_ERROR:
+        fail(f"connection window overflow: wanted GOAWAY FLOW_CONTROL_ERROR, got {events} closed={closed}")
+    if not (closed or wait_closed(tls, 5)):
+        fail("the connection stayed open after its GOAWAY")
+    passed("RST_STREAM FLOW_CONTROL_ERROR for the stream, GOAWAY FLOW_CONTROL_ERROR for the connection")
+
+
+def rapid_reset(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    sent = 0
+    stream_id = 1
+    closed = False
+    try:
+        for _ in range(20):
+            for _ in range(50):
+                conn.send_headers(stream_id, request_headers("/healthz"), end_stream=True)
+                conn.reset_stream(stream_id)
+                stream_id += 2
+                sent += 1
+            tls.sendall(conn.data_to_send())
+    except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+        closed = True
+    events, closed_later = read_events(tls, conn, 5, goaway) if not closed else ([], True)
+    terminated = goaway(events)
+    if terminated is None and not (closed or closed_later):
+        fail(f"{sent} streams opened and reset, no GOAWAY and the connection is open")
+    if terminated is not None and terminated.error_code != ENHANCE_YOUR_CALM:
+        fail(f"GOAWAY with {terminated.error_code}, not ENHANCE_YOUR_CALM")
+    code = terminated.error_code if terminated else None
+    passed(f"after {sent} resets: GOAWAY error_code={code} last_stream_id="
+           f"{terminated.last_stream_id if terminated else None}")
+
+
+def continuation_flood(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    read_events(tls, conn, 1, lambda seen: any(isinstance(e, h2.events.RemoteSettingsChanged) for e in seen))
+    block = Encoder().encode(request_headers("/healthz") + [(f"x-filler-{i}", "a" * 40) for i in range(4000)])
+    chunks = [block[i:i + 32] for i in range(0, len(block), 32)]
+    sent = 0
+    events = []
+    closed = False
+    # A few frames at a time, looking for the server's GOAWAY in between: how many it
+    # took before it gave up is the bound.
+    try:
+        tls.sendall(HeadersFrame(1, chunks[0], flags=["END_STREAM"]).serialize())
+        for start in range(1, len(chunks), 4):
+            tls.sendall(b"".join(ContinuationFrame(1, chunk).serialize() for chunk in chunks[start:start + 4]))
+            sent += len(chunks[start:start + 4])
+            more, closed = read_events(tls, conn, 0.02, goaway)
+            events += more
+            if closed or goaway(events):
+                break
+    except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+        closed = True
+    if not (closed or goaway(events)):
+        more, closed = read_events(tls, conn, 5, goaway)
+        events += more
+    if not (closed or goaway(events)):
+        fail(f"{sent} CONTINUATION frames sent without END_HEADERS and the connection is open")
+    if sent > 200:
+        fail(f"the server took {sent} CONTINUATION frames before it ended the connection")
+    if not (closed or wait_closed(tls, 5)):
+        fail("a GOAWAY but the connection stayed open")
+    terminated = goaway(events)
+    passed(f"ended after {sent} of {len(chunks) - 1} CONTINUATION frames; "
+           f"GOAWAY error_code={terminated.error_code if terminated else None}")
+
+
+def flood(port, ca_file, frame, name):
+    # A small receive buffer: the server's answers (ACKs) pile up soon.
+    tls = connect(port, ca_file, receive_buffer=4096)
+    conn = client(tls)
+    payload = frame.serialize() * 1000
+    sent = 0
+    started = time.monotonic()
+    closed = False
+    try:
+        while sent < 2_000_000 and time.monotonic() - started < 30:
+            tls.sendall(payload)
+            sent += 1000
+    except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError, socket.timeout):
+        closed = True
+    if not closed:
+        closed = wait_closed(tls, 5)
+    if not closed:
+        fail(f"{sent} {name} frames never read back and the connection is open")
+    passed(f"closed after about {sent} {name} frames")
+
+
+def zero_window(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls, {SettingCodes.INITIAL_WINDOW_SIZE: 0})
+    read_events(tls, conn, 1, lambda seen: any(isinstance(e, h2.events.SettingsAcknowledged) for e in seen))
+    conn.send_headers(1, request_headers("/tabs/music"), end_stream=True)
+    tls.sendall(conn.data_to_send())
+    started = time.monotonic()
+    # Never a WINDOW_UPDATE: the page cannot be sent; the server must cut the connection.
+    closed = wait_closed(tls, 20)
+    if not closed:
+        fail("a client that keeps its window shut kept the connection for 20 s")
+    passed(f"cut after {time.monotonic() - started:.1f} s")
+
+
+def main():
+    scenario, port, ca_file = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    scenarios = {
+        "bad-preface": lambda: bad_preface(port, ca_file),
+        "window-overflow": lambda: window_overflow(port, ca_file),
+        "rapid-reset": lambda: rapid_reset(port, ca_file),
+        "continuation-flood": lambda: continuation_flood(port, ca_file),
+        "settings-flood": lambda: flood(port, ca_file, SettingsFrame(0), "SETTINGS"),
+        "ping-flood": lambda: flood(port, ca_file, PingFrame(0, opaque_data=b"12345678"), "PING"),
+        "zero-window": lambda: zero_window(port, ca_file),
+    }
+    if scenario not in scenarios:
+        fail(f"unknown scenario {scenario!r}; one of {sorted(scenarios)}")
+    scenarios[scenario]()
+
+
+if __name__ == "__main__":
+    main()
