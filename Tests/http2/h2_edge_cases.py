@@ -257,7 +257,7 @@ def zero_window(port, ca_file):
     tls = connect(port, ca_file)
     conn = client(tls, {SettingCodes.INITIAL_WINDOW_SIZE: 0})
     read_events(tls, conn, 1, lambda seen: any(isinstance(e, h2.events.SettingsAcknowledged) for e in seen))
-    conn.send_headers(1, request_headers("/tabs/music"), end_stream=True)
+    conn.send_headers(1, request_headers("/healthz"), end_stream=True)
     tls.sendall(conn.data_to_send())
     started = time.monotonic()
     # Never a WINDOW_UPDATE: the page cannot be sent; the server must cut the connection.
