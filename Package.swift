@@ -69,7 +69,8 @@ let package = Package(
 
         // Wrappers: the only places that import the C modules.
         .target(
-            name: "TabServerEngine", dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS", "TabServerHTTP2"]),
+            name: "TabServerEngine",
+            dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS", "TabServerHTTP2"]),
         // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
         .target(name: "TabServerTLS", dependencies: ["CSSL"]),
         // HTTP/2 (libnghttp2): one server session per connection, bytes in and out; no nghttp2 type leaves it.

@@ -138,7 +138,8 @@ extension EventLoop {
     private static func isValidField(name: String, value: String) -> Bool {
         !name.isEmpty
             && name.utf8.allSatisfy { byte in
-                (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39)
+                    || "!#$%&'*+-.^_`|~".utf8.contains(byte)
             }
             && !value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
     }

@@ -102,10 +102,11 @@ public final class TLSContext: @unchecked Sendable {
         choose(["http/1.1"], out, outLength, offered, offeredLength)
     }
 
-    typealias SSLALPNCallback = @convention(c) (
-        OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
-        UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
-    ) -> Int32
+    typealias SSLALPNCallback =
+        @convention(c) (
+            OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
+            UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
+        ) -> Int32
 
     /// The first of `preferred` in the client's list (length-prefixed names), pointed to
     /// inside that list as OpenSSL requires.

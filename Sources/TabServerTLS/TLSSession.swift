@@ -44,7 +44,8 @@ public final class TLSSession {
             var length: UInt32 = 0
             SSL_get0_alpn_selected(ssl, &name, &length)
             if let name, length > 0 {
-                applicationProtocol = String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+                applicationProtocol = String(
+                    decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
             }
             return .done(0)
         }

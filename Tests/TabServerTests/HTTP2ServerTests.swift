@@ -281,7 +281,7 @@ struct HTTP2ServerTests {
             if: python != nil, "Python's h2 is not in .venv: scripts/test.sh installs Tests/http2/requirements.txt"),
         arguments: [
             "bad-preface", "window-overflow", "rapid-reset", "continuation-flood", "settings-flood", "ping-flood",
-            "zero-window",
+            "zero-window", "too-many-streams",
         ])
     func edgeCase(_ scenario: String) throws {
         let certificates = try certificates()

@@ -253,6 +253,59 @@ def flood(port, ca_file, frame, name):
     passed(f"closed after about {sent} {name} frames")
 
 
+def raw_frames(data):
+    """(type, flags, stream id, payload) of each whole frame in `data`."""
+    frames, index = [], 0
+    while index + 9 <= len(data):
+        length = int.from_bytes(data[index:index + 3], "big")
+        if index + 9 + length > len(data):
+            break
+        stream = int.from_bytes(data[index + 5:index + 9], "big") & 0x7FFFFFFF
+        frames.append((data[index + 3], data[index + 4], stream, data[index + 9:index + 9 + length]))
+        index += 9 + length
+    return frames
+
+
+def too_many_streams(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    read_events(tls, conn, 1, lambda seen: any(isinstance(e, h2.events.SettingsAcknowledged) for e in seen))
+    # 100 streams kept open (POST heads, no body yet), then one more, past the limit;
+    # its HEADERS built with the connection's own HPACK encoder, sent raw.
+    for index in range(100):
+        conn.send_headers(1 + 2 * index, request_headers("/healthz", "POST"), end_stream=False)
+    extra = 1 + 2 * 100
+    block = conn.encoder.encode(request_headers("/healthz"))
+    tls.sendall(conn.data_to_send() + HeadersFrame(extra, block, flags=["END_HEADERS", "END_STREAM"]).serialize())
+    received = b""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        tls.settimeout(0.2)
+        try:
+            chunk = tls.recv(65536)
+        except socket.timeout:
+            continue
+        if not chunk:
+            fail("the connection was closed, not just the extra stream")
+        received += chunk
+        frames = raw_frames(received)
+        away = next((f for f in frames if f[0] == 7), None)
+        if away:
+            # nghttp2 holds a stream past its own advertised limit a connection error
+            # (RFC 9113 §5.1.2 allows a stream or a connection error).
+            code = int.from_bytes(away[3][4:8], "big")
+            if code != 1:
+                fail(f"GOAWAY with error code {code}, not PROTOCOL_ERROR")
+            if not wait_closed(tls, 5):
+                fail("a GOAWAY but the connection stayed open")
+            passed(f"the 101st stream: GOAWAY PROTOCOL_ERROR ({away[3][8:].decode(errors='replace')!r}), closed")
+        reset = next((f for f in frames if f[0] == 3 and f[2] == extra), None)
+        if reset:
+            code = int.from_bytes(reset[3][:4], "big")
+            passed(f"stream {extra} (the 101st) reset with error code {code}; the connection stays open")
+    fail(f"no RST_STREAM for the 101st stream; frames {[(k, s) for k, _, s, _ in raw_frames(received)]}")
+
+
 def zero_window(port, ca_file):
     tls = connect(port, ca_file)
     conn = client(tls, {SettingCodes.INITIAL_WINDOW_SIZE: 0})
@@ -277,6 +330,7 @@ def main():
         "settings-flood": lambda: flood(port, ca_file, SettingsFrame(0), "SETTINGS"),
         "ping-flood": lambda: flood(port, ca_file, PingFrame(0, opaque_data=b"12345678"), "PING"),
         "zero-window": lambda: zero_window(port, ca_file),
+        "too-many-streams": lambda: too_many_streams(port, ca_file),
     }
     if scenario not in scenarios:
         fail(f"unknown scenario {scenario!r}; one of {sorted(scenarios)}")
