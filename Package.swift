@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerWeb"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["TabServerHTTP2"]),
         .testTarget(name: "CryptoTests", dependencies: ["TabServerCrypto", "TabServerGzip"]),
         .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),
         .testTarget(

@@ -281,13 +281,15 @@ struct HTTP2ServerTests {
             if: python != nil, "Python's h2 is not in .venv: scripts/test.sh installs Tests/http2/requirements.txt"),
         arguments: [
             "bad-preface", "window-overflow", "rapid-reset", "continuation-flood", "settings-flood", "ping-flood",
-            "zero-window", "too-many-streams",
+            "zero-window", "too-many-streams", "idle", "slow-request",
         ])
     func edgeCase(_ scenario: String) throws {
         let certificates = try certificates()
         let server = try startServer(certificates) {
             // The zero-window client is cut by the send deadline: 2 s for a tiny answer.
             $0.http.sendTimeout = .seconds(2)
+            // The slow request's 408 comes after the header plus body timeouts: 3 s.
+            $0.http.bodyTimeout = .seconds(1)
         }
         defer { server.shutdown() }
         let python = try #require(Self.python)

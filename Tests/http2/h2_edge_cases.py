@@ -306,6 +306,38 @@ def too_many_streams(port, ca_file):
     fail(f"no RST_STREAM for the 101st stream; frames {[(k, s) for k, _, s, _ in raw_frames(received)]}")
 
 
+def idle(port, ca_file):
+    tls = connect(port, ca_file)
+    client(tls)
+    started = time.monotonic()
+    # The preface and SETTINGS, then nothing: no slot is held past the header deadline.
+    if not wait_closed(tls, 15):
+        fail("a connection that never sends a request stayed open 15 s")
+    passed(f"closed after {time.monotonic() - started:.1f} s without a request")
+
+
+def slow_request(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    # A POST whose body never comes: the stream gets 408, the connection lives on.
+    conn.send_headers(1, request_headers("/select", "POST") + [("content-length", "10")], end_stream=False)
+    tls.sendall(conn.data_to_send())
+    started = time.monotonic()
+    events, closed = read_events(tls, conn, 15, lambda seen: any(
+        isinstance(e, h2.events.ResponseReceived) for e in seen))
+    response = next((e for e in events if isinstance(e, h2.events.ResponseReceived)), None)
+    status = dict(response.headers).get(":status") if response else None
+    if status != "408":
+        fail(f"wanted a 408 for a request that never completes, got {status} (closed={closed})")
+    conn.send_headers(3, request_headers("/healthz"), end_stream=True)
+    tls.sendall(conn.data_to_send())
+    events, closed = read_events(tls, conn, 5, lambda seen: any(
+        isinstance(e, h2.events.StreamEnded) and e.stream_id == 3 for e in seen))
+    if not any(isinstance(e, h2.events.StreamEnded) and e.stream_id == 3 for e in events):
+        fail(f"the connection did not serve another stream after the 408 (closed={closed})")
+    passed(f"408 after {time.monotonic() - started:.1f} s; the next stream answered")
+
+
 def zero_window(port, ca_file):
     tls = connect(port, ca_file)
     conn = client(tls, {SettingCodes.INITIAL_WINDOW_SIZE: 0})
@@ -331,6 +363,8 @@ def main():
         "ping-flood": lambda: flood(port, ca_file, PingFrame(0, opaque_data=b"12345678"), "PING"),
         "zero-window": lambda: zero_window(port, ca_file),
         "too-many-streams": lambda: too_many_streams(port, ca_file),
+        "idle": lambda: idle(port, ca_file),
+        "slow-request": lambda: slow_request(port, ca_file),
     }
     if scenario not in scenarios:
         fail(f"unknown scenario {scenario!r}; one of {sorted(scenarios)}")
