@@ -111,6 +111,9 @@ extension EventLoop {
         if hasBody && !isStream { fields.append(("content-length", String(response.body.count))) }
         let sendsBody = stream.method != .head && hasBody
         var body: HTTP2ResponseBody?
+        if !sendsBody, case .stream(let appStream) = response.body {
+            appStream.close()  // a HEAD's stream: nothing of it is sent
+        }
         if sendsBody {
             switch response.body {
             case .empty: break

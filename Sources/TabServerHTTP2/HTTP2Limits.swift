@@ -16,6 +16,10 @@ public struct HTTP2Limits: Sendable, Hashable {
     public var maximumHeaderFields: Int
     /// The largest request body; a larger one is answered 413.
     public var maximumBodySize: Int
+    /// Body bytes held for all the requests a connection is receiving at once (bodies
+    /// are whole before the responder sees them); past it the stream whose DATA does not
+    /// fit is reset (REFUSED_STREAM). Four bodies by default.
+    public var maximumBufferedBodyBytes: Int
     /// SETTINGS_INITIAL_WINDOW_SIZE: bytes the client may send on a stream unacknowledged.
     public var initialWindowSize: UInt32
     /// Client RST_STREAM frames allowed within `resetWindowSeconds`; past them the
@@ -34,7 +38,8 @@ public struct HTTP2Limits: Sendable, Hashable {
     /// The limits, with the request's header list and body bounded as over HTTP/1.1.
     public init(
         maximumConcurrentStreams: UInt32 = 100, maximumHeaderListSize: Int, maximumHeaderFields: Int = 100,
-        maximumBodySize: Int, initialWindowSize: UInt32 = 65_535, resetBudget: Int = 200,
+        maximumBodySize: Int, maximumBufferedBodyBytes: Int? = nil, initialWindowSize: UInt32 = 65_535,
+        resetBudget: Int = 200,
         resetWindowSeconds: Int = 10, resetBurst: UInt64 = 400, resetRate: UInt64 = 33, maximumContinuations: Int = 8,
         maximumOutboundAcknowledgements: Int = 1000
     ) {
@@ -42,6 +47,7 @@ public struct HTTP2Limits: Sendable, Hashable {
         self.maximumHeaderListSize = maximumHeaderListSize
         self.maximumHeaderFields = maximumHeaderFields
         self.maximumBodySize = maximumBodySize
+        self.maximumBufferedBodyBytes = maximumBufferedBodyBytes ?? 4 * maximumBodySize
         self.initialWindowSize = initialWindowSize
         self.resetBudget = resetBudget
         self.resetWindowSeconds = resetWindowSeconds

@@ -101,10 +101,19 @@ extension HTTP2Session {
         incoming[streamID] = nil  // no copy of the body while it grows
         if request.body.count + bytes.count > limits.maximumBodySize {
             request.refused = true
+            bufferedBodyBytes -= request.body.count
             request.body = []
             events.append(.refused(streamID: streamID, .bodyTooLarge))
+        } else if bufferedBodyBytes + bytes.count > limits.maximumBufferedBodyBytes {
+            // Many bodies at once past what one connection may hold: this stream is
+            // refused (the client may retry it), the others go on.
+            request.refused = true
+            bufferedBodyBytes -= request.body.count
+            request.body = []
+            reset(streamID, code: .refusedStream)
         } else {
             request.body.append(contentsOf: bytes)
+            bufferedBodyBytes += bytes.count
         }
         incoming[streamID] = request
     }
@@ -118,8 +127,10 @@ extension HTTP2Session {
         }
         guard type == Int(NGHTTP2_HEADERS.rawValue) || type == Int(NGHTTP2_DATA.rawValue),
             header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-            let request = incoming.removeValue(forKey: header.stream_id), !request.refused
+            let request = incoming.removeValue(forKey: header.stream_id)
         else { return }
+        bufferedBodyBytes -= request.body.count
+        guard !request.refused else { return }
         events.append(
             .request(
                 HTTP2Request(
@@ -140,7 +151,7 @@ extension HTTP2Session {
     }
 
     private func streamClosed(_ streamID: Int32, code: UInt32) {
-        incoming[streamID] = nil
+        if let request = incoming.removeValue(forKey: streamID) { bufferedBodyBytes -= request.body.count }
         sources[streamID] = nil
         let wasAnswered = answered.remove(streamID) != nil
         events.append(.closed(streamID: streamID, reset: code != 0 || !wasAnswered))

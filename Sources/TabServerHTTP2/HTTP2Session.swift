@@ -35,6 +35,8 @@ public final class HTTP2Session {
     }
 
     var incoming: [Int32: Incoming] = [:]
+    /// Body bytes held for all requests being received.
+    var bufferedBodyBytes = 0
     /// Streams answered whose body nghttp2 reads from a source.
     var sources: [Int32: any HTTP2BodySource] = [:]
     /// Streams with an answer submitted (closed without error: not reset).
@@ -144,7 +146,7 @@ public final class HTTP2Session {
         if let body { sources[streamID] = body }
         answered.insert(streamID)
         let result = storage.withUnsafeMutableBufferPointer { bytes -> Int32 in
-            let base = bytes.baseAddress ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+            let base = bytes.baseAddress!  // never empty: `:status` is in it
             var fields = spans.map { span in
                 nghttp2_nv(
                     name: base + span.0, value: base + span.2, namelen: span.1, valuelen: span.3,
@@ -157,7 +159,10 @@ public final class HTTP2Session {
                 source: nghttp2_data_source(ptr: nil), read_callback: Self.readBody)
             return nghttp2_submit_response(session, streamID, &fields, fields.count, &provider)
         }
-        if result != 0 { sources[streamID] = nil }
+        if result != 0 {
+            sources[streamID] = nil
+            answered.remove(streamID)
+        }
         return result == 0
     }
 

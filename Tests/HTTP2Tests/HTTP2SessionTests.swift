@@ -130,6 +130,32 @@ struct HTTP2SessionTests {
         #expect(Self.frames(out).contains { $0.type == 7 }, "GOAWAY for a bad preface")
     }
 
+    @Test("bodies held at once are bounded per connection: the stream that does not fit is refused, the others go on")
+    func bufferedBodies() throws {
+        let limits = HTTP2Limits(maximumHeaderListSize: 4096, maximumBodySize: 1024, maximumBufferedBodyBytes: 1500)
+        let session = try #require(HTTP2Session(limits: limits))
+        // POST heads (:method POST is static entry 3), their bodies to follow.
+        func post(_ stream: UInt32) -> [UInt8] {
+            Self.frame(type: 1, flags: 0x4, stream: stream, [0x83, 0x87, 0x84, 0x01, 0x01, 0x61])
+        }
+        func data(_ stream: UInt32, _ count: Int, end: Bool) -> [UInt8] {
+            Self.frame(type: 0, flags: end ? 0x1 : 0, stream: stream, [UInt8](repeating: 0x62, count: count))
+        }
+        let input =
+            Self.preface + Self.settings + post(1) + post(3) + data(1, 1000, end: false) + data(3, 1000, end: false)
+        #expect(receive(session, input) == nil)
+        var out: [UInt8] = []
+        _ = session.send(into: &out, limit: 1 << 20)
+        let reset = Self.frames(out).first { $0.type == 3 }
+        #expect(reset?.stream == 3 && reset?.payload == [0, 0, 0, 7], "REFUSED_STREAM for stream 3")
+        _ = session.takeEvents()
+        #expect(receive(session, data(1, 0, end: true)) == nil)
+        let request = session.takeEvents().compactMap { event -> HTTP2Request? in
+            if case .request(let request) = event { request } else { nil }
+        }.first
+        #expect(request?.streamID == 1 && request?.body.count == 1000 && request?.method == "POST")
+    }
+
     private func frame100() -> [UInt8] {
         Self.frame(
             type: 1, flags: 0x5, stream: 1, [0x82, 0x87, 0x84, 0x01, 100] + [UInt8](repeating: 0x61, count: 100))
