@@ -90,8 +90,9 @@ extension EventLoop {
         linger(connection)
     }
 
-    /// Writes what nghttp2 has to send until it has nothing more or the socket is full;
-    /// a session that neither reads nor writes any more (GOAWAY sent) ends the connection.
+    /// Writes what nghttp2 has to send until it has nothing more or the socket is full,
+    /// then acts on the streams that closed meanwhile; a session that neither reads nor
+    /// writes any more (GOAWAY sent) ends the connection.
     func flushHTTP2(_ connection: Connection) {
         guard let http2 = connection.http2, let tls = connection.tls else { return }
         while true {
@@ -119,6 +120,8 @@ extension EventLoop {
             if empty { break }
         }
         http2.blockedSince = nil
+        // Streams nghttp2 closed while sending (their last DATA out): finished and logged now.
+        serveHTTP2Events(connection)
         guard setInterest(connection, .input) else { return }
         if !http2.session.isActive { endHTTP2(connection, failure: nil) }
     }

@@ -316,6 +316,23 @@ def idle(port, ca_file):
     passed(f"closed after {time.monotonic() - started:.1f} s without a request")
 
 
+def idle_after_request(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    conn.send_headers(1, request_headers("/healthz"), end_stream=True)
+    tls.sendall(conn.data_to_send())
+    events, closed = read_events(tls, conn, 5, lambda seen: any(
+        isinstance(e, h2.events.StreamEnded) for e in seen))
+    if closed or not any(isinstance(e, h2.events.StreamEnded) for e in events):
+        fail(f"no answer to /healthz (closed={closed})")
+    started = time.monotonic()
+    # Its stream is over once its last frame is out: the connection is idle from then.
+    events, closed = read_events(tls, conn, 15, goaway)
+    if not (closed or goaway(events)):
+        fail("a connection idle after its request stayed open 15 s")
+    passed(f"GOAWAY and close {time.monotonic() - started:.1f} s after the last answer")
+
+
 def slow_request(port, ca_file):
     tls = connect(port, ca_file)
     conn = client(tls)
@@ -364,6 +381,7 @@ def main():
         "zero-window": lambda: zero_window(port, ca_file),
         "too-many-streams": lambda: too_many_streams(port, ca_file),
         "idle": lambda: idle(port, ca_file),
+        "idle-after-request": lambda: idle_after_request(port, ca_file),
         "slow-request": lambda: slow_request(port, ca_file),
     }
     if scenario not in scenarios:
