@@ -135,7 +135,8 @@ extension EventLoop {
             case .opened(let id):
                 http2.streams[id] = HTTP2Stream(opened: now)
             case .request(let request):
-                guard let stream = http2.streams[request.streamID] else { continue }
+                // A stream already answered (408 while it was read too slowly) is not served again.
+                guard let stream = http2.streams[request.streamID], stream.request == nil else { continue }
                 dispatchHTTP2(request, stream: stream, on: connection, now: now)
             case .refused(let id, let refusal):
                 guard let stream = http2.streams[id], stream.request == nil else { continue }

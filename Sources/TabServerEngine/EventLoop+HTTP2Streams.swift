@@ -214,13 +214,18 @@ extension EventLoop {
                     http2.session.reset(id, code: .internalError)
                 }
             } else if let deadline = stream.deadline, now > deadline {
-                if let body = stream.body, body.stream != nil, body.unread == 0 {
-                    stream.deadline = nil  // a stream's bytes all left; it waits for the app
-                } else {
-                    // The client keeps its window shut (or reads too slowly).
+                if let body = stream.body, body.unread > 0 {
+                    // Bytes nghttp2 could not send: the client keeps its window shut.
                     closeNow(connection, aborted: true)
                     return
                 }
+                stream.deadline = nil
+                if stream.body?.stream == nil {
+                    // The answer is all out but the client never ended its side (a 413
+                    // while it still uploads): the stream is let go.
+                    http2.session.reset(id, code: .noError)
+                }
+                // An app's stream with everything sent waits for the app.
             }
         }
         if draining && !http2.goingAway {

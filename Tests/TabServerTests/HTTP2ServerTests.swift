@@ -283,7 +283,7 @@ struct HTTP2ServerTests {
             if: python != nil, "Python's h2 is not in .venv: scripts/test.sh installs Tests/http2/requirements.txt"),
         arguments: [
             "bad-preface", "window-overflow", "rapid-reset", "continuation-flood", "settings-flood", "ping-flood",
-            "zero-window", "too-many-streams", "idle", "idle-after-request", "slow-request",
+            "zero-window", "too-many-streams", "idle", "idle-after-request", "slow-request", "body-too-large",
         ])
     func edgeCase(_ scenario: String) throws {
         let certificates = try certificates()

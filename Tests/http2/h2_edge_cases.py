@@ -333,6 +333,43 @@ def idle_after_request(port, ca_file):
     passed(f"GOAWAY and close {time.monotonic() - started:.1f} s after the last answer")
 
 
+def body_too_large(port, ca_file):
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    # A body past --max-body (64 KiB), sent as the windows allow, never ended.
+    conn.send_headers(1, request_headers("/select", "POST") + [("content-length", "100000")], end_stream=False)
+    tls.sendall(conn.data_to_send())
+    sent, events = 0, []
+    deadline = time.monotonic() + 10
+    while sent < 70000 and time.monotonic() < deadline:
+        room = min(conn.local_flow_control_window(1), 70000 - sent, 16384)
+        if room > 0:
+            conn.send_data(1, b"x" * room)
+            sent += room
+            tls.sendall(conn.data_to_send())
+        more, closed = read_events(tls, conn, 0.2, lambda seen: any(
+            isinstance(e, h2.events.ResponseReceived) for e in seen))
+        events += more
+        if closed:
+            fail(f"closed after {sent} body bytes")
+        if any(isinstance(e, h2.events.ResponseReceived) for e in events):
+            break
+    response = next((e for e in events if isinstance(e, h2.events.ResponseReceived)), None)
+    status = dict(response.headers).get(":status") if response else None
+    if status != "413":
+        fail(f"wanted 413 for a body past the limit, got {status} after {sent} bytes")
+    conn.send_headers(3, request_headers("/healthz"), end_stream=True)
+    tls.sendall(conn.data_to_send())
+    events, closed = read_events(tls, conn, 10, lambda seen: any(
+        isinstance(e, h2.events.StreamReset) and e.stream_id == 1 for e in seen))
+    if not any(isinstance(e, h2.events.StreamEnded) and e.stream_id == 3 for e in events):
+        fail(f"no answer on stream 3 after the 413 (closed={closed})")
+    reset = next((e for e in events if isinstance(e, h2.events.StreamReset) and e.stream_id == 1), None)
+    if reset is None or reset.error_code != 0 or closed:
+        fail(f"wanted the unfinished upload's stream let go (RST_STREAM NO_ERROR), got {reset} closed={closed}")
+    passed(f"413 after {sent} bytes; stream 3 answered; the upload's stream reset with NO_ERROR, connection open")
+
+
 def slow_request(port, ca_file):
     tls = connect(port, ca_file)
     conn = client(tls)
@@ -383,6 +420,7 @@ def main():
         "idle": lambda: idle(port, ca_file),
         "idle-after-request": lambda: idle_after_request(port, ca_file),
         "slow-request": lambda: slow_request(port, ca_file),
+        "body-too-large": lambda: body_too_large(port, ca_file),
     }
     if scenario not in scenarios:
         fail(f"unknown scenario {scenario!r}; one of {sorted(scenarios)}")
