@@ -11,19 +11,3 @@ public enum HTTP2Event: Sendable {
     /// the server forgets it. `reset`: the client reset it before its answer was sent.
     case closed(streamID: Int32, reset: Bool)
 }
-
-/// Why a stream's request is refused, with the status its answer carries.
-public enum HTTP2Refusal: Sendable, Equatable {
-    /// More header bytes or fields than the limits allow: 431.
-    case headersTooLarge
-    /// A body past the limit: 413.
-    case bodyTooLarge
-
-    /// The HTTP status code of the answer.
-    public var status: Int {
-        switch self {
-        case .headersTooLarge: 431
-        case .bodyTooLarge: 413
-        }
-    }
-}
