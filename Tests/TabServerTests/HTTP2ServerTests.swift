@@ -275,6 +275,20 @@ struct HTTP2ServerTests {
         let order = ["/now\n", "/later/300\n", "/later/600\n"].compactMap { result.output.range(of: "answered " + $0) }
         #expect(
             order.count == 3 && order[0].lowerBound < order[1].lowerBound && order[1].lowerBound < order[2].lowerBound)
+
+        // A drain lets a stream whose answer is still to come finish (GOAWAY, then the answer).
+        let pending = try ChildProcess(
+            [
+                "/usr/bin/curl", "--http2", "--silent", "--show-error", "--max-time", "10", "--cacert", certificates.ca,
+                "--write-out", " %{http_version} %{http_code}", base + "/later/1000",
+            ], standardOutput: .pipe)
+        defer { _ = pending.stop(SIGKILL) }
+        Thread.sleep(forTimeInterval: 0.4)
+        let started = ContinuousClock.now
+        server.shutdown()
+        let drained = ContinuousClock.now - started
+        #expect(pending.readAllOutput() == "answered /later/1000\n 2 200")
+        #expect(drained >= .milliseconds(300) && drained < .seconds(3), "the drain waited for the answer: \(drained)")
     }
 
     @Test(
