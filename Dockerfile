@@ -6,7 +6,7 @@ FROM swift:6.3-bookworm AS build
 # Versions follow Debian 12's security updates; pinning would break the build on each.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev \
+    && apt-get install -y --no-install-recommends pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev libnghttp2-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /build
 # Resolve first, so the layer is reused while only sources change.
@@ -24,7 +24,7 @@ RUN swift build -c release --static-swift-stdlib --product tabserver \
 FROM debian:bookworm-slim
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libh2o-evloop0.13 zlib1g libssl3 libsqlite3-0 libhiredis0.14 curl ca-certificates \
+    && apt-get install -y --no-install-recommends libh2o-evloop0.13 zlib1g libssl3 libsqlite3-0 libhiredis0.14 libnghttp2-14 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin tabserver \
     && mkdir /data && chown 10001:10001 /data

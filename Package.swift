@@ -11,7 +11,8 @@ import PackageDescription
 // `TabServer` so none clashes with a well-known package:
 //   TabServerHTTP           request/response values, the `HTTPResponder` seam, settings, log sink
 //   TabServerTLS            OpenSSL's libssl for the engine: contexts from PEM files, non-blocking sessions
-//   TabServerEngine         the epoll HTTP/1.1 engine behind `HTTPResponder` (picohttpparser for heads, TLS)
+//   TabServerHTTP2          libnghttp2 for the engine: an HTTP/2 server session fed and drained as bytes
+//   TabServerEngine         the epoll HTTP/1.1 and HTTP/2 engine behind `HTTPResponder` (picohttpparser, TLS, h2)
 //   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
 //   TabServerSessions       sessions and the store protocol; SQLite and Redis stores in targets of their own
 //   TabServerCore           the tab app: configuration, routes, pages and actions, views — no engine
@@ -48,6 +49,9 @@ let package = Package(
             name: "CSSL", pkgConfig: "libssl",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
+            name: "CNGHTTP2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
@@ -65,9 +69,12 @@ let package = Package(
 
         // Wrappers: the only places that import the C modules.
         .target(
-            name: "TabServerEngine", dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS"]),
+            name: "TabServerEngine",
+            dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS", "TabServerHTTP2"]),
         // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
         .target(name: "TabServerTLS", dependencies: ["CSSL"]),
+        // HTTP/2 (libnghttp2): one server session per connection, bytes in and out; no nghttp2 type leaves it.
+        .target(name: "TabServerHTTP2", dependencies: ["CNGHTTP2"]),
         .target(name: "TabServerGzip", dependencies: ["CZlib"]),
         .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
         .target(name: "TabServerSQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
@@ -121,6 +128,7 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerWeb"]),
+        .testTarget(name: "HTTP2Tests", dependencies: ["TabServerHTTP2"]),
         .testTarget(name: "CryptoTests", dependencies: ["TabServerCrypto", "TabServerGzip"]),
         .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),
         .testTarget(

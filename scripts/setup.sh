@@ -6,11 +6,12 @@
 #   scripts/setup.sh --test     also what the test suite needs
 set -euo pipefail
 
-want=(pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev)
+want=(pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev libnghttp2-dev)
 if [[ "${1:-}" == "--test" ]]; then
   # Real components the tests start themselves: Redis (and Sentinel), nginx, Caddy, headless Chromium;
-  # curl and openssl (the command) as TLS clients, openssl also making the test CA.
-  want+=(python3-venv python3-pip curl openssl redis-server redis-sentinel nginx-light caddy chromium chromium-driver fonts-noto-core fonts-noto-cjk)
+  # curl and openssl (the command) as TLS clients, openssl also making the test CA;
+  # nghttp2-client (nghttp, h2load) as HTTP/2 clients.
+  want+=(python3-venv python3-pip curl openssl nghttp2-client redis-server redis-sentinel nginx-light caddy chromium chromium-driver fonts-noto-core fonts-noto-cjk)
 fi
 
 missing=()

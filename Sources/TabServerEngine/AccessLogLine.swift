@@ -2,13 +2,13 @@
 /// One access-log line, built as bytes (it is written once per request). Everything that
 /// came from the client is escaped: control bytes, `"`, `\` and bytes outside ASCII
 /// become `\xHH`, so no request can forge or split a line. Over TLS the duration is
-/// followed by the protocol and TLS version (`http/1.1 TLSv1.3`); plain lines have neither.
+/// followed by the protocol and TLS version (`http/1.1 TLSv1.3`, `h2 TLSv1.3`); plain lines have neither.
 struct AccessLogLine {
     private(set) var bytes: [UInt8] = []
 
     init(
         address: String, method: String, target: String, status: Int, bytesSent: Int, durationNanos: UInt64,
-        aborted: Bool, note: String?, tlsVersion: String? = nil
+        aborted: Bool, note: String?, tlsVersion: String? = nil, protocolName: String = "http/1.1"
     ) {
         bytes.reserveCapacity(96 + target.utf8.count)
         bytes.append(contentsOf: address.utf8)
@@ -30,7 +30,9 @@ struct AccessLogLine {
         appendDecimal(fraction, to: &bytes)
         bytes.append(contentsOf: "ms".utf8)
         if let tlsVersion {
-            bytes.append(contentsOf: " http/1.1 ".utf8)
+            bytes.append(32)
+            bytes.append(contentsOf: protocolName.utf8)
+            bytes.append(32)
             bytes.append(contentsOf: tlsVersion.utf8)
         }
         if aborted { bytes.append(contentsOf: " aborted".utf8) }

@@ -31,8 +31,12 @@ struct AccessLogRecord {
     }
 
     /// Writes the request's line to `log` in its format (text or JSON); over TLS it names
-    /// the protocol and the TLS version (`tlsVersion`, e.g. "TLSv1.3").
-    func write(to log: LogSink, address: String, durationNanos: UInt64, aborted: Bool, tlsVersion: String? = nil) {
+    /// the protocol (`protocolName`: "http/1.1" or "h2") and the TLS version (`tlsVersion`,
+    /// e.g. "TLSv1.3").
+    func write(
+        to log: LogSink, address: String, durationNanos: UInt64, aborted: Bool, tlsVersion: String? = nil,
+        protocolName: String = "http/1.1"
+    ) {
         if log.format == .json {
             var line = JSONLogLine(level: .info)
             line.add("remote", address)
@@ -42,7 +46,7 @@ struct AccessLogRecord {
             line.add("bytes", bytes)
             line.add("duration_ms", thousandths: durationNanos / 1000)
             if let tlsVersion {
-                line.add("protocol", "http/1.1")
+                line.add("protocol", protocolName)
                 line.add("tls", tlsVersion)
             }
             if aborted { line.add("aborted", true) }
@@ -52,7 +56,8 @@ struct AccessLogRecord {
         }
         let line = AccessLogLine(
             address: address, method: method ?? "-", target: target ?? "-", status: status, bytesSent: bytes,
-            durationNanos: durationNanos, aborted: aborted, note: note, tlsVersion: tlsVersion)
+            durationNanos: durationNanos, aborted: aborted, note: note, tlsVersion: tlsVersion,
+            protocolName: protocolName)
         log.write(bytes: line.bytes)
     }
 }

@@ -54,6 +54,8 @@ final class Connection {
         /// Nothing but errors (a deferred answer is awaited and the client has closed its
         /// side or sent as much as a connection may buffer).
         case none
+        /// Both (HTTP/2 with its socket full: frames are still read, so nghttp2 sees a flood).
+        case both
     }
 
     let descriptor: Int32
@@ -80,6 +82,9 @@ final class Connection {
     /// TLS on this connection when the listener serves HTTPS (its handshake runs while
     /// the connection is idle, under the header deadline); nil for plain HTTP.
     var tls: TLSSession?
+    /// HTTP/2 on this connection once its TLS handshake chose `h2` (ALPN): then nghttp2
+    /// frames its streams, and `phase` stays `idle` (the streams carry their own state).
+    var http2: HTTP2Connection?
 
     init(descriptor: Int32, address: String, counted: Bool, now: UInt64) {
         self.descriptor = descriptor

@@ -12,6 +12,10 @@ extension EventLoop {
     func sweep(now: UInt64) {
         let draining = engine.draining.load(ordering: .relaxed)
         for connection in Array(connections.values) {
+            if connection.http2 != nil {
+                sweepHTTP2(connection, now: now, draining: draining)
+                continue
+            }
             if draining && closesWhenDraining(connection) {
                 closeNow(connection, aborted: false)
                 continue

@@ -19,6 +19,7 @@ extension EventLoop {
             case .input: EpollEvents.input | EpollEvents.readHangUp
             case .output: EpollEvents.output
             case .none: 0
+            case .both: EpollEvents.input | EpollEvents.readHangUp | EpollEvents.output
             }
         if !register(
             connection.descriptor, events: events, tag: UInt64(connection.descriptor), operation: Int32(EPOLL_CTL_MOD))

@@ -16,6 +16,10 @@ extension EventLoop {
             closeNow(connection, aborted: connection.request != nil)
             return
         }
+        if connection.http2 != nil {
+            handleHTTP2(connection, events: events)
+            return
+        }
         if let tls = connection.tls, !tls.isEstablished {
             // Either readiness may be what the handshake waits for.
             readAvailable(connection)
@@ -83,6 +87,10 @@ extension EventLoop {
             switch tls.handshake() {
             case .done:
                 guard setInterest(connection, .input) else { return nil }
+                if tls.applicationProtocol == "h2" {
+                    startHTTP2(connection)
+                    return nil
+                }
             case .wantRead:
                 setInterest(connection, .input)
                 return nil

@@ -110,6 +110,13 @@ final class EventLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
+        // OpenSSL writes records with write(2), not send(MSG_NOSIGNAL): a peer gone away
+        // would raise SIGPIPE and end the process of an app that does not ignore it. On
+        // the loop's own thread it is blocked, so the write fails with EPIPE instead.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
         var scratch = [epoll_event](repeating: epoll_event(), count: 256)
         var events = [tabserver_epoll_ready](repeating: tabserver_epoll_ready(), count: 256)
         while true {
@@ -149,7 +156,9 @@ final class EventLoop: @unchecked Sendable {
             return ready
         }) {
             guard let connection = connections[descriptor] else { continue }
-            if case .waiting = connection.phase {
+            if connection.http2 != nil {
+                serviceHTTP2(connection)
+            } else if case .waiting = connection.phase {
                 resume(connection)
             } else {
                 pump(connection)

@@ -143,7 +143,7 @@ public final class HTTPServer: @unchecked Sendable {
         do {
             return try TLSServerContext(
                 certificatePath: settings.certificatePath, keyPath: settings.keyPath,
-                minimumVersion: settings.minimumVersion == .tls13 ? .tls13 : .tls12)
+                minimumVersion: settings.minimumVersion == .tls13 ? .tls13 : .tls12, offersHTTP2: settings.http2)
         } catch {
             throw HTTPServerError(error.reason)
         }

@@ -18,11 +18,17 @@ public struct TLSSettings: Sendable, Hashable {
     /// PEM: the certificate's private key, unencrypted.
     public var keyPath: String
     public var minimumVersion: MinimumVersion
+    /// Whether ALPN offers HTTP/2 (`h2`) besides HTTP/1.1; on by default. HTTP/2 is only
+    /// ever served over TLS (no h2c).
+    public var http2: Bool
 
     /// The files and the minimum version (1.2 unless given).
-    public init(certificatePath: String, keyPath: String, minimumVersion: MinimumVersion = .tls12) {
+    public init(
+        certificatePath: String, keyPath: String, minimumVersion: MinimumVersion = .tls12, http2: Bool = true
+    ) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
         self.minimumVersion = minimumVersion
+        self.http2 = http2
     }
 }

@@ -46,9 +46,11 @@ public final class TLSContext: @unchecked Sendable {
     /// A context serving `certificate` (the leaf first, then its chain) with `key`.
     /// Throws, naming the file, when either holds no PEM object, the certificate is
     /// expired or not yet valid, or the key is not the certificate's.
-    public init(certificate: PEMFile, key: PEMFile, minimumVersion: TLSMinimumVersion, ticketLifetimeSeconds: Int)
-        throws(TLSError)
-    {
+    /// `offersHTTP2`: ALPN picks `h2` when the client offers it (else `http/1.1`).
+    public init(
+        certificate: PEMFile, key: PEMFile, minimumVersion: TLSMinimumVersion, ticketLifetimeSeconds: Int,
+        offersHTTP2: Bool = false
+    ) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw TLSError("could not create a TLS context: \(Self.openSSLReason())")
         }
@@ -56,6 +58,7 @@ public final class TLSContext: @unchecked Sendable {
             try Self.configure(context, minimumVersion: minimumVersion, ticketLifetimeSeconds: ticketLifetimeSeconds)
             notAfter = try Self.useCertificates(certificate, in: context)
             try Self.useKey(key, certificate: certificate, in: context)
+            SSL_CTX_set_alpn_select_cb(context, offersHTTP2 ? Self.selectH2 : Self.selectHTTP11, nil)
         } catch {
             SSL_CTX_free(context)
             ERR_clear_error()
@@ -88,6 +91,46 @@ public final class TLSContext: @unchecked Sendable {
         SSL_CTX_set_timeout(context, ticketLifetimeSeconds)
         // One ticket per full handshake is what a client resumes with.
         SSL_CTX_set_num_tickets(context, 1)
+    }
+
+    /// ALPN (RFC 7301): `h2` when the client offers it, else `http/1.1`; a client that
+    /// offers neither gets no protocol named (and is served HTTP/1.1).
+    private static let selectH2: SSLALPNCallback = { _, out, outLength, offered, offeredLength, _ in
+        choose(["h2", "http/1.1"], out, outLength, offered, offeredLength)
+    }
+    private static let selectHTTP11: SSLALPNCallback = { _, out, outLength, offered, offeredLength, _ in
+        choose(["http/1.1"], out, outLength, offered, offeredLength)
+    }
+
+    typealias SSLALPNCallback =
+        @convention(c) (
+            OpaquePointer?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, UnsafeMutablePointer<UInt8>?,
+            UnsafePointer<UInt8>?, UInt32, UnsafeMutableRawPointer?
+        ) -> Int32
+
+    /// The first of `preferred` in the client's list (length-prefixed names), pointed to
+    /// inside that list as OpenSSL requires.
+    private static func choose(
+        _ preferred: [String], _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+        _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32
+    ) -> Int32 {
+        guard let out, let outLength, let offered else { return SSL_TLSEXT_ERR_NOACK }
+        let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
+        for name in preferred {
+            var index = 0
+            while index < list.count {
+                let length = Int(list[index])
+                let start = index + 1
+                guard start + length <= list.count else { break }
+                if list[start..<(start + length)].elementsEqual(name.utf8) {
+                    out.pointee = offered + start
+                    outLength.pointee = UInt8(length)
+                    return SSL_TLSEXT_ERR_OK
+                }
+                index = start + length
+            }
+        }
+        return SSL_TLSEXT_ERR_NOACK
     }
 
     /// Installs the leaf and its chain; returns the leaf's end of validity.

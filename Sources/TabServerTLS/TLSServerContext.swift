@@ -23,6 +23,8 @@ public final class TLSServerContext: Sendable {
     public let certificatePath: String
     public let keyPath: String
     public let minimumVersion: TLSMinimumVersion
+    /// Whether ALPN offers `h2` (else only `http/1.1`).
+    public let offersHTTP2: Bool
 
     private struct Current {
         var context: TLSContext
@@ -35,12 +37,17 @@ public final class TLSServerContext: Sendable {
 
     /// Reads both files and makes the first context; throws, naming the file, when one
     /// is missing, unreadable, expired or not the other's match.
-    public init(certificatePath: String, keyPath: String, minimumVersion: TLSMinimumVersion) throws(TLSError) {
+    public init(
+        certificatePath: String, keyPath: String, minimumVersion: TLSMinimumVersion, offersHTTP2: Bool = false
+    ) throws(TLSError) {
         self.certificatePath = certificatePath
         self.keyPath = keyPath
         self.minimumVersion = minimumVersion
+        self.offersHTTP2 = offersHTTP2
         current = Mutex(
-            try Self.load(certificatePath: certificatePath, keyPath: keyPath, minimumVersion: minimumVersion))
+            try Self.load(
+                certificatePath: certificatePath, keyPath: keyPath, minimumVersion: minimumVersion,
+                offersHTTP2: offersHTTP2))
     }
 
     /// The current certificate's end of validity, as text.
@@ -49,7 +56,9 @@ public final class TLSServerContext: Sendable {
     /// Reads the files again and serves new handshakes with them; on an error the
     /// current certificate stays in use.
     public func reload() throws(TLSError) {
-        let loaded = try Self.load(certificatePath: certificatePath, keyPath: keyPath, minimumVersion: minimumVersion)
+        let loaded = try Self.load(
+            certificatePath: certificatePath, keyPath: keyPath, minimumVersion: minimumVersion,
+            offersHTTP2: offersHTTP2)
         current.withLock { $0 = loaded }
     }
 
@@ -66,7 +75,7 @@ public final class TLSServerContext: Sendable {
             if now >= current.rotateAt,
                 let fresh = try? TLSContext(
                     certificate: current.certificate, key: current.key, minimumVersion: minimumVersion,
-                    ticketLifetimeSeconds: Self.ticketLifetimeSeconds)
+                    ticketLifetimeSeconds: Self.ticketLifetimeSeconds, offersHTTP2: offersHTTP2)
             {
                 current.context = fresh
             }
@@ -78,15 +87,15 @@ public final class TLSServerContext: Sendable {
     /// Tickets outlive no rotation by much: a client resumes within the period.
     private static let ticketLifetimeSeconds = Int(rotationPeriod.components.seconds)
 
-    private static func load(certificatePath: String, keyPath: String, minimumVersion: TLSMinimumVersion)
-        throws(TLSError) -> Current
-    {
+    private static func load(
+        certificatePath: String, keyPath: String, minimumVersion: TLSMinimumVersion, offersHTTP2: Bool
+    ) throws(TLSError) -> Current {
         let certificate = TLSContext.PEMFile(
             path: certificatePath, bytes: try readFile(certificatePath, role: "TLS certificate"))
         let key = TLSContext.PEMFile(path: keyPath, bytes: try readFile(keyPath, role: "TLS key"))
         let context = try TLSContext(
             certificate: certificate, key: key, minimumVersion: minimumVersion,
-            ticketLifetimeSeconds: ticketLifetimeSeconds)
+            ticketLifetimeSeconds: ticketLifetimeSeconds, offersHTTP2: offersHTTP2)
         return Current(context: context, certificate: certificate, key: key, rotateAt: .now + rotationPeriod)
     }
 

@@ -40,6 +40,13 @@ public final class TLSSession {
         if result == 1 {
             isEstablished = true
             negotiatedVersion = String(cString: SSL_get_version(ssl))
+            var name: UnsafePointer<UInt8>?
+            var length: UInt32 = 0
+            SSL_get0_alpn_selected(ssl, &name, &length)
+            if let name, length > 0 {
+                applicationProtocol = String(
+                    decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+            }
             return .done(0)
         }
         return failure(of: result)
@@ -70,6 +77,10 @@ public final class TLSSession {
         _ = SSL_shutdown(ssl)
         ERR_clear_error()
     }
+
+    /// The protocol ALPN chose ("h2", "http/1.1"), once established; nil when the client
+    /// offered none.
+    public private(set) var applicationProtocol: String?
 
     /// "TLSv1.2" or "TLSv1.3" once established, else nil.
     public var version: String? { negotiatedVersion }
