@@ -18,6 +18,15 @@ public struct TLSSettings: Sendable, Hashable {
     /// PEM: the certificate's private key, unencrypted.
     public var keyPath: String
     public var minimumVersion: MinimumVersion
+    /// A plain HTTP port whose every request is answered `308` to the HTTPS origin
+    /// (`--redirect-http-port`); nil: none. 0 picks a free one (`HTTPServer.redirectPort`).
+    public var redirectHTTPPort: Int? = nil
+    /// Where the redirect points when the public origin is known (`--public-origin
+    /// https://…`): its host and port; nil takes the request's `Host` and the listener's port.
+    public var redirectOrigin: RedirectOrigin? = nil
+    /// The `Strict-Transport-Security` field sent on every answer over TLS (never over
+    /// plain HTTP); nil: none (`--hsts-max-age`).
+    public var strictTransportSecurity: StrictTransportSecurity? = nil
 
     /// The files and the minimum version (1.2 unless given).
     public init(certificatePath: String, keyPath: String, minimumVersion: MinimumVersion = .tls12) {
