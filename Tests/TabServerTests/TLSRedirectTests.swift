@@ -72,7 +72,8 @@ struct TLSRedirectTests {
         #expect(
             try ask(port, "GET http://Shop.Test:80/b?c=d HTTP/1.1\r\nHost: shop.test:80\r\n\r\n").location
                 == "https://shop.test:\(https)/b?c=d")
-        #expect(try ask(port, "OPTIONS * HTTP/1.1\r\nHost: shop.test\r\n\r\n").location == "https://shop.test:\(https)/")
+        #expect(
+            try ask(port, "OPTIONS * HTTP/1.1\r\nHost: shop.test\r\n\r\n").location == "https://shop.test:\(https)/")
         server.shutdown()
 
         let behindOrigin = try startServer { $0.publicOrigin = try? PublicOrigin("https://shop.example.com") }
@@ -199,7 +200,8 @@ struct TLSRedirectTests {
             tls + ["--redirect-http-port", "8080", "--port", "8443", "--hsts-max-age", "600"]
                 + ["--hsts-include-subdomains", "on"])
         #expect(parsed.http.tls?.redirectHTTPPort == 8080)
-        #expect(parsed.http.tls?.strictTransportSecurity == StrictTransportSecurity(maxAge: 600, includeSubDomains: true))
+        #expect(
+            parsed.http.tls?.strictTransportSecurity == StrictTransportSecurity(maxAge: 600, includeSubDomains: true))
         #expect(try parse(tls).http.tls?.strictTransportSecurity == nil)
         #expect(try parse(tls).http.tls?.redirectHTTPPort == nil)
         let refused: [([String], String)] = [
