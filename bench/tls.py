@@ -95,7 +95,7 @@ def wait_tls(port, context, timeout=10):
 
 def alpn(port, ca):
     out = subprocess.run(["openssl", "s_client", "-connect", f"127.0.0.1:{port}", "-alpn", "h2,http/1.1",
-                          "-CAfile", ca], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20).stdout
+                          "-CAfile", ca], stdin=subprocess.DEVNULL, capture_output=True, timeout=20).stdout.decode("utf-8", "replace")
     match = re.search(r"ALPN protocol: (\S+)", out)
     return match.group(1) if match else None
 
