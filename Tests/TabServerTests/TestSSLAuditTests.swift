@@ -117,7 +117,8 @@ struct TestSSLAuditTests {
         #expect(finding("TLS1_2")?.text == "offered")
         #expect(finding("TLS1_3")?.text.hasPrefix("offered") == true)
         for weak in ["NULL", "aNULL", "EXPORT", "LOW", "3DES_IDEA", "AVERAGE"] {
-            #expect(finding("cipherlist_" + weak)?.text == "not offered", "\(weak): \(String(describing: finding(weak)))")
+            #expect(
+                finding("cipherlist_" + weak)?.text == "not offered", "\(weak): \(String(describing: finding(weak)))")
         }
         #expect(finding("cipherlist_STRONG")?.text == "offered")
         #expect(finding("PFS")?.text == "offered")
