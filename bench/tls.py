@@ -15,7 +15,7 @@
 
 Server CPU (user + system of the server's process, nginx: its workers) per request is
 reported beside every rate. Rounds alternate who goes first; medians.
-Usage: bench/tls.py [seconds] (builds nothing: bench/run.sh --tls builds the release binary).
+Usage: [BENCH_TLS_WORKLOADS=page,handshakes,resumed,h2] bench/tls.py [seconds] (builds nothing: bench/run.sh --tls builds the release binary).
 Writes bench/results/tls-YYYYMMDD-HHMMSS.md."""
 import os
 import re
@@ -38,6 +38,8 @@ CONNECTIONS = 64
 IDLE_CONNECTIONS = 1000
 TARGETS = {"page": 0.80, "handshakes": 0.80, "resumed": None, "h2": 0.80}
 HANDSHAKE_CLIENTS = 4
+# BENCH_TLS_WORKLOADS=handshakes,resumed: only these rows (the idle memory is always measured).
+ONLY = [w for w in os.environ.get("BENCH_TLS_WORKLOADS", "").split(",") if w]
 
 
 def run(args, **kwargs):
@@ -253,6 +255,8 @@ def main():
                  lambda: h2load(nginx_url, nginx_pids)),
             ]
             for workload, tabserver_run, nginx_run in pairs:
+                if ONLY and workload not in ONLY:
+                    continue
                 order = [("tabserver", tabserver_run), ("nginx", nginx_run)]
                 if index % 2 == 1:
                     order.reverse()
@@ -292,6 +296,8 @@ def main():
               "resumed": "new TLS connections/s, resumed by ticket (wrk -c64, Connection: close)",
               "h2": "tab page over h2 (h2load -c64 -m8)"}
     for workload, label in labels.items():
+        if ONLY and workload not in ONLY:
+            continue
         ours_rps, theirs_rps = median(f"tabserver {workload}", "rps"), median(f"nginx {workload}", "rps")
         theirs = f"{theirs_rps:,.0f}/s, {median(f'nginx {workload}', 'cpu_us'):.1f} us CPU/req"
         if ours_rps is None:
