@@ -3,16 +3,20 @@
 # Benchmarks TabServer against nginx serving the same rendered page as a static file,
 # and a Python peer (Starlette + Jinja2 on uvicorn), on loopback, alternating (5 rounds
 # against nginx, 5 for the stores, 5 against the peer). Not part of the tests. Usage: bench/run.sh [seconds]
+# bench/run.sh --tls [seconds]: HTTPS/1.1, handshakes, idle TLS memory and h2 against nginx (bench/tls.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-for tool in wrk nginx; do
+tls=false
+if [[ "${1:-}" == "--tls" ]]; then tls=true; shift; fi
+for tool in wrk nginx h2load; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    package=$tool; [[ $tool == nginx ]] && package=nginx-light
+    package=$tool; [[ $tool == nginx ]] && package=nginx-light; [[ $tool == h2load ]] && package=nghttp2-client
     echo "bench: installing $package"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null
   fi
 done
-bench/peer/setup.sh  # the Python peer's venv (pinned, from PyPI), if missing
+$tls || bench/peer/setup.sh  # the Python peer's venv (pinned, from PyPI), if missing
 swift build -c release --static-swift-stdlib --product tabserver
+if $tls; then exec python3 bench/tls.py "$@"; fi
 exec python3 bench/bench.py "$@"

@@ -33,9 +33,14 @@ public final class AppServer: Sendable {
     {
         self.application = application
         let configuration = application.configuration
+        var http = configuration.http
+        if let origin = configuration.publicOrigin, origin.isHTTPS {
+            // The redirect points where visitors reach the app, not at the listener's port.
+            http.tls?.redirectOrigin = RedirectOrigin(host: origin.host, port: origin.port)
+        }
         do {
             engine = try HTTPServer(
-                configuration: configuration.http, responder: application.responder,
+                configuration: http, responder: application.responder,
                 accessLog: configuration.accessLog ? (accessLog ?? Self.standardOutput(configuration.logFormat)) : nil,
                 errorLog: application.log)
         } catch {
@@ -52,6 +57,9 @@ public final class AppServer: Sendable {
 
     /// Whether it serves HTTPS itself (`--tls-certificate`, `--tls-key`).
     public var servesTLS: Bool { engine.servesTLS }
+
+    /// The plain HTTP port that answers 308 to HTTPS (`--redirect-http-port`); nil without one.
+    public var redirectPort: Int? { engine.redirectPort }
 
     /// Reads the TLS certificate and key again (SIGHUP after a renewal): new handshakes
     /// use them, open connections keep theirs; on an error the current certificate stays.

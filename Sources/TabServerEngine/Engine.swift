@@ -14,6 +14,12 @@ final class Engine: Sendable {
     let listenDescriptor: Int32
     /// The listener's TLS context when it serves HTTPS; nil for plain HTTP.
     let tls: TLSServerContext?
+    /// Set on the plain redirect listener: every request is answered a 308 to HTTPS.
+    let redirect: HTTPSRedirect?
+    /// `Strict-Transport-Security: …` and CRLF, added to every answer over TLS; nil: none.
+    let strictTransportSecurityField: [UInt8]?
+    /// The same field's value, for HTTP/2 answers (always over TLS).
+    let strictTransportSecurityValue: String?
 
     /// The event loops, to deal accepted connections out in turn (emptied at shutdown).
     let loops = Mutex<[EventLoop]>([])
@@ -43,9 +49,14 @@ final class Engine: Sendable {
 
     init(
         responder: any HTTPResponder, configuration: HTTPServerConfiguration, accessLog: LogSink?,
-        errorLog: LogSink, listenDescriptor: Int32, tls: TLSServerContext? = nil
+        errorLog: LogSink, listenDescriptor: Int32, tls: TLSServerContext? = nil, redirect: HTTPSRedirect? = nil
     ) {
         self.tls = tls
+        self.redirect = redirect
+        strictTransportSecurityValue = configuration.tls?.strictTransportSecurity?.fieldValue
+        strictTransportSecurityField = configuration.tls?.strictTransportSecurity.map {
+            Array("Strict-Transport-Security: \($0.fieldValue)\r\n".utf8)
+        }
         self.responder = responder
         self.configuration = configuration
         self.accessLog = accessLog

@@ -103,6 +103,7 @@ extension EventLoop {
             }
             fields.append((name, field.value))
         }
+        if let value = engine.strictTransportSecurityValue { fields.append(("strict-transport-security", value)) }
         let dateLine = date.current()  // "Date: …\r\n"
         fields.append(("date", String(decoding: dateLine.dropFirst(6).dropLast(2), as: UTF8.self)))
         var isStream = false

@@ -166,6 +166,7 @@ extension EventLoop {
         case .complete(let head, let length):
             connection.input.removeFirst(length)
             beginRequest(connection, method: head.method.description, target: head.target, now: now)
+            if let redirect = engine.redirect { return answerRedirect(connection, head: head, redirect) }
             if let rejection = checkBody(of: head) {
                 reject(connection, rejection, method: head.method)
                 return false
@@ -192,6 +193,27 @@ extension EventLoop {
                 since: now, head: head, chunked: head.framing == .chunked ? ChunkedDecoder() : nil)
             return true
         }
+    }
+
+    /// On the redirect listener: a 308 to the HTTPS origin (400 without a usable host),
+    /// from the head alone. A request with a body is answered without reading it, then
+    /// the connection closes (its body is discarded while lingering). True when the next
+    /// pipelined request may follow.
+    private func answerRedirect(_ connection: Connection, head: RequestHead, _ redirect: HTTPSRedirect) -> Bool {
+        guard let location = redirect.location(host: head.headers["host"], target: head.target) else {
+            reject(
+                connection,
+                EngineRejection(status: .badRequest, message: "This port redirects to HTTPS and needs a valid Host."),
+                method: head.method)
+            return false
+        }
+        var response = HTTPResponse.text("308 Permanent Redirect: \(location)\n", status: .permanentRedirect)
+        response.headers.add("Location", location)
+        let close = head.framing != .none || !head.keepAlive || engine.draining.load(ordering: .relaxed)
+        let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
+        queue(response, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
+        flush(connection)
+        return !close
     }
 
     /// Sends the interim answer at once: what `send` returns, or over TLS the bytes

@@ -30,6 +30,7 @@ extension EventLoop {
         } else {
             bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
         }
+        if connection.tls != nil, let field = engine.strictTransportSecurityField { bytes.append(contentsOf: field) }
         var streamed = false
         if case .stream = response.body { streamed = true }
         ResponseHead.finish(

@@ -33,6 +33,11 @@ public final class HTTPServer: @unchecked Sendable {
     private let loops: [EventLoop]
     private let listenSocket: ListenSocket
     private let lifecycle: Lifecycle
+    /// The plain listener answering 308 to HTTPS (`TLSSettings.redirectHTTPPort`).
+    private var redirector: HTTPServer?
+
+    /// The port of the plain HTTP listener that redirects to HTTPS; nil when there is none.
+    public var redirectPort: Int? { redirector?.port }
 
     /// Where the server is in its life; `running` once `init` has returned.
     public var state: State { lifecycle.state }
@@ -40,9 +45,33 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds, starts the engine threads, and begins serving `responder`: the server
     /// passes `created` and `bound` and is `running` when this returns. When a step fails
     /// it closes what it opened and throws.
-    public init(
+    public convenience init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         accessLog: LogSink? = .standardOutput, errorLog: LogSink = .standardError
+    ) throws(HTTPServerError) {
+        try self.init(
+            configuration: configuration, responder: responder, accessLog: accessLog, errorLog: errorLog,
+            redirect: nil)
+        guard let port = configuration.tls?.redirectHTTPPort else { return }
+        // The redirect listener: plain HTTP, the same limits, one thread (it only answers
+        // heads with a 308).
+        var plain = configuration
+        plain.tls = nil
+        plain.port = port
+        plain.threads = 1
+        do {
+            redirector = try HTTPServer(
+                configuration: plain, responder: responder, accessLog: accessLog, errorLog: errorLog,
+                redirect: HTTPSRedirect(httpsPort: self.port, origin: configuration.tls?.redirectOrigin))
+        } catch {
+            shutdown()
+            throw HTTPServerError("the HTTP redirect port \(port): \(error.description)")
+        }
+    }
+
+    private init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder, accessLog: LogSink?,
+        errorLog: LogSink, redirect: HTTPSRedirect?
     ) throws(HTTPServerError) {
         let lifecycle = Lifecycle()
         try Self.validate(configuration)
@@ -53,7 +82,7 @@ public final class HTTPServer: @unchecked Sendable {
         lifecycle.advance(from: .created, to: .bound)
         let engine = Engine(
             responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
-            listenDescriptor: socket.descriptor, tls: tls)
+            listenDescriptor: socket.descriptor, tls: tls, redirect: redirect)
         var loops: [EventLoop] = []
         do {
             for _ in 0..<configuration.threads {
@@ -98,6 +127,7 @@ public final class HTTPServer: @unchecked Sendable {
         case .created, .bound:
             return  // only inside a failed `init`: nothing runs
         }
+        redirector?.shutdown()
         engine.draining.store(true, ordering: .relaxed)
         // Shutting the listening socket down refuses new connections now (a proxy retries
         // another instance at once) and makes every loop's accept fail, so it stops listening.

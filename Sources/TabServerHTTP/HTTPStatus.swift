@@ -18,6 +18,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let noContent = HTTPStatus(code: 204, reason: "No Content")
     public static let seeOther = HTTPStatus(code: 303, reason: "See Other")
     public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
+    public static let permanentRedirect = HTTPStatus(code: 308, reason: "Permanent Redirect")
     public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
     public static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
     public static let notFound = HTTPStatus(code: 404, reason: "Not Found")

@@ -21,6 +21,15 @@ public struct TLSSettings: Sendable, Hashable {
     /// Whether ALPN offers HTTP/2 (`h2`) besides HTTP/1.1; on by default. HTTP/2 is only
     /// ever served over TLS (no h2c).
     public var http2: Bool
+    /// A plain HTTP port whose every request is answered `308` to the HTTPS origin
+    /// (`--redirect-http-port`); nil: none. 0 picks a free one (`HTTPServer.redirectPort`).
+    public var redirectHTTPPort: Int? = nil
+    /// Where the redirect points when the public origin is known (`--public-origin
+    /// https://…`): its host and port; nil takes the request's `Host` and the listener's port.
+    public var redirectOrigin: RedirectOrigin? = nil
+    /// The `Strict-Transport-Security` field sent on every answer over TLS (never over
+    /// plain HTTP); nil: none (`--hsts-max-age`).
+    public var strictTransportSecurity: StrictTransportSecurity? = nil
 
     /// The files and the minimum version (1.2 unless given).
     public init(

@@ -57,6 +57,10 @@ public enum AppMain {
             log.write(
                 "\(name): listening on \(server.servesTLS ? "https" : "http")://\(configuration.http.host):\(server.port)\(configuration.basePath)/ (\(configuration.http.threads) threads, sessions: \(configuration.sessions))"
             )
+            if let redirectPort = server.redirectPort {
+                log.write(
+                    "\(name): redirecting http://\(configuration.http.host):\(redirectPort)/ to HTTPS (308)")
+            }
             log.flush()
             exit(
                 ProcessSignals.serve(

@@ -109,6 +109,42 @@ extension AppConfiguration {
             configuration.http.tls?.minimumVersion = version
         },
         Setting(
+            flag: "redirect-http-port", environment: "TABSERVER_REDIRECT_HTTP_PORT", defaultValue: "(none)",
+            help: "with TLS, also listen for plain HTTP on this port and answer every request 308 to https://"
+        ) { configuration, value throws(ConfigurationError) in
+            let port = try integer(value, in: 0...65535)
+            guard configuration.http.tls != nil else {
+                throw ConfigurationError("needs --tls-certificate and --tls-key")
+            }
+            guard port == 0 || port != configuration.http.port else {
+                throw ConfigurationError("\(port) is the HTTPS port (--port) itself")
+            }
+            configuration.http.tls?.redirectHTTPPort = port
+        },
+        Setting(
+            flag: "hsts-max-age", environment: "TABSERVER_HSTS_MAX_AGE", defaultValue: "(off)",
+            help: "with TLS, send Strict-Transport-Security: max-age=SECONDS on every HTTPS answer (e.g. 31536000)"
+        ) { configuration, value throws(ConfigurationError) in
+            let maxAge = try integer(value, in: 0...315_360_000)
+            guard configuration.http.tls != nil else {
+                throw ConfigurationError("needs --tls-certificate and --tls-key")
+            }
+            let includeSubDomains = configuration.http.tls?.strictTransportSecurity?.includeSubDomains ?? false
+            configuration.http.tls?.strictTransportSecurity = StrictTransportSecurity(
+                maxAge: maxAge, includeSubDomains: includeSubDomains)
+        },
+        Setting(
+            flag: "hsts-include-subdomains", environment: "TABSERVER_HSTS_INCLUDE_SUBDOMAINS", defaultValue: "off",
+            help: "add includeSubDomains to Strict-Transport-Security (every subdomain must serve HTTPS): on or off"
+        ) { configuration, value throws(ConfigurationError) in
+            let include = try boolean(value)
+            guard include else { return }
+            guard configuration.http.tls?.strictTransportSecurity != nil else {
+                throw ConfigurationError("needs --hsts-max-age")
+            }
+            configuration.http.tls?.strictTransportSecurity?.includeSubDomains = true
+        },
+        Setting(
             flag: "public", environment: "TABSERVER_PUBLIC", defaultValue: LibraryFiles.path("Public"),
             help: "static files, served from memory"
         ) { configuration, value throws(ConfigurationError) in
