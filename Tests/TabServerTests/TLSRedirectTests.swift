@@ -157,7 +157,8 @@ struct TLSRedirectTests {
         let certificates = try TLSServerTests.Certificates.shared.get()
         func headers(_ url: String, http2: Bool = false) -> String {
             TLSServerTests.run([
-                "/usr/bin/curl", http2 ? "--http2" : "--http1.1", "--silent", "--cacert", certificates.ca, "--max-time", "10",
+                "/usr/bin/curl", http2 ? "--http2" : "--http1.1", "--silent", "--cacert", certificates.ca, "--max-time",
+                "10",
                 "--dump-header", "-", "--output", "/dev/null", url,
             ]).output.lowercased()
         }
@@ -174,7 +175,8 @@ struct TLSRedirectTests {
             #expect(head.contains("\r\nstrict-transport-security: max-age=31536000\r\n"), "\(path): \(head)")
             let overHTTP2 = headers("https://127.0.0.1:\(server.port)\(path)", http2: true)
             #expect(overHTTP2.hasPrefix("http/2 "), "\(path): \(overHTTP2)")
-            #expect(overHTTP2.contains("\r\nstrict-transport-security: max-age=31536000\r\n"), "h2 \(path): \(overHTTP2)")
+            #expect(
+                overHTTP2.contains("\r\nstrict-transport-security: max-age=31536000\r\n"), "h2 \(path): \(overHTTP2)")
         }
         let redirectPort = try #require(server.redirectPort)
         let redirect = headers("http://127.0.0.1:\(redirectPort)/healthz")
