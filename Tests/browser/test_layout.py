@@ -41,6 +41,7 @@ def _assert_bar_at_bottom(snapshot: dict, when: str) -> None:
 
 
 @ALL_VIEWPORTS
+@pytest.mark.webkit
 def test_bar_stays_at_the_bottom_and_covers_nothing(browsers, viewport):
     browser = browsers.open(viewport)
     for path in ("/tabs/featured", "/tabs/music/albums/1"):
