@@ -9,8 +9,8 @@ module keeps one browser per configuration (viewport, JavaScript on/off, languag
 every test starts that browser on a new session (all cookies cleared, light mode).
 
 Tests marked `webkit` run a second time in WebKitGTK, Safari's engine (Debian's
-MiniBrowser driven through WebKitWebDriver, on an Xvfb display the session starts and
-stops by pid), at the phone sizes only; `--engine chromium` or `--engine webkit` runs
+MiniBrowser driven through WebKitWebDriver, each on an Xvfb display of its own, started
+and stopped by pid), at the phone sizes only; `--engine chromium` or `--engine webkit` runs
 one engine alone. WebKitGTK has no device emulation: see webkit.py for what differs.
 """
 
@@ -284,6 +284,7 @@ class BrowserPool:
             while len(self.drivers) >= self.MAX_OPEN:
                 _quit(self.drivers.pop(next(iter(self.drivers))))
             if engine == "webkit":
+                assert viewport in PHONES, f"a test marked webkit opens the {viewport} size: WebKitGTK runs the phones"
                 driver = webkit.make_driver(*VIEWPORTS[viewport], js=js, lang=lang)
             else:
                 driver = _make_driver(viewport, js, lang)
@@ -300,7 +301,10 @@ class BrowserPool:
 
 def _quit(driver: webdriver.Remote) -> None:
     try:
-        driver.quit()  # ends chromedriver (by its pid) and the browser it started
+        if isinstance(driver, webdriver.WebKitGTK):
+            webkit.quit_driver(driver)  # the browser, then its Xvfb (by its pid)
+        else:
+            driver.quit()  # ends chromedriver (by its pid) and the browser it started
     except Exception:  # noqa: BLE001 - a dead browser must not hide the test result
         pass
 
@@ -332,12 +336,13 @@ def browsers_for():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _webkit_display():
-    """Stops the Xvfb display of the WebKitGTK browsers (started on first use) at the end."""
+def _webkit_displays():
+    """Stops any Xvfb of a WebKitGTK browser still running at the end, and removes the
+    files of the WebKitGTK browsers (GTK style sheet, compiled locales)."""
     try:
         yield
     finally:
-        webkit.stop_display()
+        webkit.stop_displays()
 
 
 @pytest.fixture(scope="session")

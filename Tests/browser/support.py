@@ -47,6 +47,13 @@ SHIPPED_COMPACT_BAR = SHIPPED_ORDER[:3] + ["search"]
 # Bounded waits: every wait ends after this many seconds at most.
 TIMEOUT = 10
 
+# Whether a view transition runs (its pseudo-elements animate): while it does, they take
+# every click. WebKit has no document.activeViewTransition.
+_TRANSITION = r"""
+return !!document.activeViewTransition || document.getAnimations().some(
+  (a) => String(a.effect && a.effect.pseudoElement || "").startsWith("::view-transition"));
+"""
+
 # One snapshot of what the page shows, taken in a single script so it never mixes two
 # documents. Visibility is layout-based: an element hidden by a media query has no box.
 _SNAPSHOT = r"""
@@ -66,10 +73,12 @@ const items = nav ? [...nav.querySelectorAll("button[name=tab]")].map((b) => ({
   rect: box(b),
 })) : [];
 const more = nav ? nav.querySelector(".tab-more .tab") : null;
+const transition = (() => { __TRANSITION__ })();
 return {
   // Loaded, and done with the view transition into it: until its first frame is shown,
-  // Chromium drops input, so a tap right after a navigation could be lost.
-  ready: document.activeViewTransition ? "transition" : document.readyState,
+  // Chromium drops input, and while it runs the transition's pseudo-elements take every
+  // click, so a tap right after a navigation could be lost.
+  ready: transition ? "transition" : document.readyState,
   path: location.pathname,
   h1: (document.querySelector("h1")?.textContent || "").trim(),
   lang: document.documentElement.getAttribute("lang"),
@@ -83,7 +92,7 @@ return {
   more: more ? {visible: visible(more), current: more.getAttribute("aria-current"), rect: box(more),
                 action: more.getAttribute("formaction")} : null,
 };
-"""
+""".replace("__TRANSITION__", _TRANSITION)
 
 
 class Browser:
@@ -196,6 +205,8 @@ class Browser:
         """A finger tap on the phone (touch pointer), a mouse click elsewhere and in
         WebKitGTK (a desktop port: no touch input)."""
         assert element.is_displayed(), f"cannot tap a hidden {element.tag_name}"
+        # As a person would, wait for the page to stop cross-fading.
+        self.wait(lambda: not self.run(_TRANSITION), "a view transition did not end")
         if self.viewport not in PHONES or self.webkit:
             element.click()
             return

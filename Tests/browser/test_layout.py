@@ -91,6 +91,7 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => {
 
 @ALL_VIEWPORTS
 @pytest.mark.parametrize("lang", ["en-US,en", "de", "ja", "ar"], ids=["en", "de", "ja", "ar"])
+@pytest.mark.webkit
 def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport, lang):
     """In every shipped language: labels are long in German and Arabic, wide in Japanese."""
     browser = browsers.open(viewport, lang=lang)
@@ -145,6 +146,7 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => el.getB
 
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
 @pytest.mark.parametrize("model", ["seven", "shipped"])
+@pytest.mark.webkit
 def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, shipped_server, viewport, model):
     """No title is cut, not even by a pixel ("Audioboo…" at 820 px), and in phone
     landscape a badge covers at most a third of its icon and stays inside the bar

@@ -2,9 +2,9 @@
 """WebKitGTK browsers for the suite: Safari's engine, the one every iPhone browser uses.
 
 Debian's `webkit2gtk-driver` (WebKitWebDriver) drives WebKitGTK's MiniBrowser through
-Selenium's `webdriver.WebKitGTK`. MiniBrowser needs an X display: one Xvfb, started on
-first use with `-displayfd` (it picks a free display number itself, no race with other
-runs) and stopped by its pid when the session ends.
+Selenium's `webdriver.WebKitGTK`. MiniBrowser needs an X display: each browser gets an
+Xvfb of its own, as large as the phone's screen (so the page has the keyboard focus,
+see `_start_display`), stopped by its pid when the browser quits.
 
 WebKitGTK is a desktop port, so what Chromium emulates is set up by other means:
 
@@ -40,8 +40,6 @@ from selenium.webdriver.webkitgtk.service import Service
 
 DRIVER = os.environ.get("WEBKITWEBDRIVER_BINARY", "/usr/bin/WebKitWebDriver")
 XVFB = os.environ.get("XVFB_BINARY", "/usr/bin/Xvfb")
-# The screen of the display: larger than every window the suite opens.
-SCREEN = "1920x1200x24"
 
 # MiniBrowser's toolbar shrinks to nothing (its buttons and entry have a minimum width
 # that keeps the window at 447 px or wider otherwise). The web view is left as it is.
@@ -72,38 +70,26 @@ def browser_binary() -> str:
     return found[-1]
 
 
-class _Display:
-    """The Xvfb display and the session's folders (GTK config, compiled locales)."""
+class _Files:
+    """The session's folders: GTK's config (the style sheet) and compiled locales."""
 
     def __init__(self) -> None:
-        self.process: subprocess.Popen | None = None
-        self.name = ""
         self.folder: tempfile.TemporaryDirectory | None = None
 
-    def start(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            return
-        self.folder = tempfile.TemporaryDirectory(prefix="tabserver-webkit-")
-        gtk = Path(self.folder.name, "config", "gtk-3.0")
-        gtk.mkdir(parents=True)
-        (gtk / "gtk.css").write_text(_GTK_CSS, encoding="utf-8")
-        Path(self.folder.name, "locales").mkdir()
-        # -displayfd 1: Xvfb picks a free display and writes its number to stdout once
-        # it accepts clients.
-        self.process = subprocess.Popen(
-            [XVFB, "-displayfd", "1", "-screen", "0", SCREEN, "-nolisten", "tcp"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        number = self.process.stdout.readline().decode().strip()
-        if not number.isdigit():
-            self.stop()
-            pytest.fail("Xvfb did not start (is the xvfb package installed? scripts/setup.sh --test)")
-        self.name = ":" + number
+    def root(self) -> Path:
+        if self.folder is None:
+            self.folder = tempfile.TemporaryDirectory(prefix="tabserver-webkit-")
+            gtk = Path(self.folder.name, "config", "gtk-3.0")
+            gtk.mkdir(parents=True)
+            (gtk / "gtk.css").write_text(_GTK_CSS, encoding="utf-8")
+            Path(self.folder.name, "locales").mkdir()
+        return Path(self.folder.name)
 
     def locale(self, lang: str) -> str:
         """The LANG value for `lang`, its locale compiled on first use."""
         first = lang.split(",")[0].strip()
         source, name = _LOCALES.get(first, _LOCALES.get(first.split("-")[0], ("en_US", "en_US.UTF-8")))
-        target = Path(self.folder.name, "locales", name)
+        target = self.root() / "locales" / name
         if not target.exists():
             result = subprocess.run(["localedef", "-i", source, "-f", "UTF-8", str(target)],
                                     stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
@@ -111,51 +97,91 @@ class _Display:
                 pytest.fail(f"localedef could not make {name}: {result.stderr[-500:]}")
         return name
 
-    def environment(self, lang: str) -> dict[str, str]:
+    def environment(self, display: str, lang: str) -> dict[str, str]:
         env = {key: value for key, value in os.environ.items() if not key.startswith(("LC_", "WAYLAND"))}
-        env.update({
-            "DISPLAY": self.name, "XDG_CONFIG_HOME": str(Path(self.folder.name, "config")),
-            "LOCPATH": str(Path(self.folder.name, "locales")), "LANG": self.locale(lang),
-            # No accessibility bus or GPU on the virtual display; software rendering.
-            "NO_AT_BRIDGE": "1", "LIBGL_ALWAYS_SOFTWARE": "1",
-        })
         env.pop("LANGUAGE", None)
+        env.update({
+            "DISPLAY": display, "XDG_CONFIG_HOME": str(self.root() / "config"),
+            "LOCPATH": str(self.root() / "locales"), "LANG": self.locale(lang),
+            # No accessibility bus on the virtual display.
+            "NO_AT_BRIDGE": "1",
+        })
         return env
 
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            process.terminate()  # this pid only
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-        if process is not None and process.stdout:
-            process.stdout.close()
+    def cleanup(self) -> None:
         if self.folder is not None:
             self.folder.cleanup()
             self.folder = None
 
 
-_display = _Display()
+_files = _Files()
+# The Xvfb of each browser open, by WebDriver session id.
+_displays: dict[str, subprocess.Popen] = {}
 
 
-def stop_display() -> None:
-    _display.stop()
+def _start_display(width: int, height: int) -> tuple[subprocess.Popen, str]:
+    """An Xvfb whose screen is the phone's. Without a window manager nothing gives a
+    window the keyboard focus but the pointer (X's focus follows it), which Xvfb puts
+    at the screen's centre: inside the window, as the screen is no larger, so the page
+    has focus (document.hasFocus(), focus rings) as on a phone."""
+    # -displayfd 1: Xvfb picks a free display itself and writes its number once it
+    # accepts clients (no race with other runs for a number).
+    process = subprocess.Popen(
+        [XVFB, "-displayfd", "1", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    number = process.stdout.readline().decode().strip()
+    if not number.isdigit():
+        _stop_display(process)
+        pytest.fail("Xvfb did not start (is the xvfb package installed? scripts/setup.sh --test)")
+    return process, ":" + number
+
+
+def _stop_display(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()  # this pid only
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+    if process.stdout:
+        process.stdout.close()
+
+
+def quit_driver(driver: webdriver.Remote) -> None:
+    """Ends the browser (WebKitWebDriver ends MiniBrowser) and then its display."""
+    process = _displays.pop(driver.session_id, None)
+    try:
+        driver.quit()
+    finally:
+        if process is not None:
+            _stop_display(process)
+
+
+def stop_displays() -> None:
+    """The session's end: every display left (a browser that could not quit) and the files."""
+    while _displays:
+        _stop_display(_displays.popitem()[1])
+    _files.cleanup()
 
 
 def make_driver(width: int, height: int, js: bool, lang: str) -> webdriver.WebKitGTK:
-    """A MiniBrowser whose layout viewport is `width` x `height` CSS pixels."""
+    """A MiniBrowser on a display of its own, whose layout viewport is `width` x
+    `height` CSS pixels."""
     binary = browser_binary()
-    _display.start()
+    process, display = _start_display(width, height)
     options = Options()
     options.binary_location = binary
     options.add_argument("--automation")
     if not js:
         options.add_argument("--enable-javascript=false")
-    service = Service(executable_path=DRIVER, env=_display.environment(lang), log_output=subprocess.DEVNULL)
-    driver = webdriver.WebKitGTK(options=options, service=service)
+    service = Service(executable_path=DRIVER, env=_files.environment(display, lang), log_output=subprocess.DEVNULL)
+    try:
+        driver = webdriver.WebKitGTK(options=options, service=service)
+    except BaseException:
+        _stop_display(process)
+        raise
+    _displays[driver.session_id] = process
     driver.command_executor.client_config.timeout = 60
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
@@ -170,7 +196,7 @@ def make_driver(width: int, height: int, js: bool, lang: str) -> webdriver.WebKi
         if inner == [width, height]:
             return driver
         window = [max(window[0] + width - inner[0], width), max(window[1] + height - inner[1], height)]
-    driver.quit()
+    quit_driver(driver)
     pytest.fail(f"WebKitGTK's viewport stays {inner}, not {[width, height]}")
 
 
