@@ -9,10 +9,11 @@ set -euo pipefail
 want=(pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev)
 if [[ "${1:-}" == "--test" ]]; then
   # Real components the tests start themselves: Redis (and Sentinel), nginx, Caddy, headless Chromium,
-  # WebKitGTK (Safari's engine) with its WebDriver under a virtual X server (xvfb-run);
+  # WebKitGTK (Safari's engine) with its WebDriver on a virtual X server (Xvfb) and the
+  # locale sources its language tests compile (locales);
   # curl and openssl (the command) as TLS clients, openssl also making the test CA.
   want+=(python3-venv python3-pip curl openssl redis-server redis-sentinel nginx-light caddy chromium chromium-driver
-    webkit2gtk-driver xvfb xauth fonts-noto-core fonts-noto-cjk)
+    webkit2gtk-driver xvfb locales fonts-noto-core fonts-noto-cjk)
 fi
 
 missing=()

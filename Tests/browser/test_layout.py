@@ -63,6 +63,24 @@ def test_bar_stays_at_the_bottom_and_covers_nothing(browsers, viewport):
         assert last["onTop"], f"{path}: the last content element is covered by {last['hitClass']!r}"
 
 
+@pytest.mark.webkit
+@pytest.mark.parametrize("viewport", ["phone", "landscape"])
+def test_the_bar_is_translucent_and_blurs_what_scrolls_under_it(browsers, viewport):
+    """UIKit's default bar: the content scrolls on under it, blurred and saturated. The
+    filter must hold in WebKit (Safari takes the prefixed property before 18)."""
+    browser = browsers.open(viewport)
+    browser.get("/tabs/featured")
+    browser.run("window.scrollTo(0, 200);")
+    look = browser.run("""
+        const s = getComputedStyle(document.querySelector("nav.tab-bar"));
+        return {filter: s.backdropFilter || s.webkitBackdropFilter, background: s.backgroundColor};
+    """)
+    assert "blur(20px)" in look["filter"] and "saturate(" in look["filter"], look
+    channels = look["background"][look["background"].index("(") + 1:-1].replace("/", " ").replace(",", " ").split()
+    alpha = float(channels[-1]) if len(channels) in (4, 5) else 1.0
+    assert 0 < alpha < 1, f"the bar is not translucent: {look}"
+
+
 _TARGETS = r"""
 return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => {
   const r = el.getBoundingClientRect();
