@@ -71,14 +71,23 @@ def pytest_collection_modifyitems(config, items):
         callspec = getattr(item, "callspec", None)
         params = callspec.params if callspec else {}
         engine = params.get("engine", "chromium")
-        # WebKitGTK runs the phone sizes (390x844, 844x390): an iPhone's engine.
-        if engine not in wanted or (engine == "webkit" and params.get("viewport", "phone") not in PHONES):
+        if engine not in wanted or (engine == "webkit" and not _webkit_runs(item, params)):
             drop.append(item)
         else:
             keep.append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def _webkit_runs(item, params: dict) -> bool:
+    """WebKitGTK runs the phone sizes (390x844, 844x390: an iPhone's engine), and of the
+    other parameters those the marker names, if it names any:
+    `@pytest.mark.webkit(js=[True])` runs the WebKit half with the script only."""
+    if params.get("viewport", "phone") not in PHONES:
+        return False
+    chosen = item.get_closest_marker("webkit").kwargs
+    return all(params.get(name) in values for name, values in chosen.items())
 
 
 @pytest.fixture(autouse=True)

@@ -135,7 +135,7 @@ def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
 @BOTH_JS_MODES
-@pytest.mark.webkit
+@pytest.mark.webkit(js=[True])  # the pages without the script are the same markup
 def test_a_pushed_page_can_hide_the_bar_and_back_brings_it_back(browsers, viewport, lang, js):
     """TabPage.hidesBottomBar (UIKit's hidesBottomBarWhenPushed): the demo's player is
     shown without the bar, nothing reserves room for it, and its back item leads to a
