@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Real-browser tests: headless Debian Chromium driven by Selenium from a virtualenv.
+# Real-browser tests: headless Debian Chromium driven by Selenium from a virtualenv, and the
+# tests marked `webkit` a second time in WebKitGTK (Safari's engine: Debian's MiniBrowser
+# through WebKitWebDriver, each on an Xvfb display the suite starts and stops by pid) at
+# the phone sizes. `--engine chromium` or `--engine webkit` runs one engine alone.
 # Uses the server binary already built (.build/debug/tabserver, or $TABSERVER_BINARY);
 # build it first with `swift build`. Builds the Notes example if its binary is missing. Exit code = pytest's. Extra arguments go to pytest.
 set -euo pipefail
@@ -37,20 +40,23 @@ then
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
 fi
 
-# Debian's browser and driver, and fonts for the Arabic and Japanese label tests.
+# Debian's browsers and drivers, a virtual X server for WebKitGTK, locale sources (the
+# WebKitGTK language tests compile their locales) and fonts for the Arabic and Japanese
+# label tests.
+packages=(chromium chromium-driver webkit2gtk-driver xvfb locales fonts-noto-core fonts-noto-cjk)
 missing=()
-for package in chromium chromium-driver fonts-noto-core fonts-noto-cjk; do
+for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi
 done
-if ((${#missing[@]})) || [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
-  echo "browser-tests: installing ${missing[*]:-chromium chromium-driver}"
+if ((${#missing[@]})) || [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver || ! -x /usr/bin/WebKitWebDriver ]]; then
+  echo "browser-tests: installing ${missing[*]:-${packages[*]}}"
   sudo_cmd=()
   if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
-    chromium chromium-driver fonts-noto-core fonts-noto-cjk >/dev/null
+    "${packages[@]}" >/dev/null
 fi
 
 binary=${TABSERVER_BINARY:-.build/debug/tabserver}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sets up and runs every check: formatting, Dockerfile lint, the release build, the
 # Swift test suites (unit, in-process end-to-end, live socket, process lifecycle, SQLite,
-# Redis, nginx), the DocC catalog and the browser suite (Chromium).
+# Redis, nginx), the DocC catalog and the browser suite (Chromium, and WebKitGTK at phone sizes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -47,5 +47,5 @@ scripts/fuzz.sh "${FUZZ_SECONDS:-3}"
 echo "== example app on the library (Examples/Notes: build, serve, check)"
 Examples/Notes/smoke-test.sh
 
-echo "== browser tests (headless Chromium, Selenium, axe-core)"
+echo "== browser tests (headless Chromium, Selenium, axe-core; WebKitGTK for the phone sizes)"
 scripts/browser-tests.sh

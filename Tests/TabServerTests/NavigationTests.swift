@@ -189,6 +189,29 @@ struct NavigationTests {
         #expect(asset.headers["cache-control"]?.contains("immutable") == true)
     }
 
+    @Test("the page preloads the bar's icons as CORS fetches (how CSS masks fetch them); More's wait for its list")
+    func iconPreloads() throws {
+        let client = TestClient(try makeApp().responder)
+        let preloads = { (path: String) in
+            client.get(path).body.split(separator: "\n").filter { $0.hasPrefix("<link rel=\"preload\"") }
+        }
+        // Seven tabs: four in a phone's bar (preloaded for every width), three in More there
+        // (preloaded from a regular width on, where the bar shows them).
+        let featured = preloads("/tabs/featured")
+        #expect(featured.count == 7)
+        for line in featured {
+            #expect(line.contains("as=\"image\" crossorigin"), "\(line)")
+            #expect(line.contains("href=\"/icons/"), "\(line)")
+        }
+        let music = try #require(featured.first { $0.contains("/icons/music.svg?v=") })
+        #expect(!music.contains("media="))
+        let podcasts = try #require(featured.first { $0.contains("/icons/podcasts.svg?v=") })
+        #expect(podcasts.contains("media=\"(min-width: 768px)\""))
+        // On More the phone's list shows them: every width preloads them.
+        #expect(preloads("/more").filter { $0.contains("media=") }.isEmpty)
+        #expect(preloads("/more").count == 7)
+    }
+
     @Test("a page with hidesBottomBar is rendered without the bar; its parent has it")
     func hidesBottomBar() throws {
         let client = TestClient(try makeApp().responder)

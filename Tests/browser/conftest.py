@@ -7,6 +7,11 @@ loopback port with in-memory sessions, waits for /healthz, and stops it by pid a
 end. Browsers are Debian's headless Chromium driven through chromedriver; each test
 module keeps one browser per configuration (viewport, JavaScript on/off, language) and
 every test starts that browser on a new session (all cookies cleared, light mode).
+
+Tests marked `webkit` run a second time in WebKitGTK, Safari's engine (Debian's
+MiniBrowser driven through WebKitWebDriver, each on an Xvfb display of its own, started
+and stopped by pid), at the phone sizes only; `--engine chromium` or `--engine webkit` runs
+one engine alone. WebKitGTK has no device emulation: see webkit.py for what differs.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+import webkit
 from support import PHONES, VIEWPORTS, Browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +41,64 @@ SCREENSHOTS = ROOT / "screenshots"
 
 # Selenium must never try to download a driver or a browser.
 os.environ.setdefault("SE_OFFLINE", "true")
+
+
+ENGINES = ("chromium", "webkit")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--engine", action="append", choices=ENGINES,
+        help="run only the tests of this browser engine (repeatable; default: both). Tests marked "
+             "`webkit` run in Chromium and in WebKitGTK, at the phone sizes; the others in Chromium only.")
+
+
+def _engines(config) -> tuple[str, ...]:
+    return tuple(config.getoption("engine") or ENGINES)
+
+
+def pytest_generate_tests(metafunc):
+    # A test marked `webkit` runs once per engine (ids "chromium" and "webkit"); the others
+    # get the `engine` fixture's default, Chromium, and keep their ids.
+    if metafunc.definition.get_closest_marker("webkit") is not None:
+        metafunc.parametrize("engine", ENGINES, indirect=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    wanted = _engines(config)
+    keep, drop = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params if callspec else {}
+        engine = params.get("engine", "chromium")
+        if engine not in wanted or (engine == "webkit" and not _webkit_runs(item, params)):
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def _webkit_runs(item, params: dict) -> bool:
+    """WebKitGTK runs the phone sizes (390x844, 844x390: an iPhone's engine), and of the
+    other parameters those the marker names, if it names any:
+    `@pytest.mark.webkit(js=[True])` runs the WebKit half with the script only."""
+    if params.get("viewport", "phone") not in PHONES:
+        return False
+    chosen = item.get_closest_marker("webkit").kwargs
+    return all(params.get(name) in values for name, values in chosen.items())
+
+
+@pytest.fixture(autouse=True)
+def engine(request) -> str:
+    """The browser engine of this test: what every pool opens while it runs."""
+    name = getattr(request, "param", "chromium")
+    BrowserPool.engine = name
+    try:
+        yield name
+    finally:
+        BrowserPool.engine = "chromium"
 
 
 def _free_port() -> int:
@@ -210,24 +274,31 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
 
 
 class BrowserPool:
-    """One Chromium per configuration, shared by the tests of a module; at most
-    `MAX_OPEN` at once (the least recently used one is closed first)."""
+    """One browser per configuration, shared by the tests of a module; at most
+    `MAX_OPEN` at once (the least recently used one is closed first). It opens the
+    engine of the test running (the `engine` fixture sets `BrowserPool.engine`)."""
 
     MAX_OPEN = 4
+    engine = "chromium"
 
     def __init__(self, server: Server):
         self.server = server
-        self.drivers: dict[tuple[str, bool, str], webdriver.Chrome] = {}
+        self.drivers: dict[tuple[str, str, bool, str], webdriver.Remote] = {}
 
     def open(self, viewport: str, js: bool = True, lang: str = "en-US,en") -> Browser:
-        key = (viewport, js, lang)
+        engine = BrowserPool.engine
+        key = (engine, viewport, js, lang)
         driver = self.drivers.pop(key, None)
         if driver is None:
             while len(self.drivers) >= self.MAX_OPEN:
                 _quit(self.drivers.pop(next(iter(self.drivers))))
-            driver = _make_driver(viewport, js, lang)
+            if engine == "webkit":
+                assert viewport in PHONES, f"a test marked webkit opens the {viewport} size: WebKitGTK runs the phones"
+                driver = webkit.make_driver(*VIEWPORTS[viewport], js=js, lang=lang)
+            else:
+                driver = _make_driver(viewport, js, lang)
         self.drivers[key] = driver  # most recently used last
-        browser = Browser(driver, self.server.base_url, viewport=viewport, js=js)
+        browser = Browser(driver, self.server.base_url, viewport=viewport, js=js, engine=engine)
         browser.reset()
         return browser
 
@@ -237,9 +308,12 @@ class BrowserPool:
         self.drivers.clear()
 
 
-def _quit(driver: webdriver.Chrome) -> None:
+def _quit(driver: webdriver.Remote) -> None:
     try:
-        driver.quit()  # ends chromedriver (by its pid) and the browser it started
+        if isinstance(driver, webdriver.WebKitGTK):
+            webkit.quit_driver(driver)  # the browser, then its Xvfb (by its pid)
+        else:
+            driver.quit()  # ends chromedriver (by its pid) and the browser it started
     except Exception:  # noqa: BLE001 - a dead browser must not hide the test result
         pass
 
@@ -268,6 +342,16 @@ def browsers_for():
     finally:
         for pool in pools:
             pool.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _webkit_displays():
+    """Stops any Xvfb of a WebKitGTK browser still running at the end, and removes the
+    files of the WebKitGTK browsers (GTK style sheet, compiled locales)."""
+    try:
+        yield
+    finally:
+        webkit.stop_displays()
 
 
 @pytest.fixture(scope="session")

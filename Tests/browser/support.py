@@ -47,6 +47,13 @@ SHIPPED_COMPACT_BAR = SHIPPED_ORDER[:3] + ["search"]
 # Bounded waits: every wait ends after this many seconds at most.
 TIMEOUT = 10
 
+# Whether a view transition runs (its pseudo-elements animate): while it does, they take
+# every click. WebKit has no document.activeViewTransition.
+_TRANSITION = r"""
+return !!document.activeViewTransition || document.getAnimations().some(
+  (a) => String(a.effect && a.effect.pseudoElement || "").startsWith("::view-transition"));
+"""
+
 # One snapshot of what the page shows, taken in a single script so it never mixes two
 # documents. Visibility is layout-based: an element hidden by a media query has no box.
 _SNAPSHOT = r"""
@@ -66,10 +73,12 @@ const items = nav ? [...nav.querySelectorAll("button[name=tab]")].map((b) => ({
   rect: box(b),
 })) : [];
 const more = nav ? nav.querySelector(".tab-more .tab") : null;
+const transition = (() => { __TRANSITION__ })();
 return {
   // Loaded, and done with the view transition into it: until its first frame is shown,
-  // Chromium drops input, so a tap right after a navigation could be lost.
-  ready: document.activeViewTransition ? "transition" : document.readyState,
+  // Chromium drops input, and while it runs the transition's pseudo-elements take every
+  // click, so a tap right after a navigation could be lost.
+  ready: transition ? "transition" : document.readyState,
   path: location.pathname,
   h1: (document.querySelector("h1")?.textContent || "").trim(),
   lang: document.documentElement.getAttribute("lang"),
@@ -83,28 +92,53 @@ return {
   more: more ? {visible: visible(more), current: more.getAttribute("aria-current"), rect: box(more),
                 action: more.getAttribute("formaction")} : null,
 };
-"""
+""".replace("__TRANSITION__", _TRANSITION)
 
 
 class Browser:
-    """One Chromium tab of the suite, on a new session per test."""
+    """One browser tab of the suite (Chromium, or WebKitGTK for tests marked `webkit`),
+    on a new session per test."""
 
-    def __init__(self, driver, base_url: str, viewport: str, js: bool):
+    def __init__(self, driver, base_url: str, viewport: str, js: bool, engine: str = "chromium"):
         self.driver = driver
         self.base_url = base_url
         self.viewport = viewport
         self.js_enabled = js
+        self.engine = engine
+
+    @property
+    def webkit(self) -> bool:
+        return self.engine == "webkit"
+
+    def chromium_only(self, what: str) -> None:
+        """Skips the rest of a test in WebKitGTK: `what` needs Chromium (its DevTools
+        protocol or its emulation)."""
+        if self.webkit:
+            pytest.skip(f"Chromium only: {what}")
 
     # Session and environment
 
     def reset(self) -> None:
         """A new visitor: blank page, no cookies (so a new server session), light mode."""
+        if self.webkit:
+            # No DevTools protocol: WebDriver deletes the cookies of the page's site, and
+            # cookies ignore ports, so one page of the server's clears those of every
+            # server on 127.0.0.1. WebKit browsers start light and stay light.
+            self.driver.get(self.url("/healthz"))
+            self.driver.delete_all_cookies()
+            assert self.driver.get_cookies() == []
+            self.driver.get("about:blank")
+            return
         self.driver.get("about:blank")
         self.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
         self.color_scheme("light")
         assert self.driver.get_cookies() == []
 
     def color_scheme(self, scheme: str) -> None:
+        if self.webkit:
+            if scheme != "light":
+                self.chromium_only("a colour scheme switched at run time (WebKitGTK's is set at launch)")
+            return
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "media": "", "features": [{"name": "prefers-color-scheme", "value": scheme}],
         })
@@ -168,9 +202,12 @@ class Browser:
     # Pointer input
 
     def tap(self, element) -> None:
-        """A finger tap on the phone (touch pointer), a mouse click elsewhere."""
+        """A finger tap on the phone (touch pointer), a mouse click elsewhere and in
+        WebKitGTK (a desktop port: no touch input)."""
         assert element.is_displayed(), f"cannot tap a hidden {element.tag_name}"
-        if self.viewport not in PHONES:
+        # As a person would, wait for the page to stop cross-fading.
+        self.wait(lambda: not self.run(_TRANSITION), "a view transition did not end")
+        if self.viewport not in PHONES or self.webkit:
             element.click()
             return
         # Pointer actions do not scroll: bring the element into view first.
@@ -228,6 +265,32 @@ class Browser:
     def document_marked(self, token: str) -> bool:
         return self.run("return window.__tabserverTestMark === arguments[0];", token)
 
+    def region_pixels(self, rects: list[dict]) -> list[list[tuple[int, ...]]]:
+        """The RGBA pixels drawn in each of `rects` (viewport boxes, in CSS pixels), one
+        pixel per CSS pixel. Chromium captures each box alone (at 3x a full screenshot is
+        slow to decode in Python); WebKitGTK's element captures come out blank under Xvfb,
+        so its boxes are cut from one screenshot of the viewport."""
+        import base64
+
+        def cut(width: int, pixels: list, scale: float, left: float, top: float, rect: dict) -> list:
+            return [pixels[int((y - top) * scale) * width + int((x - left) * scale)]
+                    for y in range(int(rect["top"]), int(rect["bottom"]))
+                    for x in range(int(rect["left"]), int(rect["right"]))]
+
+        if self.webkit:
+            width, _, pixels = png_pixels(self.driver.get_screenshot_as_png())
+            scale = width / self.run("return innerWidth;")
+            return [cut(width, pixels, scale, 0, 0, rect) for rect in rects]
+        regions = []
+        for rect in rects:
+            shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "clip": {
+                "x": int(rect["left"]), "y": int(rect["top"]), "scale": 1,
+                "width": int(rect["right"]) - int(rect["left"]), "height": int(rect["bottom"]) - int(rect["top"])}})
+            width, _, pixels = png_pixels(base64.b64decode(shot["data"]))
+            regions.append(cut(width, pixels, width / (int(rect["right"]) - int(rect["left"])),
+                               int(rect["left"]), int(rect["top"]), rect))
+        return regions
+
     def screenshot(self, directory: Path, name: str) -> None:
         self.driver.save_screenshot(str(directory / f"{self.viewport}-{name}.png"))
 
@@ -247,3 +310,52 @@ def visible_ids(snapshot: dict) -> list[str]:
 
 def bar_order(snapshot: dict) -> list[str]:
     return [item["id"] for item in snapshot["items"]]
+
+
+def png_pixels(data: bytes) -> tuple[int, int, list[tuple[int, ...]]]:
+    """Width, height and RGBA pixels (row by row) of an 8-bit RGB or RGBA PNG, as
+    browsers write screenshots; the standard library has no image decoder."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    position, chunks, header = 8, [], None
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        position += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0, f"unsupported PNG {header}"
+    channels = 4 if colour == 6 else 3
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows, previous, offset = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
+        offset += 1 + stride
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + up) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                estimate = left + up - corner
+                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
+        rows.append(line)
+        previous = line
+    pixels = []
+    for line in rows:
+        for x in range(width):
+            pixel = tuple(line[x * channels:(x + 1) * channels])
+            pixels.append(pixel if channels == 4 else pixel + (255,))
+    return width, height, pixels

@@ -52,6 +52,7 @@ def _start_playing(browser, album: str = "/tabs/music/albums/1") -> None:
 
 @EVERY_VIEWPORT
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_the_strip_stays_across_tabs_and_plays_and_pauses(browsers, viewport, js):
     browser = browsers.open(viewport, js=js)
     _start_playing(browser)
@@ -89,6 +90,7 @@ def test_the_strip_stays_across_tabs_and_plays_and_pauses(browsers, viewport, js
 
 
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_the_strip_is_mirrored_in_arabic(browsers, js):
     browser = browsers.open("phone", js=js, lang="ar")
     _start_playing(browser)

@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import ROOT, BrowserPool, running_server
-from support import BOTH_JS_MODES, EVERY_VIEWPORT, DEFAULT_ORDER, visible_ids
+from support import BOTH_JS_MODES, EVERY_VIEWPORT, DEFAULT_ORDER, PHONES, visible_ids
 
 GROUPS = {"movies": "Watch", "tv": "Watch", "podcasts": "Listen", "audiobooks": "Listen"}
 
@@ -111,6 +111,61 @@ def test_icons_take_the_exact_tints_and_titles_stay_readable(browsers, viewport,
         # Darkened only as much as needed: still clearly the tint's hue.
         r, g, b = _rgb(selected["title"])[:3]
         assert b > 180 and r < 10, selected
+
+
+# The icons on screen (the bar's, and the list's on More: their mask image URLs and
+# boxes), and the page's resource and paint timings.
+_ICON_TIMING = r"""
+const icons = [...document.querySelectorAll(".tab-icon")].filter((el) => el.offsetWidth > 0).map((el) => {
+  const url = (getComputedStyle(el).getPropertyValue("--icon").match(/url\(['"]?([^'")]+)/) || [])[1];
+  return {url: url ? new URL(url, location.href).href : null, rect: el.getBoundingClientRect().toJSON()};
+});
+const page = performance.getEntriesByType("navigation")[0];
+const paint = performance.getEntriesByType("paint").find((e) => e.name === "first-contentful-paint");
+return {
+  icons,
+  resources: performance.getEntriesByType("resource").map((e) => ({
+    url: e.name, initiator: e.initiatorType, end: e.responseEnd})),
+  loadStart: page.loadEventStart,
+  firstContentfulPaint: paint ? paint.startTime : null,
+  innerHeight,
+};
+"""
+
+
+@pytest.mark.webkit
+@pytest.mark.parametrize("viewport", PHONES)
+@pytest.mark.parametrize("path", ["/tabs/featured", "/more"])
+def test_icons_are_there_at_first_paint(browsers_for, shipped_server, viewport, path):
+    """WebKit fetches a CSS mask image only when it first paints the element, after the
+    load event (the icons showed ~0.2 s after the page): the page preloads the icons it
+    shows, so they arrive with the stylesheet, once each, before the load event. A
+    preload does not hold the first frame back: where that comes first (a loaded
+    machine) is printed, not asserted."""
+    # A browser of its own: nothing of the icons in its cache yet.
+    browser = browsers_for(shipped_server).open(viewport)
+    browser.get(path)
+    timing = browser.run(_ICON_TIMING)
+    icons = [icon for icon in timing["icons"] if icon["url"]]
+    # More's dots are a gradient, not a file.
+    assert len(icons) >= (4 if path == "/more" else 3), timing["icons"]
+    for icon in icons:
+        fetches = [r for r in timing["resources"] if r["url"] == icon["url"]]
+        assert fetches and fetches[0]["end"] <= timing["loadStart"], (
+            f"{icon['url']} arrived after the load event ({timing['loadStart']} ms): {fetches}")
+        # One fetch, the preload's: a mask fetch that does not match the preload (its CORS
+        # mode) would be a second one.
+        assert [r["initiator"] for r in fetches] == ["link"], (icon["url"], fetches)
+    paint = timing["firstContentfulPaint"]
+    last = max(r["end"] for icon in icons for r in timing["resources"] if r["url"] == icon["url"])
+    print(f"{browser.engine} {viewport} {path}: icons in at {last:.0f} ms, first contentful paint "
+          f"{paint if paint is None else round(paint)} ms, load {timing['loadStart']:.0f} ms")
+    # And drawn: each icon in view holds the tint's pixels, not only the background's.
+    in_view = [icon for icon in timing["icons"] if 0 <= icon["rect"]["top"] and icon["rect"]["bottom"] <= timing["innerHeight"]]
+    for icon, box in zip(in_view, browser.region_pixels([icon["rect"] for icon in in_view])):
+        lightest = max(box, key=lambda p: sum(p[:3]))
+        ink = sum(1 for p in box if sum(abs(a - b) for a, b in zip(p[:3], lightest[:3])) > 60)
+        assert ink >= len(box) // 20, (icon, ink, len(box))
 
 
 @EVERY_VIEWPORT

@@ -50,6 +50,7 @@ def _press(browser, tab: str, action: str) -> None:
 
 @ALL_VIEWPORTS
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_customization_round_trip(browsers, viewport, js):
     browser = browsers.open(viewport, js=js)
     start = browser.get("/tabs/featured")

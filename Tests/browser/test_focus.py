@@ -30,6 +30,7 @@ MAX_TABS = 80
 
 
 @ALL_VIEWPORTS
+@pytest.mark.webkit
 def test_keyboard_focus_is_visible_and_never_under_the_bar(browsers, viewport):
     browser = browsers.open(viewport)
     for path in ("/tabs/music/albums/1", "/tabs/featured"):

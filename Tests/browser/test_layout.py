@@ -41,6 +41,7 @@ def _assert_bar_at_bottom(snapshot: dict, when: str) -> None:
 
 
 @ALL_VIEWPORTS
+@pytest.mark.webkit
 def test_bar_stays_at_the_bottom_and_covers_nothing(browsers, viewport):
     browser = browsers.open(viewport)
     for path in ("/tabs/featured", "/tabs/music/albums/1"):
@@ -60,6 +61,24 @@ def test_bar_stays_at_the_bottom_and_covers_nothing(browsers, viewport):
             f"{path}: the last content element ({last['tag']} {last['text']!r}) ends at "
             f"{last['rect']['bottom']}, under the bar that starts at {after['bar']['top']}")
         assert last["onTop"], f"{path}: the last content element is covered by {last['hitClass']!r}"
+
+
+@pytest.mark.webkit
+@pytest.mark.parametrize("viewport", ["phone", "landscape"])
+def test_the_bar_is_translucent_and_blurs_what_scrolls_under_it(browsers, viewport):
+    """UIKit's default bar: the content scrolls on under it, blurred and saturated. The
+    filter must hold in WebKit (Safari takes the prefixed property before 18)."""
+    browser = browsers.open(viewport)
+    browser.get("/tabs/featured")
+    browser.run("window.scrollTo(0, 200);")
+    look = browser.run("""
+        const s = getComputedStyle(document.querySelector("nav.tab-bar"));
+        return {filter: s.backdropFilter || s.webkitBackdropFilter, background: s.backgroundColor};
+    """)
+    assert "blur(20px)" in look["filter"] and "saturate(" in look["filter"], look
+    channels = look["background"][look["background"].index("(") + 1:-1].replace("/", " ").replace(",", " ").split()
+    alpha = float(channels[-1]) if len(channels) in (4, 5) else 1.0
+    assert 0 < alpha < 1, f"the bar is not translucent: {look}"
 
 
 _TARGETS = r"""
@@ -90,6 +109,7 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => {
 
 @ALL_VIEWPORTS
 @pytest.mark.parametrize("lang", ["en-US,en", "de", "ja", "ar"], ids=["en", "de", "ja", "ar"])
+@pytest.mark.webkit
 def test_bar_items_are_big_enough_to_tap_and_labelled(browsers, viewport, lang):
     """In every shipped language: labels are long in German and Arabic, wide in Japanese."""
     browser = browsers.open(viewport, lang=lang)
@@ -144,6 +164,7 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => el.getB
 
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
 @pytest.mark.parametrize("model", ["seven", "shipped"])
+@pytest.mark.webkit
 def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, shipped_server, viewport, model):
     """No title is cut, not even by a pixel ("Audioboo…" at 820 px), and in phone
     landscape a badge covers at most a third of its icon and stays inside the bar

@@ -119,6 +119,7 @@ def _wait_whole(browser, full: dict) -> dict:
 
 @EVERY_VIEWPORT
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_the_bar_minimizes_while_scrolling_down_and_comes_back(down, viewport, js):
     browser = down.open(viewport, js=js)
     full = _long_page(browser)
@@ -151,6 +152,7 @@ def test_the_bar_minimizes_while_scrolling_down_and_comes_back(down, viewport, j
 
 @pytest.mark.parametrize("lang", ["ar"], ids=["rtl"])
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_minimizing_in_right_to_left(down, js, lang):
     browser = down.open("phone", js=js, lang=lang)
     full = _long_page(browser)

@@ -20,6 +20,7 @@ return [...document.querySelectorAll("main form.more-list button[name=tab]")]
 
 @ALL_VIEWPORTS
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_more_lists_the_tabs_that_do_not_fit(browsers, viewport, js):
     browser = browsers.open(viewport, js=js)
     snapshot = browser.get("/tabs/featured")
@@ -89,6 +90,7 @@ def five_tabs(tmp_path_factory):
         yield pool
 
 
+@pytest.mark.webkit
 def test_five_tabs_fit_a_phone_without_more(five_tabs):
     browser = five_tabs.open("phone")
     snapshot = browser.get("/tabs/featured")
@@ -102,6 +104,7 @@ def test_five_tabs_fit_a_phone_without_more(five_tabs):
 
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_more_remembers_its_stack(browsers, js, lang):
     """More → Podcasts → a show → Featured → More shows the show again (UIKit's
     moreNavigationController keeps its stack); a re-tap of More pops to the list

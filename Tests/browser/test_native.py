@@ -52,6 +52,7 @@ def _wait_edit(browser, predicate, message: str) -> dict:
 # 1. Text badges size to their text.
 
 @EVERY_VIEWPORT
+@pytest.mark.webkit
 def test_text_badges_size_to_their_text(browsers, viewport):
     browser = browsers.open(viewport)
     if viewport == "phone":
@@ -253,6 +254,7 @@ def test_skip_link_then_back_keeps_the_page(browsers):
 
 # 9. Landscape phone: a compact bar and header, no words broken; no clipped letters.
 
+@pytest.mark.webkit
 def test_landscape_phone_keeps_the_content_in_view(browsers):
     browser = browsers.open("landscape")
     snapshot = browser.get("/tabs/music/albums/1")
@@ -309,6 +311,7 @@ return out;
 
 @EVERY_VIEWPORT
 @LANGS
+@pytest.mark.webkit
 def test_tab_titles_never_break_inside_a_word_or_clip_a_letter(browsers, viewport, lang):
     browser = browsers.open(viewport, lang=lang)
     browser.get("/tabs/music")
@@ -373,6 +376,7 @@ def test_drag_and_drop_reorders_the_tabs(browsers, viewport):
     assert lists["bar"][:3] == ["featured", "movies", "music"], lists
 
 
+@pytest.mark.webkit
 def test_each_tab_keeps_its_scroll_position(browsers):
     """With the script, a tab comes back where it was scrolled to."""
     browser = browsers.open("phone", js=True)
@@ -404,6 +408,7 @@ return {header: header.height, chrome: (header.height + bar.height) / innerHeigh
 @pytest.mark.parametrize("viewport", ["phone", "tablet"])
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_large_title_collapses_into_an_inline_title(browsers, viewport, lang, js):
     browser = browsers.open(viewport, js=js, lang=lang)
     for path in ("/tabs/featured", "/tabs/music/albums/1"):

@@ -20,6 +20,7 @@ def _check_mode(browser, token: str) -> None:
 
 @ALL_VIEWPORTS
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_tapping_a_tab_selects_it_and_back_returns(browsers, viewport, js):
     browser = browsers.open(viewport, js=js)
     start = browser.get("/tabs/featured")
@@ -57,6 +58,7 @@ def test_tapping_a_tab_selects_it_and_back_returns(browsers, viewport, js):
 
 @ALL_VIEWPORTS
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_each_tab_keeps_its_own_stack(browsers, viewport, js):
     browser = browsers.open(viewport, js=js)
     start = browser.get("/tabs/music")
@@ -114,6 +116,7 @@ def test_an_expired_form_is_refused_and_changes_nothing(browsers, viewport, js):
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
     """UIKit scrolls a tab's root to the top when its item is tapped again; without the
     script too (it answered 204 and the page stayed scrolled: issue #23, defect 7)."""
@@ -132,6 +135,7 @@ def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
 @BOTH_JS_MODES
+@pytest.mark.webkit(js=[True])  # the pages without the script are the same markup
 def test_a_pushed_page_can_hide_the_bar_and_back_brings_it_back(browsers, viewport, lang, js):
     """TabPage.hidesBottomBar (UIKit's hidesBottomBarWhenPushed): the demo's player is
     shown without the bar, nothing reserves room for it, and its back item leads to a

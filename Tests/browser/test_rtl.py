@@ -4,10 +4,13 @@ bar is mirrored (its first tab at the right edge)."""
 
 from __future__ import annotations
 
+import pytest
+
 from support import ALL_VIEWPORTS, visible_ids
 
 
 @ALL_VIEWPORTS
+@pytest.mark.webkit
 def test_arabic_is_right_to_left_with_the_bar_mirrored(browsers, viewport):
     browser = browsers.open(viewport, lang="ar")
     assert browser.run("return navigator.language;") == "ar"

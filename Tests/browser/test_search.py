@@ -33,6 +33,7 @@ def _bar_edges(browser) -> dict:
 
 
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"])
+@pytest.mark.webkit
 def test_search_sits_at_the_trailing_end(search_server, browsers_for, lang):
     browser = browsers_for(search_server).open("phone", lang=lang)
     browser.get("/tabs/movies")
@@ -90,6 +91,7 @@ return {
 
 
 @EVERY_VIEWPORT
+@pytest.mark.webkit
 def test_search_page_is_styled(search_server, browsers_for, viewport):
     browser = browsers_for(search_server).open(viewport)
     browser.get("/tabs/search?q=Blue")
@@ -108,6 +110,7 @@ def test_search_page_is_styled(search_server, browsers_for, viewport):
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_selecting_search_focuses_the_field(search_server, browsers_for, viewport, js):
     browser = browsers_for(search_server).open(viewport, js=js)
     browser.get("/tabs/movies")
@@ -120,6 +123,7 @@ def test_selecting_search_focuses_the_field(search_server, browsers_for, viewpor
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
 @BOTH_JS_MODES
+@pytest.mark.webkit
 def test_cancelling_the_search_returns_to_the_tab_before_it(search_server, browsers_for, viewport, lang, js):
     """iOS 26: cancelling the search (its Cancel button, or Escape with the script)
     returns to the tab that was selected before it, where it was left (feature 15)."""

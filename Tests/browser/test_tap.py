@@ -150,6 +150,7 @@ def test_a_prepared_tab_shows_at_once_and_prefetches_change_nothing(browsers_for
     assert browser.document_marked(mark)
 
 
+@pytest.mark.webkit
 def test_switching_tabs_replaces_the_entry_and_back_leaves(browsers):
     browser = browsers.open("phone")
     browser.get("/tabs/featured")
@@ -164,6 +165,7 @@ def test_switching_tabs_replaces_the_entry_and_back_leaves(browsers):
     browser.wait(lambda: browser.driver.current_url == "about:blank", "Back did not leave the app")
 
 
+@pytest.mark.webkit
 def test_back_inside_a_tab_shows_the_page_from_memory(browsers):
     browser = browsers.open("phone")
     browser.get("/tabs/music")
