@@ -131,6 +131,16 @@ struct OutboundBuffer {
     /// Writes over TLS like `write(to:)` over the socket: the bytes, then a shared body,
     /// each as records of at most 16 KiB (a memory file is never loaded for TLS).
     mutating func write(to tls: TLSSession) -> Progress {
+        // A head and a body that fit one record go as one: two writes would be two records,
+        // two system calls and two segments (a cached page's body is shared, its head not).
+        if bytesSent < bytes.count, let shared, sharedSent < shared.count,
+            bytes.count - bytesSent + shared.count - sharedSent <= Self.tlsRecordSize
+        {
+            bytes.append(
+                contentsOf: UnsafeRawBufferPointer(
+                    start: shared.baseAddress + sharedSent, count: shared.count - sharedSent))
+            sharedSent = shared.count
+        }
         while hasPending {
             let progress: TLSProgress
             if bytesSent < bytes.count {
@@ -153,6 +163,9 @@ struct OutboundBuffer {
         if bytes.capacity > Self.retainedCapacity { bytes = [] }
         return .sent
     }
+
+    /// The most plaintext one TLS record carries.
+    private static let tlsRecordSize = 16 * 1024
 
     /// Counts `written` bytes (what `transmit` returned) as sent: `bytes` first, then the body.
     private mutating func advance(by written: Int) {

@@ -188,6 +188,30 @@ struct TLSServerTests {
         if let onDisk { #expect(size == onDisk) }
     }
 
+    @Test("a cached page goes out as one TLS record, head and body together (two were two writes)")
+    func oneRecordPerPage() throws {
+        let certificates = try certificates()
+        let server = try startServer(certificates)
+        defer { server.shutdown() }
+        // Encrypted records the client receives for `requests` pipelined GETs of the first
+        // page, which every one after the first gets from the cache (a shared body).
+        func records(_ requests: Int) -> Int {
+            let request = "GET /tabs/featured HTTP/1.1\\r\\nHost: t\\r\\n\\r\\n"
+            let last = "GET /tabs/featured HTTP/1.1\\r\\nHost: t\\r\\nConnection: close\\r\\n\\r\\n"
+            let script =
+                "(i=1; while [ $i -lt \(requests) ]; do printf '\(request)'; i=$((i+1)); done; printf '\(last)') | "
+                + "/usr/bin/openssl s_client -tls1_3 -msg -ign_eof -connect 127.0.0.1:\(server.port) "
+                + "-CAfile \(certificates.ca) 2>&1 | grep -ac '<<< TLS 1.3, InnerContent'"
+            let result = Self.run(["/bin/sh", "-c", script])
+            return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        _ = records(1)  // the page rendered and kept
+        let two = records(2)
+        let six = records(6)
+        #expect(two > 0)
+        #expect(six - two == 4, "one record per cached page: \(two) records for 2 pages, \(six) for 6")
+    }
+
     @Test("a client that reads slowly gets every byte: writes wait for the socket (WANT_WRITE) and resume")
     func slowReader() throws {
         let certificates = try certificates()
