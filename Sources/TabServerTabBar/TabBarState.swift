@@ -25,6 +25,11 @@ public struct TabBarState: Sendable, Hashable {
     /// `UITabBarController.sidebar.isHidden`). Kept while the toggle is not offered, and
     /// used again if it returns.
     public var isSidebarHidden: Bool?
+    /// The visitor's hide and show choices from Edit, by tab id (UIKit's hidden tabs of a
+    /// customized tab bar): `true` hides the tab, `false` shows one that starts hidden
+    /// (`isHiddenByDefault`, `.optional`). Only choices that differ from the model's
+    /// default are kept; reconciling drops unknown tabs and tabs that no longer allow hiding.
+    public var hiddenChoices: [String: Bool]
 
     /// A fresh state: default selection and order, no locations or overrides, version 0.
     public init() {
@@ -34,6 +39,7 @@ public struct TabBarState: Sendable, Hashable {
         badgeOverrides = [:]
         version = 0
         isSidebarHidden = nil
+        hiddenChoices = [:]
     }
 
     /// Whether `location` is acceptable as a remembered location; the same rule as

@@ -41,6 +41,8 @@ struct PageRenderer: Sendable {
         let language: String
         /// The visitor's sidebar choice (the toggle's label and the layout it names).
         let sidebarHidden: Bool?
+        /// The visitor's hide and show choices (which tabs the bar leaves out).
+        let hiddenChoices: [String: Bool]
     }
 
     /// URLs of the shipped assets, with content hashes, computed once.
@@ -212,17 +214,19 @@ struct PageRenderer: Sendable {
         var context = common(
             title: language.text("editTabs"), path: "/more/edit", session: session, model: model, onMorePage: true,
             notice: notice, language: language)
-        let layout = model.controller.layout(session.state)
-        let customizable = layout.items.filter { $0.tab.isCustomizable }.map(\.tab.id)
-        let firstMore = layout.compactMoreItems.first { $0.tab.isCustomizable }
-        let lastBar = layout.compactBarItems.last { $0.tab.isCustomizable }
+        let controller = model.controller
+        let layout = controller.layout(session.state)
+        let isMovable = { (tab: Tab) in !tab.isFixedInPlace }
+        let customizable = layout.items.filter { isMovable($0.tab) }.map(\.tab.id)
+        let firstMore = layout.compactMoreItems.first { isMovable($0.tab) }
+        let lastBar = layout.compactBarItems.last { isMovable($0.tab) }
         func title(_ item: TabBarLayout.Item?) -> String {
             guard let item else { return "" }
             return language.tabTitles[item.tab.id] ?? item.tab.title
         }
         func row(_ entry: TabBarLayout.Item, compact: Bool) -> MustacheValue {
             let id = entry.tab.id
-            let isCustomizable = entry.tab.isCustomizable
+            let isCustomizable = isMovable(entry.tab)
             let name = title(entry)
             let canToMore = compact && isCustomizable && layout.showsMoreCompact && entry.inCompactBar
             let canToBar = compact && isCustomizable && !entry.inCompactBar
@@ -239,9 +243,22 @@ struct PageRenderer: Sendable {
                 "canDown": .bool(isCustomizable && customizable.last != id),
                 "canToMore": .bool(canToMore), "canToBar": .bool(canToBar),
                 "swapHint": swap.map(MustacheValue.string) ?? .null,
+                "canHide": .bool(entry.tab.isHideable),
+                "pinned": .bool(entry.tab.isTrailing && entry.tab.role != .search),
+                "sidebarOnly": .bool(entry.isSidebarOnly),
             ]
         }
-        let version = LayoutFingerprint.of(model.controller.effectiveOrder(session.state))
+        // Hidden tabs, with a Show button each (UIKit's tabs hidden in the customizing sheet).
+        let hidden: [MustacheValue] = controller.hiddenTabIDs(session.state).compactMap { id in
+            guard let tab = controller.model.tab(id: id) else { return nil }
+            let name = language.tabTitles[id] ?? tab.title
+            return [
+                "id": .string(id), "title": .string(name), "icon": .string(assets.icons[tab.icon] ?? ""),
+            ]
+        }
+        // Sidebar-only and pinned tabs are not in either list of the bar: listed apart.
+        let sidebarItems = layout.items.filter(\.isSidebarOnly).map { row($0, compact: false) }
+        let version = LayoutFingerprint.of(controller.arrangement(session.state))
         context["customize"] = [
             "version": .string(version),
             "compact": [
@@ -261,7 +278,9 @@ struct PageRenderer: Sendable {
                     : .null,
             ],
             "action": .string(basePath + "/more/edit"),
-            "isDefault": .bool(session.state.order == nil),
+            "isDefault": .bool(session.state.order == nil && session.state.hiddenChoices.isEmpty),
+            "hidden": .array(hidden), "hasHidden": .bool(!hidden.isEmpty),
+            "sidebarItems": .array(sidebarItems), "hasSidebarItems": .bool(!sidebarItems.isEmpty),
         ]
         if let message { context["message"] = .string(language.translate(message)) }
         return render("pages/customize", .object(context))
@@ -395,7 +414,7 @@ struct PageRenderer: Sendable {
         BarKey(
             generation: model.generation, order: state.order, selected: state.selectedTabID,
             badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
-            sidebarHidden: state.isSidebarHidden)
+            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices)
     }
 
     /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
@@ -431,12 +450,12 @@ struct PageRenderer: Sendable {
             return value
         }
         let indexed = Array(layout.items.enumerated())
-        // The search tab comes after More, in the markup as on screen, so reading order
-        // is the screen's.
-        let search = indexed.first { $0.element.tab.role == .search }
+        // Pinned tabs and the search tab come after More, in the markup as on screen, so
+        // reading order is the screen's.
+        let trailing = indexed.filter { $0.element.tab.isTrailing }
         return [
-            "items": .array(indexed.filter { $0.element.tab.role != .search }.map { barItem($0.offset, $0.element) }),
-            "searchItem": search.map { barItem($0.offset, $0.element) } ?? .null,
+            "items": .array(indexed.filter { !$0.element.tab.isTrailing }.map { barItem($0.offset, $0.element) }),
+            "searchItem": trailing.isEmpty ? .null : .array(trailing.map { barItem($0.offset, $0.element) }),
             "moreCompact": .bool(layout.showsMoreCompact),
             "moreRegular": .bool(layout.showsMoreRegular),
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
@@ -463,6 +482,8 @@ struct PageRenderer: Sendable {
             "selected": .bool(item.isSelected && !onMorePage), "disabled": .bool(!item.tab.isEnabled),
             "position": .int(item.position), "count": .int(count),
             "compactMore": .bool(!item.inCompactBar), "regularMore": .bool(!item.inRegularBar),
+            "sidebarOnly": .bool(item.isSidebarOnly),
+            "pinned": .bool(item.tab.preferredPlacement == .pinned),
         ]
         if let badge = item.badge {
             let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
