@@ -55,7 +55,8 @@ extension Tab {
         switch preferredPlacement {
         case .fixed, .movable, .pinned, .sidebarOnly:
             if allowsHiding || isHiddenByDefault {
-                return "a \(preferredPlacement.rawValue) tab cannot be hidden (allowsHiding and isHiddenByDefault need automatic or optional)"
+                return
+                    "a \(preferredPlacement.rawValue) tab cannot be hidden (allowsHiding and isHiddenByDefault need automatic or optional)"
             }
         case .automatic:
             if isHiddenByDefault, !allowsHiding { return "isHiddenByDefault needs allowsHiding" }

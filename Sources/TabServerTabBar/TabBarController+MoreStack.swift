@@ -7,7 +7,8 @@ extension TabBarController {
     /// Whether `tabID` is listed in More at compact width (not in the phone's bar).
     public func isInCompactMore(_ tabID: String, in state: TabBarState) -> Bool {
         guard isListed(tabID, in: state) else { return false }
-        let order = model.hasPlacements ? effectiveOrder(state).filter { isListed($0, in: state) } : effectiveOrder(state)
+        let order =
+            model.hasPlacements ? effectiveOrder(state).filter { isListed($0, in: state) } : effectiveOrder(state)
         guard let index = order.firstIndex(of: tabID) else { return false }
         return index >= compactBarCount(state)
     }

@@ -148,7 +148,7 @@ extension TabServerResponder {
         -> Notice?
     {
         func title(_ id: String) -> String {
-            language.tabTitles[id] ?? before.items.first { $0.tab.id == id }?.tab.title ?? id
+            language.tabTitles[id] ?? (before.items + after.items).first { $0.tab.id == id }?.tab.title ?? id
         }
         let barBefore = Set(before.compactBarItems.map(\.tab.id))
         let barAfter = Set(after.compactBarItems.map(\.tab.id))
