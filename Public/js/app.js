@@ -155,6 +155,14 @@
       const row = submitter.closest("li[id]") && document.getElementById(submitter.closest("li[id]").id);
       const other = row && [...row.querySelectorAll("button")].find((b) => !b.disabled);
       if (other) return other;
+      // A tab hidden or shown in Edit: its control in the list it went to.
+      const tab = submitter.form && submitter.form.elements.tab && submitter.form.elements.tab.value;
+      if (tab) {
+        const moved = document.getElementById(`show-${tab}`)
+          || [...document.querySelectorAll(`li[id$="-row-${CSS.escape(tab)}"] button`)]
+            .find((b) => !b.disabled && b.offsetParent);
+        if (moved) return moved;
+      }
     }
     if (keyboard && submitter && submitter.closest("nav.tab-bar")) {
       const tab = barItemLike(submitter);
