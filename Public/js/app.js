@@ -353,7 +353,8 @@
     const body = new URLSearchParams(new FormData(form, submitter));
     const keyboard = !!submitter && document.activeElement === submitter && submitter.matches(":focus-visible");
     const switchesTab = selectsTab(action);
-    const inBar = !!submitter && !!submitter.closest("nav.tab-bar");
+    // (A sidebar group's heading is a button of the bar's form, not an item.)
+    const inBar = !!submitter && !!submitter.closest("nav.tab-bar") && !submitter.matches(".tab-group-toggle");
     const wasCurrent = inBar && submitter.getAttribute("aria-current") === "page";
     const putBack = inBar ? showSelected(submitter) : () => {};
     // A prepared tab: its page at once, while the tap goes to the server.

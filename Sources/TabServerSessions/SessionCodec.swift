@@ -44,7 +44,7 @@ public enum SessionCodec {
         encode(session.state, into: &writer)
         // Optional tail entries, each tagged (absent in sessions written before they
         // existed): 1 the merged user, 2 the app's values, 3 the sidebar choice, 4 the
-        // hide and show choices.
+        // hide and show choices, 5 the collapsed sidebar groups.
         if let merged = session.mergedUser {
             writer.byte(1)
             writer.id(merged)
@@ -64,6 +64,10 @@ public enum SessionCodec {
             let pairs = session.state.hiddenChoices.sorted { $0.key < $1.key }
             writer.strings(pairs.map(\.key))
             writer.strings(pairs.map { $0.value ? "1" : "0" })
+        }
+        if !session.state.collapsedGroups.isEmpty {
+            writer.byte(5)
+            writer.strings(session.state.collapsedGroups)
         }
     }
 
@@ -91,6 +95,7 @@ public enum SessionCodec {
             var appValues: [String: String] = [:]
             var sidebarHidden: Bool? = nil
             var hiddenChoices: [String: Bool] = [:]
+            var collapsedGroups: [String] = []
             var lastTag: UInt8 = 0
             while !reader.isAtEnd {
                 let tag = try reader.byte()
@@ -118,12 +123,18 @@ public enum SessionCodec {
                         values.allSatisfy({ $0 == "1" || $0 == "0" })
                     else { throw SessionBytesReader.Malformed() }
                     hiddenChoices = Dictionary(uniqueKeysWithValues: zip(keys, values.map { $0 == "1" }))
+                case 5:
+                    collapsedGroups = try reader.strings()
+                    guard Set(collapsedGroups).count == collapsedGroups.count else {
+                        throw SessionBytesReader.Malformed()
+                    }
                 default:
                     throw SessionBytesReader.Malformed()
                 }
             }
             state.isSidebarHidden = sidebarHidden
             state.hiddenChoices = hiddenChoices
+            state.collapsedGroups = collapsedGroups
             var session = Session(
                 id: id, csrfToken: csrf, state: state, language: language, notice: notice, customizationStart: start,
                 created: created, lastSeen: lastSeen, revision: revision, mergedUser: merged)

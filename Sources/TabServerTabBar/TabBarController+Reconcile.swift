@@ -7,6 +7,7 @@ extension TabBarController {
     /// - the order becomes `effectiveOrder(_:)`, or `nil` when that is the default;
     /// - hide and show choices of unknown tabs, of tabs that no longer allow hiding, and
     ///   those equal to the model's default are dropped (so a tab made non-hideable shows);
+    /// - collapsed sidebar groups the model no longer has are dropped;
     /// - a selected tab that was removed, disabled or is hidden falls back to the first shown tab;
     /// - locations and badge overrides of unknown tabs are dropped (More's stack too, when
     ///   it names one), as are invalid or
@@ -19,6 +20,7 @@ extension TabBarController {
         let order = effectiveOrder(state)
         next.order = order == model.defaultOrder ? nil : order
         next.hiddenChoices = reconciledHiddenChoices(state.hiddenChoices)
+        next.collapsedGroups = reconciledCollapsedGroups(state.collapsedGroups)
         if let selected = state.selectedTabID, !model.isEnabled(id: selected) || isHidden(selected, in: next) {
             next.selectedTabID = firstShownTabID(next)
         }

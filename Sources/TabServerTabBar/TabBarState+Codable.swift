@@ -4,7 +4,7 @@
 /// written by older versions load.
 extension TabBarState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case selectedTabID, order, locations, badgeOverrides, version, isSidebarHidden, hiddenChoices
+        case selectedTabID, order, locations, badgeOverrides, version, isSidebarHidden, hiddenChoices, collapsedGroups
     }
 
     /// Reads a stored state; missing keys take the fresh-state values.
@@ -18,6 +18,7 @@ extension TabBarState: Codable {
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 0
         isSidebarHidden = try container.decodeIfPresent(Bool.self, forKey: .isSidebarHidden)
         hiddenChoices = try container.decodeIfPresent([String: Bool].self, forKey: .hiddenChoices) ?? [:]
+        collapsedGroups = try container.decodeIfPresent([String].self, forKey: .collapsedGroups) ?? []
     }
 
     /// Writes the state, leaving out `nil` and empty members.
@@ -30,5 +31,6 @@ extension TabBarState: Codable {
         try container.encode(version, forKey: .version)
         try container.encodeIfPresent(isSidebarHidden, forKey: .isSidebarHidden)
         if !hiddenChoices.isEmpty { try container.encode(hiddenChoices, forKey: .hiddenChoices) }
+        if !collapsedGroups.isEmpty { try container.encode(collapsedGroups, forKey: .collapsedGroups) }
     }
 }

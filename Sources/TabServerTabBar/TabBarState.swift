@@ -30,6 +30,9 @@ public struct TabBarState: Sendable, Hashable {
     /// (`isHiddenByDefault`, `.optional`). Only choices that differ from the model's
     /// default are kept; reconciling drops unknown tabs and tabs that no longer allow hiding.
     public var hiddenChoices: [String: Bool]
+    /// The tab groups (`Tab.group`) whose sidebar sections the visitor collapsed, sorted.
+    /// Reconciling drops groups the model no longer has.
+    public var collapsedGroups: [String]
 
     /// A fresh state: default selection and order, no locations or overrides, version 0.
     public init() {
@@ -40,6 +43,7 @@ public struct TabBarState: Sendable, Hashable {
         version = 0
         isSidebarHidden = nil
         hiddenChoices = [:]
+        collapsedGroups = []
     }
 
     /// Whether `location` is acceptable as a remembered location; the same rule as

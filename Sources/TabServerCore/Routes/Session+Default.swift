@@ -12,7 +12,7 @@ extension Session {
     func isDefault(for controller: TabBarController) -> Bool {
         language == nil && notice == nil && customizationStart == nil && state.order == nil && appValues.isEmpty
             && state.locations.values.allSatisfy(\.isEmpty) && state.badgeOverrides.isEmpty
-            && state.isSidebarHidden == nil && state.hiddenChoices.isEmpty
+            && state.isSidebarHidden == nil && state.hiddenChoices.isEmpty && state.collapsedGroups.isEmpty
             && (state.selectedTabID == nil || state.selectedTabID == controller.model.firstEnabledTabID)
     }
 

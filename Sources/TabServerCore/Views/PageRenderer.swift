@@ -43,6 +43,8 @@ struct PageRenderer: Sendable {
         let sidebarHidden: Bool?
         /// The visitor's hide and show choices (which tabs the bar leaves out).
         let hiddenChoices: [String: Bool]
+        /// The sidebar groups the visitor collapsed.
+        let collapsedGroups: [String]
     }
 
     /// URLs of the shipped assets, with content hashes, computed once.
@@ -389,7 +391,8 @@ struct PageRenderer: Sendable {
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
             bar(
                 model.controller.layout(state), onMorePage: onMorePage, language: language,
-                sidebarToggle: sidebarToggle(state, model: model, language: language))
+                sidebarToggle: sidebarToggle(state, model: model, language: language),
+                collapsedGroups: state.collapsedGroups)
         }
         if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
             // The visitor's choice of sidebar or bar decides the layout classes.
@@ -414,7 +417,8 @@ struct PageRenderer: Sendable {
         BarKey(
             generation: model.generation, order: state.order, selected: state.selectedTabID,
             badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
-            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices)
+            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices,
+            collapsedGroups: state.collapsedGroups)
     }
 
     /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
@@ -428,9 +432,10 @@ struct PageRenderer: Sendable {
         ]
     }
 
-    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue)
-        -> MustacheValue
-    {
+    private func bar(
+        _ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue,
+        collapsedGroups: [String] = []
+    ) -> MustacheValue {
         let positions = BarPositions(layout)
         func label(_ position: (Int, Int)?) -> MustacheValue {
             guard let (position, count) = position else { return .null }
@@ -443,8 +448,17 @@ struct PageRenderer: Sendable {
             fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
             fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
             // The first tab of a group carries the group's heading (sidebar layout).
-            if let group = entry.tab.group, offset == 0 || layout.items[offset - 1].tab.group != group {
-                fields["group"] = .string(language.messages[group] ?? group)
+            if let group = entry.tab.group {
+                let collapsed = collapsedGroups.contains(group)
+                if offset == 0 || layout.items[offset - 1].tab.group != group {
+                    // A button of the bar's form: it posts the form's token and return path.
+                    fields["group"] = [
+                        "title": .string(language.messages[group] ?? group), "name": .string(group),
+                        "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
+                        "id": .string("group-" + String(offset)),
+                    ]
+                }
+                if collapsed { fields["inCollapsedGroup"] = true }
             }
             value = .object(fields)
             return value
