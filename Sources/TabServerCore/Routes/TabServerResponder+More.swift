@@ -127,7 +127,7 @@ extension TabServerResponder {
         case .reset, .setOrder: return ""
         }
         guard let index = after.items.firstIndex(where: { $0.tab.id == tab }) else { return "" }
-        let customizable = after.items.filter { $0.tab.isCustomizable }
+        let customizable = after.items.filter { !$0.tab.isFixedInPlace }
         let canUp = customizable.first?.tab.id != tab
         let canDown = customizable.last?.tab.id != tab
         let item = after.items[index]
