@@ -155,6 +155,14 @@
       const row = submitter.closest("li[id]") && document.getElementById(submitter.closest("li[id]").id);
       const other = row && [...row.querySelectorAll("button")].find((b) => !b.disabled);
       if (other) return other;
+      // A tab hidden or shown in Edit: its control in the list it went to.
+      const tab = submitter.form && submitter.form.elements.tab && submitter.form.elements.tab.value;
+      if (tab) {
+        const moved = document.getElementById(`show-${tab}`)
+          || [...document.querySelectorAll(`li[id$="-row-${CSS.escape(tab)}"] button`)]
+            .find((b) => !b.disabled && b.offsetParent);
+        if (moved) return moved;
+      }
     }
     if (keyboard && submitter && submitter.closest("nav.tab-bar")) {
       const tab = barItemLike(submitter);
@@ -345,7 +353,8 @@
     const body = new URLSearchParams(new FormData(form, submitter));
     const keyboard = !!submitter && document.activeElement === submitter && submitter.matches(":focus-visible");
     const switchesTab = selectsTab(action);
-    const inBar = !!submitter && !!submitter.closest("nav.tab-bar");
+    // (A sidebar group's heading is a button of the bar's form, not an item.)
+    const inBar = !!submitter && !!submitter.closest("nav.tab-bar") && !submitter.matches(".tab-group-toggle");
     const wasCurrent = inBar && submitter.getAttribute("aria-current") === "page";
     const putBack = inBar ? showSelected(submitter) : () => {};
     // A prepared tab: its page at once, while the tap goes to the server.
@@ -448,7 +457,7 @@
   // visitors without this script. Pointer events: mouse, pen and touch alike.
   function addDragHandles() {
     for (const row of document.querySelectorAll("li.customize-row")) {
-      if (!row.querySelector("form") || row.querySelector(".drag-handle")) continue;
+      if (!row.querySelector("form.row-actions") || row.querySelector(".drag-handle")) continue;
       const handle = document.createElement("span");
       handle.className = "drag-handle";
       handle.setAttribute("aria-hidden", "true");
@@ -459,13 +468,13 @@
   function orderAfterDrop(section, moved, target) {
     const rows = [...section.querySelectorAll("li.customize-row")];
     const order = rows.map((row) => row.dataset.tab);
-    const movable = rows.filter((row) => row.querySelector("form")).map((row) => row.dataset.tab);
+    const movable = rows.filter((row) => row.querySelector("form.row-actions")).map((row) => row.dataset.tab);
     const from = movable.indexOf(moved), to = movable.indexOf(target);
     if (from < 0 || to < 0 || from === to) return null;
     movable.splice(to, 0, movable.splice(from, 1)[0]);
     // Movable tabs fill the movable places in their new order; fixed tabs stay.
     let next = 0;
-    return rows.map((row, index) => (row.querySelector("form") ? movable[next++] : order[index]));
+    return rows.map((row, index) => (row.querySelector("form.row-actions") ? movable[next++] : order[index]));
   }
 
   document.addEventListener("pointerdown", (event) => {
@@ -473,7 +482,7 @@
     if (!handle) return;
     const row = handle.closest("li.customize-row");
     const section = row.closest(".customize-compact, .customize-regular");
-    const form = row.querySelector("form");
+    const form = row.querySelector("form.row-actions");
     if (!section || !form) return;
     event.preventDefault();
     handle.setPointerCapture(event.pointerId);
@@ -485,7 +494,7 @@
       const under = document.elementsFromPoint(move.clientX, move.clientY)
         .map((el) => el.closest("li.customize-row")).find((li) => li && li !== row && section.contains(li));
       for (const li of section.querySelectorAll(".is-drop-target")) li.classList.remove("is-drop-target");
-      target = under && under.querySelector("form") ? under : null;
+      target = under && under.querySelector("form.row-actions") ? under : null;
       if (target) target.classList.add("is-drop-target");
     };
     const onUp = async () => {

@@ -43,7 +43,8 @@ public enum SessionCodec {
         }
         encode(session.state, into: &writer)
         // Optional tail entries, each tagged (absent in sessions written before they
-        // existed): 1 the merged user, 2 the app's values, 3 the sidebar choice.
+        // existed): 1 the merged user, 2 the app's values, 3 the sidebar choice, 4 the
+        // hide and show choices, 5 the collapsed sidebar groups.
         if let merged = session.mergedUser {
             writer.byte(1)
             writer.id(merged)
@@ -57,6 +58,16 @@ public enum SessionCodec {
         if let hidden = session.state.isSidebarHidden {
             writer.byte(3)
             writer.byte(hidden ? 1 : 0)
+        }
+        if !session.state.hiddenChoices.isEmpty {
+            writer.byte(4)
+            let pairs = session.state.hiddenChoices.sorted { $0.key < $1.key }
+            writer.strings(pairs.map(\.key))
+            writer.strings(pairs.map { $0.value ? "1" : "0" })
+        }
+        if !session.state.collapsedGroups.isEmpty {
+            writer.byte(5)
+            writer.strings(session.state.collapsedGroups)
         }
     }
 
@@ -83,6 +94,8 @@ public enum SessionCodec {
             var merged: SessionID? = nil
             var appValues: [String: String] = [:]
             var sidebarHidden: Bool? = nil
+            var hiddenChoices: [String: Bool] = [:]
+            var collapsedGroups: [String] = []
             var lastTag: UInt8 = 0
             while !reader.isAtEnd {
                 let tag = try reader.byte()
@@ -103,11 +116,25 @@ public enum SessionCodec {
                     appValues = Dictionary(uniqueKeysWithValues: zip(keys, values))
                 case 3:
                     sidebarHidden = try reader.flag()
+                case 4:
+                    let keys = try reader.strings()
+                    let values = try reader.strings()
+                    guard keys.count == values.count, Set(keys).count == keys.count,
+                        values.allSatisfy({ $0 == "1" || $0 == "0" })
+                    else { throw SessionBytesReader.Malformed() }
+                    hiddenChoices = Dictionary(uniqueKeysWithValues: zip(keys, values.map { $0 == "1" }))
+                case 5:
+                    collapsedGroups = try reader.strings()
+                    guard Set(collapsedGroups).count == collapsedGroups.count else {
+                        throw SessionBytesReader.Malformed()
+                    }
                 default:
                     throw SessionBytesReader.Malformed()
                 }
             }
             state.isSidebarHidden = sidebarHidden
+            state.hiddenChoices = hiddenChoices
+            state.collapsedGroups = collapsedGroups
             var session = Session(
                 id: id, csrfToken: csrf, state: state, language: language, notice: notice, customizationStart: start,
                 created: created, lastSeen: lastSeen, revision: revision, mergedUser: merged)

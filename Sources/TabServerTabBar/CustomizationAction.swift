@@ -10,7 +10,11 @@ public enum CustomizationAction: Sendable, Hashable {
     case moveToBar(String)
     /// Swap a bar tab with the first customizable tab of More.
     case moveToMore(String)
-    /// Back to the model's default order.
+    /// Hide a tab that allows it (UIKit's `allowsHiding`): it leaves the bar, More and the sidebar.
+    case hide(String)
+    /// Show a hidden tab again, where its place in the order is.
+    case show(String)
+    /// Back to the model's default order and hidden tabs.
     case reset
     /// A whole new order, posted by the drag-and-drop enhancement: a permutation of
     /// all tab ids with every non-customizable tab at its model position.

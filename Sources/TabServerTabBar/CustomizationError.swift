@@ -18,6 +18,14 @@ public enum CustomizationError: Error, Sendable, Hashable, CustomStringConvertib
         case noBarSlot
         /// Every tab in More is non-customizable, so none can take its bar slot.
         case noMoreSlot
+        /// It is hidden: show it first.
+        case isHidden
+        /// It is hidden already.
+        case alreadyHidden
+        /// It is shown already.
+        case alreadyShown
+        /// It is the last enabled tab the bar shows.
+        case lastShown
 
         /// The reason as a phrase that completes "cannot move tab 'x': …".
         public var description: String {
@@ -30,6 +38,10 @@ public enum CustomizationError: Error, Sendable, Hashable, CustomStringConvertib
                 return "there is no More list with \(TabBarModel.compactBarCapacity) tabs or fewer"
             case .noBarSlot: return "every place in the bar holds a fixed tab"
             case .noMoreSlot: return "every tab in More is fixed, so none can take its place"
+            case .isHidden: return "it is hidden; show it first"
+            case .alreadyHidden: return "it is already hidden"
+            case .alreadyShown: return "it is already shown"
+            case .lastShown: return "it is the last tab left in the bar"
             }
         }
     }
@@ -41,6 +53,10 @@ public enum CustomizationError: Error, Sendable, Hashable, CustomStringConvertib
     case unknownTab(String)
     /// The tab is not customizable; it stays where the model put it.
     case notCustomizable(String)
+    /// The tab does not allow hiding (`allowsHiding`, its placement, or the search tab).
+    case notHideable(String)
+    /// Hiding or showing is impossible for this tab right now.
+    case cannotHide(String, reason: MoveProblem)
     /// The move is impossible for this tab right now.
     case cannotMove(String, reason: MoveProblem)
     /// A posted order names this tab twice.
@@ -63,6 +79,10 @@ public enum CustomizationError: Error, Sendable, Hashable, CustomStringConvertib
             return "unknown tab \(ErrorText.quoted(id))"
         case .notCustomizable(let id):
             return "tab \(ErrorText.quoted(id)) cannot be moved: it is not customizable"
+        case .notHideable(let id):
+            return "tab \(ErrorText.quoted(id)) cannot be hidden or shown: it does not allow hiding"
+        case .cannotHide(let id, let problem):
+            return "cannot hide or show tab \(ErrorText.quoted(id)): \(problem)"
         case .cannotMove(let id, let problem):
             return "cannot move tab \(ErrorText.quoted(id)): \(problem)"
         case .duplicateInOrder(let id):

@@ -5,7 +5,7 @@
 extension Tab: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, title, icon, selectedIcon, badge, isEnabled, isCustomizable
-        case clearsBadgeOnSelect, template, group, role
+        case clearsBadgeOnSelect, template, group, role, preferredPlacement, allowsHiding, isHiddenByDefault
     }
 
     /// Reads a tab; only `id`, `title` and `icon` are required. Validation is the model's job.
@@ -23,6 +23,10 @@ extension Tab: Codable {
             template: try container.decodeIfPresent(String.self, forKey: .template))
         group = try container.decodeIfPresent(String.self, forKey: .group)
         role = try container.decodeIfPresent(TabRole.self, forKey: .role) ?? .standard
+        preferredPlacement =
+            try container.decodeIfPresent(TabPlacement.self, forKey: .preferredPlacement) ?? .automatic
+        allowsHiding = try container.decodeIfPresent(Bool.self, forKey: .allowsHiding) ?? false
+        isHiddenByDefault = try container.decodeIfPresent(Bool.self, forKey: .isHiddenByDefault) ?? false
     }
 
     /// Writes every field, so the output documents the defaults too.
@@ -39,5 +43,8 @@ extension Tab: Codable {
         try container.encode(template, forKey: .template)
         try container.encodeIfPresent(group, forKey: .group)
         if role != .standard { try container.encode(role, forKey: .role) }
+        if preferredPlacement != .automatic { try container.encode(preferredPlacement, forKey: .preferredPlacement) }
+        if allowsHiding { try container.encode(allowsHiding, forKey: .allowsHiding) }
+        if isHiddenByDefault { try container.encode(isHiddenByDefault, forKey: .isHiddenByDefault) }
     }
 }

@@ -32,6 +32,9 @@ extension Tab {
         guard PathSyntax.isValidFileName(template) else {
             return TabBarModelError(.invalidTemplate(template, tabID: id))
         }
+        if let problem = placementProblem {
+            return TabBarModelError(.invalidPlacement(problem, tabID: id))
+        }
         if let badge {
             if let color = badge.color, !CSSColor.isValid(color) {
                 return TabBarModelError(.invalidColor(color, owner: .badge(tabID: id)))
@@ -39,6 +42,26 @@ extension Tab {
             if let problem = badge.validationProblem {
                 return TabBarModelError(.invalidBadge(problem, tabID: id))
             }
+        }
+        return nil
+    }
+
+    /// Why the placement and hiding settings do not go together, or nil.
+    private var placementProblem: String? {
+        if role == .search, preferredPlacement != .automatic {
+            return "the search tab has its own place; leave out preferredPlacement"
+        }
+        if role == .search, allowsHiding || isHiddenByDefault { return "the search tab cannot be hidden" }
+        switch preferredPlacement {
+        case .fixed, .movable, .pinned, .sidebarOnly:
+            if allowsHiding || isHiddenByDefault {
+                return
+                    "a \(preferredPlacement.rawValue) tab cannot be hidden (allowsHiding and isHiddenByDefault need automatic or optional)"
+            }
+        case .automatic:
+            if isHiddenByDefault, !allowsHiding { return "isHiddenByDefault needs allowsHiding" }
+        case .optional:
+            break
         }
         return nil
     }

@@ -38,6 +38,15 @@ public struct Tab: Sendable, Hashable {
     public var group: String? = nil
     /// `.search` makes this the search tab (see `TabRole`).
     public var role: TabRole = .standard
+    /// Where the tab may appear and whether it moves (UIKit's `preferredPlacement`; see
+    /// `TabPlacement`).
+    public var preferredPlacement: TabPlacement = .automatic
+    /// Whether the visitor may hide the tab in Edit (UIKit's `allowsHiding`). Implied by
+    /// `.optional`; refused for `.fixed`, `.movable`, `.pinned`, `.sidebarOnly` and the search tab.
+    public var allowsHiding: Bool = false
+    /// Whether the tab starts hidden for a visitor who has not shown it (UIKit's
+    /// `isHiddenByDefault`); needs `allowsHiding`. Implied by `.optional`.
+    public var isHiddenByDefault: Bool = false
 
     /// Creates a tab; `template` defaults to `id`.
     public init(
@@ -61,6 +70,30 @@ public struct Tab: Sendable, Hashable {
         self.clearsBadgeOnSelect = clearsBadgeOnSelect
         self.template = template ?? id
     }
+
+    /// Whether a visitor may hide and show this tab in Edit.
+    public var isHideable: Bool {
+        role != .search && (allowsHiding || preferredPlacement == .optional)
+    }
+
+    /// Whether the tab is hidden for a visitor who made no choice about it.
+    public var startsHidden: Bool {
+        isHideable && (isHiddenByDefault || preferredPlacement == .optional)
+    }
+
+    /// Whether the tab keeps its model position: not customizable, `.fixed`, `.pinned`,
+    /// `.sidebarOnly`, or the search tab.
+    public var isFixedInPlace: Bool {
+        if role == .search { return true }
+        switch preferredPlacement {
+        case .fixed, .pinned, .sidebarOnly: return true
+        case .movable, .optional: return false
+        case .automatic: return !isCustomizable
+        }
+    }
+
+    /// Whether the tab sits at the bar's trailing end (pinned tabs, then the search tab).
+    public var isTrailing: Bool { role == .search || preferredPlacement == .pinned }
 
     /// The icon to draw for the given selection state.
     public func icon(selected: Bool) -> String {

@@ -20,16 +20,22 @@ extension TabBarController {
         }
         let order: [String]
         switch action {
+        case .hide(let id), .show(let id):
+            var next = try settingHidden(id, action == .hide(id), in: state)
+            next.version = state.version &+ 1
+            return next
         case .reset:
             order = model.defaultOrder
         case .setOrder(let posted):
-            try validate(posted: posted)
-            order = posted
+            let complete = try completed(posted, state: state)
+            try validate(posted: complete)
+            order = complete
         case .moveUp(let id), .moveDown(let id), .moveToBar(let id), .moveToMore(let id):
-            order = try move(action, id: id, in: effectiveOrder(state))
+            order = try move(action, id: id, in: effectiveOrder(state), state: state)
         }
         var next = state
         next.order = order == model.defaultOrder ? nil : order
+        if action == .reset { next.hiddenChoices = [:] }
         next.version = state.version &+ 1
         return next
     }
@@ -40,26 +46,31 @@ extension TabBarController {
     }
 
     /// Tells `hooks.didEndCustomizing` that the visitor pressed Done, with whether the
-    /// effective order differs from when they began (moves that cancel out are no change).
+    /// arrangement (order and hidden tabs) differs from when they began (steps that cancel
+    /// out are no change).
     public func endCustomizing(initial: TabBarState, final: TabBarState) {
-        hooks.didEndCustomizing(final, effectiveOrder(initial) != effectiveOrder(final))
+        hooks.didEndCustomizing(final, arrangement(initial) != arrangement(final))
     }
 
     /// The order after a single-tab move.
-    private func move(_ action: CustomizationAction, id: String, in order: [String]) throws(CustomizationError)
-        -> [String]
+    private func move(_ action: CustomizationAction, id: String, in fullOrder: [String], state: TabBarState)
+        throws(CustomizationError) -> [String]
     {
         guard model.contains(id: id) else { throw .unknownTab(id) }
         guard !isFixed(id) else { throw .notCustomizable(id) }
+        guard !isHidden(id, in: state) else { throw .cannotMove(id, reason: .isHidden) }
 
-        // The customizable tabs in order, and the positions they occupy.
+        // The tabs of the bar and More (not hidden, not sidebar-only, not at the trailing
+        // end), their customizable ones in order, and the positions those occupy.
+        let listedIndices = fullOrder.indices.filter { isListed(fullOrder[$0], in: state) }
+        let order = listedIndices.map { fullOrder[$0] }
         let slots = order.indices.filter { !isFixed(order[$0]) }
         var movable = slots.map { order[$0] }
         guard let current = movable.firstIndex(of: id), let position = order.firstIndex(of: id) else {
             throw .unknownTab(id)
         }
-        let barCount = compactBarCount
-        let hasMore = model.tabs.count > TabBarModel.compactBarCapacity
+        let barCount = compactBarCount(state)
+        let hasMore = order.count > barCount
 
         switch action {
         case .moveUp:
@@ -84,7 +95,7 @@ extension TabBarController {
                 throw .cannotMove(id, reason: .noMoreSlot)
             }
             movable.swapAt(current, target)
-        case .reset, .setOrder:
+        case .reset, .setOrder, .hide, .show:
             break
         }
 
@@ -92,6 +103,36 @@ extension TabBarController {
         for (slot, tabID) in zip(slots, movable) {
             result[slot] = tabID
         }
+        var full = fullOrder
+        for (index, tabID) in zip(listedIndices, result) {
+            full[index] = tabID
+        }
+        return full
+    }
+
+    /// A posted order of the tabs the Edit page lists, with the tabs it does not list
+    /// (hidden, sidebar-only, pinned, search) put back at their places in the visitor's
+    /// order. An order that names every tab is taken as it is.
+    private func completed(_ posted: [String], state: TabBarState) throws(CustomizationError) -> [String] {
+        guard model.hasPlacements || model.searchTab != nil else { return posted }
+        let named = Set(posted)
+        let current = effectiveOrder(state)
+        let left = current.filter { !named.contains($0) }
+        guard !left.isEmpty else { return posted }
+        if let listed = left.first(where: { isListed($0, in: state) }) {
+            throw .invalidOrder(reason: "tab \(ErrorText.quoted(listed)) is missing")
+        }
+        let kept = Set(left)
+        var postedIDs = posted.makeIterator()
+        var result: [String] = []
+        for id in current {
+            if kept.contains(id) {
+                result.append(id)
+            } else if let next = postedIDs.next() {
+                result.append(next)
+            }
+        }
+        while let extra = postedIDs.next() { result.append(extra) }
         return result
     }
 
@@ -108,7 +149,9 @@ extension TabBarController {
         if let missing = model.tabs.first(where: { !seen.contains($0.id) }) {
             throw .invalidOrder(reason: "tab \(ErrorText.quoted(missing.id)) is missing")
         }
-        for (index, tab) in model.tabs.enumerated() where !tab.isCustomizable && posted[index] != tab.id {
+        let expected = model.defaultOrder
+        for (index, id) in expected.enumerated() where isFixed(id) && posted[index] != id {
+            let tab = model.tabs[model.index(of: id) ?? 0]
             throw .invalidOrder(
                 reason: "tab \(ErrorText.quoted(tab.id)) is not customizable and must stay at position \(index + 1)")
         }

@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 extension TabBarController {
-    /// What to render for this visitor: every tab in their order with its selection,
-    /// effective badge and whether it sits in the bar at each width.
+    /// What to render for this visitor: every tab they can reach, in their order, with its
+    /// selection, effective badge and whether it sits in the bar at each width. Hidden
+    /// tabs are left out; sidebar-only tabs are in neither bar nor More (the sidebar
+    /// shows them); pinned tabs and the search tab are always in the bar, at its end.
     public func layout(_ state: TabBarState) -> TabBarLayout {
         let selected = selectedTabID(state)
-        let compactCount = compactBarCount
-        let regularCount = regularBarCount
+        let compactCount = compactBarCount(state)
+        let regularCount = regularBarCount(state)
         var items: [TabBarLayout.Item] = []
         items.reserveCapacity(model.tabs.count)
-        for (offset, id) in effectiveOrder(state).enumerated() {
-            guard let tab = model.tab(id: id) else { continue }
+        var listed = 0
+        for id in effectiveOrder(state) {
+            guard let tab = model.tab(id: id), !isHidden(id, in: state) else { continue }
+            let sidebarOnly = tab.preferredPlacement == .sidebarOnly
+            let offset = listed
+            if !tab.isTrailing && !sidebarOnly { listed += 1 }
             items.append(
                 TabBarLayout.Item(
                     tab: tab,
-                    position: offset + 1,
+                    position: items.count + 1,
                     isSelected: id == selected,
                     badge: effectiveBadge(tabID: id, state: state),
-                    // The search tab keeps its own place at the end of the bar.
-                    inCompactBar: offset < compactCount || tab.role == .search,
-                    inRegularBar: offset < regularCount || tab.role == .search))
+                    // Pinned tabs and the search tab keep their own places at the end of the bar.
+                    inCompactBar: !sidebarOnly && (offset < compactCount || tab.isTrailing),
+                    inRegularBar: !sidebarOnly && (offset < regularCount || tab.isTrailing)))
         }
         return TabBarLayout(items: items)
     }

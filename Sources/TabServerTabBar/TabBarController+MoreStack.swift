@@ -6,9 +6,11 @@ extension TabBarController {
 
     /// Whether `tabID` is listed in More at compact width (not in the phone's bar).
     public func isInCompactMore(_ tabID: String, in state: TabBarState) -> Bool {
-        guard let index = model.index(of: tabID), model.tabs[index].role != .search else { return false }
-        guard let index = effectiveOrder(state).firstIndex(of: tabID) else { return false }
-        return index >= compactBarCount
+        guard isListed(tabID, in: state) else { return false }
+        let order =
+            model.hasPlacements ? effectiveOrder(state).filter { isListed($0, in: state) } : effectiveOrder(state)
+        guard let index = order.firstIndex(of: tabID) else { return false }
+        return index >= compactBarCount(state)
     }
 
     /// The tab on More's stack, if it is still in More and enabled: a tap on More

@@ -9,17 +9,20 @@ extension TabBarController {
     /// pinning fixed tabs to their model index while the customizable ones keep their
     /// relative order in the remaining places.
     ///
-    /// A search tab is not part of that: it always comes last (the trailing end of the bar).
+    /// Pinned tabs and a search tab are not part of that: they always come last (the
+    /// trailing end of the bar), pinned first, in model order. Hidden tabs keep their
+    /// place in the order (showing one puts it back there).
     public func effectiveOrder(_ state: TabBarState) -> [String] {
         // Most visitors never reorder: their order is the model's, built once.
         guard state.order != nil else { return model.defaultOrder }
-        guard let search = model.searchTab else { return customizedOrder(state, tabs: model.tabs) }
-        return customizedOrder(state, tabs: model.tabs.filter { $0.role != .search }) + [search.id]
+        guard model.searchTab != nil || model.hasPlacements else { return customizedOrder(state, tabs: model.tabs) }
+        let trailing = model.defaultOrder.filter { model.tab(id: $0)?.isTrailing == true }
+        return customizedOrder(state, tabs: model.tabs.filter { !$0.isTrailing }) + trailing
     }
 
     private func customizedOrder(_ state: TabBarState, tabs: [Tab]) -> [String] {
         guard let stored = state.order else { return tabs.map(\.id) }
-        // (`tabs` never holds the search tab when the model has one; see above.)
+        // (`tabs` never holds the search tab or pinned tabs; see above.)
 
         var seen = Set<String>()
         var order: [String] = []
@@ -36,7 +39,7 @@ extension TabBarController {
         var result: [String] = []
         result.reserveCapacity(tabs.count)
         for tab in tabs {
-            if !tab.isCustomizable {
+            if tab.isFixedInPlace {
                 result.append(tab.id)
             } else if let next = movable.next() {
                 result.append(next)
@@ -45,18 +48,27 @@ extension TabBarController {
         return result
     }
 
-    /// Number of tabs in the compact bar before More (all of them, or 4 when More is
-    /// needed), not counting a search tab, which keeps its own place at the end.
-    var compactBarCount: Int {
-        let search = model.searchTabID == nil ? 0 : 1
-        return TabBarLayout.barCount(
-            forTabCount: model.tabs.count - search, capacity: TabBarModel.compactBarCapacity - search)
+    /// Number of the visitor's listed tabs (`isListed`) in the compact bar before More
+    /// (all of them, or 4 when More is needed, fewer by the tabs at the trailing end:
+    /// pinned tabs and the search tab keep their own places).
+    func compactBarCount(_ state: TabBarState) -> Int {
+        let (listed, trailing) = listedCounts(state)
+        return TabBarLayout.barCount(forTabCount: listed, capacity: TabBarModel.compactBarCapacity - trailing)
     }
 
-    /// Number of tabs in the regular bar (all of them, or 7 when More is needed).
-    var regularBarCount: Int {
-        let search = model.searchTabID == nil ? 0 : 1
-        return TabBarLayout.barCount(
-            forTabCount: model.tabs.count - search, capacity: TabBarModel.regularBarCapacity - search)
+    /// Number of listed tabs in the regular bar (all of them, or 7 when More is needed).
+    func regularBarCount(_ state: TabBarState) -> Int {
+        let (listed, trailing) = listedCounts(state)
+        return TabBarLayout.barCount(forTabCount: listed, capacity: TabBarModel.regularBarCapacity - trailing)
+    }
+
+    /// How many tabs the bar and More share, and how many sit at the trailing end.
+    private func listedCounts(_ state: TabBarState) -> (listed: Int, trailing: Int) {
+        guard model.hasPlacements else {
+            let search = model.searchTabID == nil ? 0 : 1
+            return (model.tabs.count - search, search)
+        }
+        let trailing = model.tabs.count(where: \.isTrailing)
+        return (model.tabs.count(where: { isListed($0.id, in: state) }), trailing)
     }
 }

@@ -5,7 +5,10 @@ extension TabBarController {
     /// after loading a session; it never fails and never loses what still applies.
     ///
     /// - the order becomes `effectiveOrder(_:)`, or `nil` when that is the default;
-    /// - a selected tab that was removed or disabled falls back to the first enabled tab;
+    /// - hide and show choices of unknown tabs, of tabs that no longer allow hiding, and
+    ///   those equal to the model's default are dropped (so a tab made non-hideable shows);
+    /// - collapsed sidebar groups the model no longer has are dropped;
+    /// - a selected tab that was removed, disabled or is hidden falls back to the first shown tab;
     /// - locations and badge overrides of unknown tabs are dropped (More's stack too, when
     ///   it names one), as are invalid or
     ///   root ("") locations and overrides with an invalid badge.
@@ -16,8 +19,10 @@ extension TabBarController {
         var next = state
         let order = effectiveOrder(state)
         next.order = order == model.defaultOrder ? nil : order
-        if let selected = state.selectedTabID, !model.isEnabled(id: selected) {
-            next.selectedTabID = model.firstEnabledTabID
+        next.hiddenChoices = reconciledHiddenChoices(state.hiddenChoices)
+        next.collapsedGroups = reconciledCollapsedGroups(state.collapsedGroups)
+        if let selected = state.selectedTabID, !model.isEnabled(id: selected) || isHidden(selected, in: next) {
+            next.selectedTabID = firstShownTabID(next)
         }
         let keepsLocation = { (id: String, location: String) -> Bool in
             // More's stack and the search's return name a tab (see `moreStackKey`).

@@ -2,7 +2,7 @@
 extension TabBarController {
     /// A tap on a tab (the bar is a form; each item a submit button).
     ///
-    /// - Unknown or disabled tab, or `shouldSelect` says no: the state comes back
+    /// - Unknown, hidden (`isHidden`) or disabled tab, or `shouldSelect` says no: the state comes back
     ///   unchanged (same version) with `.unknownTab`, `.disabled` or `.vetoed`.
     /// - Another tab: it becomes selected; the outcome carries its remembered location
     ///   so the app can redirect there (each tab keeps its own navigation position).
@@ -12,7 +12,7 @@ extension TabBarController {
     /// `didSelect` is told with the new state. As in UIKit, `shouldSelect` and
     /// `didSelect` also run for a re-tap.
     public func select(_ tabID: String, in state: TabBarState) -> (TabBarState, SelectionOutcome) {
-        guard let tab = model.tab(id: tabID) else { return (state, .unknownTab(tabID)) }
+        guard let tab = model.tab(id: tabID), !isHidden(tabID, in: state) else { return (state, .unknownTab(tabID)) }
         guard tab.isEnabled else { return (state, .disabled(tabID: tabID)) }
         if case .deny(let message) = hooks.shouldSelect(tab, state) {
             return (state, .vetoed(message: message))
@@ -42,7 +42,7 @@ extension TabBarController {
     /// tab shows what its badge announced, so `clearsBadgeOnSelect` applies here too.
     /// The version moves on only if something changed.
     public func visit(_ tabID: String, location: String, in state: TabBarState) -> (TabBarState, SelectionOutcome) {
-        guard let tab = model.tab(id: tabID) else { return (state, .unknownTab(tabID)) }
+        guard let tab = model.tab(id: tabID), !isHidden(tabID, in: state) else { return (state, .unknownTab(tabID)) }
         guard tab.isEnabled else { return (state, .disabled(tabID: tabID)) }
 
         let location = Self.isValidLocation(location) ? location : ""

@@ -39,15 +39,31 @@ public struct TabBarController: Sendable {
     /// The visitor's selected tab: their choice if that tab still exists and is
     /// enabled, otherwise the model's first enabled tab. Always a usable tab.
     public func selectedTabID(_ state: TabBarState) -> String {
-        if let id = state.selectedTabID, model.isEnabled(id: id) {
+        if let id = state.selectedTabID, model.isEnabled(id: id), !isHidden(id, in: state) {
             return id
         }
-        return model.firstEnabledTabID
+        guard model.hasPlacements else { return model.firstEnabledTabID }
+        return firstShownTabID(state)
+    }
+
+    /// The first enabled tab the visitor's bar shows (or the model's first enabled tab).
+    func firstShownTabID(_ state: TabBarState) -> String {
+        if !isHidden(model.firstEnabledTabID, in: state) { return model.firstEnabledTabID }
+        return effectiveOrder(state).first { id in
+            model.isEnabled(id: id) && !isHidden(id, in: state) && model.tab(id: id)?.preferredPlacement != .sidebarOnly
+        } ?? model.firstEnabledTabID
     }
 
     /// Whether the tab with this id exists and may not be moved by the visitor.
     func isFixed(_ id: String) -> Bool {
         guard let index = model.index(of: id) else { return false }
-        return !model.tabs[index].isCustomizable || model.tabs[index].role == .search
+        return model.tabs[index].isFixedInPlace
+    }
+
+    /// Whether the tab is one of the bar-and-More tabs for this visitor: shown, not
+    /// sidebar-only, not at the trailing end (pinned, search).
+    func isListed(_ id: String, in state: TabBarState) -> Bool {
+        guard let tab = model.tab(id: id) else { return false }
+        return !tab.isTrailing && tab.preferredPlacement != .sidebarOnly && !isHidden(id, in: state)
     }
 }

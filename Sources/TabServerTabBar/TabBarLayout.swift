@@ -21,6 +21,9 @@ public struct TabBarLayout: Sendable, Hashable {
         /// Shown in the bar at regular width (otherwise listed in More).
         public let inRegularBar: Bool
 
+        /// Shown only in the sidebar (`TabPlacement.sidebarOnly`): neither in a bar nor in More.
+        public var isSidebarOnly: Bool { tab.preferredPlacement == .sidebarOnly }
+
         /// The icon for the item's current selection state.
         public var icon: String { tab.icon(selected: isSelected) }
     }
@@ -43,20 +46,20 @@ public struct TabBarLayout: Sendable, Hashable {
     init(items: [Item]) {
         self.items = items
         count = items.count
-        showsMoreCompact = items.count > TabBarModel.compactBarCapacity
-        showsMoreRegular = items.count > TabBarModel.regularBarCapacity
-        isMoreSelected = items.contains { $0.isSelected && !$0.inCompactBar }
-        isMoreSelectedRegular = items.contains { $0.isSelected && !$0.inRegularBar }
+        showsMoreCompact = items.contains { !$0.inCompactBar && !$0.isSidebarOnly }
+        showsMoreRegular = items.contains { !$0.inRegularBar && !$0.isSidebarOnly }
+        isMoreSelected = items.contains { $0.isSelected && !$0.inCompactBar && !$0.isSidebarOnly }
+        isMoreSelectedRegular = items.contains { $0.isSelected && !$0.inRegularBar && !$0.isSidebarOnly }
     }
 
     /// Tabs in the bar at compact width, in order.
     public var compactBarItems: [Item] { items.filter(\.inCompactBar) }
     /// Tabs listed in More at compact width, in order.
-    public var compactMoreItems: [Item] { items.filter { !$0.inCompactBar } }
+    public var compactMoreItems: [Item] { items.filter { !$0.inCompactBar && !$0.isSidebarOnly } }
     /// Tabs in the bar at regular width, in order.
     public var regularBarItems: [Item] { items.filter(\.inRegularBar) }
     /// Tabs listed in More at regular width, in order.
-    public var regularMoreItems: [Item] { items.filter { !$0.inRegularBar } }
+    public var regularMoreItems: [Item] { items.filter { !$0.inRegularBar && !$0.isSidebarOnly } }
     /// The selected item.
     public var selectedItem: Item? { items.first(where: \.isSelected) }
 

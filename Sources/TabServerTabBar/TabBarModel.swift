@@ -19,6 +19,9 @@ public struct TabBarModel: Sendable {
     /// More than this many tabs at regular width (>= 768 px): `regularBarCapacity - 1`
     /// tabs and More.
     public static let regularBarCapacity = 8
+    /// At most this many tabs at the bar's trailing end (pinned tabs and the search
+    /// tab), so a phone's bar keeps room for others and More.
+    public static let maxTrailingTabs = 2
 
     /// The tabs in their default order.
     public let tabs: [Tab]
@@ -34,6 +37,9 @@ public struct TabBarModel: Sendable {
     /// The selection of a visitor who has not chosen yet, and the fallback when their
     /// selected tab is removed or disabled. Validation guarantees there is one.
     public let firstEnabledTabID: String
+    /// Whether any tab has a placement or may be hidden; false keeps the common model on
+    /// its fast paths.
+    public let hasPlacements: Bool
 
     /// Validates and creates a model. Refuses: no tabs, a bad or duplicate id, an empty
     /// title, an unsafe icon or template name, an invalid badge or colour, and a model
@@ -54,14 +60,22 @@ public struct TabBarModel: Sendable {
         }
         if let error = appearance.validationError() { throw error }
         guard tabs.contains(where: \.isEnabled) else { throw TabBarModelError(.noEnabledTab) }
+        let trailingCount = tabs.count(where: \.isTrailing)
+        if trailingCount > Self.maxTrailingTabs { throw TabBarModelError(.tooManyPinned(count: trailingCount)) }
+        guard tabs.contains(where: { $0.isEnabled && !$0.startsHidden && $0.preferredPlacement != .sidebarOnly })
+        else { throw TabBarModelError(.noTabInBar) }
         self.tabs = tabs
         self.appearance = appearance
         self.indexByID = indexByID
         let searchIndex = tabs.firstIndex { $0.role == .search }
         self.searchIndex = searchIndex
+        // Pinned tabs, then the search tab, at the trailing end.
         defaultOrder =
-            searchIndex.map { tabs.filter { $0.role != .search }.map(\.id) + [tabs[$0].id] } ?? tabs.map(\.id)
-        firstEnabledTabID = tabs.first(where: \.isEnabled)?.id ?? tabs[0].id
+            tabs.filter { !$0.isTrailing }.map(\.id) + tabs.filter { $0.preferredPlacement == .pinned }.map(\.id)
+            + tabs.filter { $0.role == .search }.map(\.id)
+        firstEnabledTabID =
+            tabs.first { $0.isEnabled && !$0.startsHidden && $0.preferredPlacement != .sidebarOnly }?.id ?? tabs[0].id
+        hasPlacements = tabs.contains { $0.preferredPlacement != .automatic || $0.isHideable }
     }
 
     /// Whether the model has a tab with this id (no copy of the tab).

@@ -40,6 +40,12 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
         case invalidJSON(String)
         /// More than one tab has `"role": "search"`.
         case secondSearchTab(String, first: String)
+        /// The tab's `preferredPlacement`, `allowsHiding` and `isHiddenByDefault` contradict each other.
+        case invalidPlacement(String, tabID: String)
+        /// More tabs at the bar's trailing end (pinned and search) than leave room for others.
+        case tooManyPinned(count: Int)
+        /// Every enabled tab starts hidden or lives only in the sidebar, so a phone's bar would be empty.
+        case noTabInBar
     }
 
     /// The problem.
@@ -82,6 +88,12 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
             return "invalid JSON: \(detail)"
         case .secondSearchTab(let id, let first):
             return "tab \(ErrorText.quoted(id)): a second search tab (\(ErrorText.quoted(first)) is one already)"
+        case .invalidPlacement(let problem, let tabID):
+            return "tab \(ErrorText.quoted(tabID)): \(problem)"
+        case .tooManyPinned(let count):
+            return "\(count) tabs at the bar's trailing end (pinned and search): at most \(TabBarModel.maxTrailingTabs)"
+        case .noTabInBar:
+            return "no enabled tab is shown in the bar by default (all start hidden or are sidebarOnly)"
         }
     }
 }

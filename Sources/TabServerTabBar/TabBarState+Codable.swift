@@ -4,7 +4,7 @@
 /// written by older versions load.
 extension TabBarState: Codable {
     private enum CodingKeys: String, CodingKey {
-        case selectedTabID, order, locations, badgeOverrides, version, isSidebarHidden
+        case selectedTabID, order, locations, badgeOverrides, version, isSidebarHidden, hiddenChoices, collapsedGroups
     }
 
     /// Reads a stored state; missing keys take the fresh-state values.
@@ -17,6 +17,8 @@ extension TabBarState: Codable {
         badgeOverrides = try container.decodeIfPresent([String: BadgeOverride].self, forKey: .badgeOverrides) ?? [:]
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 0
         isSidebarHidden = try container.decodeIfPresent(Bool.self, forKey: .isSidebarHidden)
+        hiddenChoices = try container.decodeIfPresent([String: Bool].self, forKey: .hiddenChoices) ?? [:]
+        collapsedGroups = try container.decodeIfPresent([String].self, forKey: .collapsedGroups) ?? []
     }
 
     /// Writes the state, leaving out `nil` and empty members.
@@ -28,5 +30,7 @@ extension TabBarState: Codable {
         if !badgeOverrides.isEmpty { try container.encode(badgeOverrides, forKey: .badgeOverrides) }
         try container.encode(version, forKey: .version)
         try container.encodeIfPresent(isSidebarHidden, forKey: .isSidebarHidden)
+        if !hiddenChoices.isEmpty { try container.encode(hiddenChoices, forKey: .hiddenChoices) }
+        if !collapsedGroups.isEmpty { try container.encode(collapsedGroups, forKey: .collapsedGroups) }
     }
 }

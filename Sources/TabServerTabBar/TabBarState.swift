@@ -25,6 +25,14 @@ public struct TabBarState: Sendable, Hashable {
     /// `UITabBarController.sidebar.isHidden`). Kept while the toggle is not offered, and
     /// used again if it returns.
     public var isSidebarHidden: Bool?
+    /// The visitor's hide and show choices from Edit, by tab id (UIKit's hidden tabs of a
+    /// customized tab bar): `true` hides the tab, `false` shows one that starts hidden
+    /// (`isHiddenByDefault`, `.optional`). Only choices that differ from the model's
+    /// default are kept; reconciling drops unknown tabs and tabs that no longer allow hiding.
+    public var hiddenChoices: [String: Bool]
+    /// The tab groups (`Tab.group`) whose sidebar sections the visitor collapsed, sorted.
+    /// Reconciling drops groups the model no longer has.
+    public var collapsedGroups: [String]
 
     /// A fresh state: default selection and order, no locations or overrides, version 0.
     public init() {
@@ -34,6 +42,8 @@ public struct TabBarState: Sendable, Hashable {
         badgeOverrides = [:]
         version = 0
         isSidebarHidden = nil
+        hiddenChoices = [:]
+        collapsedGroups = []
     }
 
     /// Whether `location` is acceptable as a remembered location; the same rule as

@@ -71,6 +71,24 @@ struct SessionCodecTests {
         }
     }
 
+    @Test("the hide and show choices survive as tail entry 4, after the sidebar choice; malformed ones are refused")
+    func hiddenChoices() throws {
+        var session = Session.new(now: 1_700_000_000)
+        let plain = SessionCodec.encode(session)
+        session.state.hiddenChoices = ["tv": false, "movies": true]
+        session.state.isSidebarHidden = true
+        let decoded = try SessionCodec.decode(SessionCodec.encode(session), id: session.id, revision: 0)
+        #expect(decoded.state.hiddenChoices == ["tv": false, "movies": true])
+        #expect(decoded == session)
+        #expect(try SessionCodec.decode(plain, id: session.id, revision: 0).state.hiddenChoices.isEmpty)
+        // A value other than "0" or "1", or keys and values of different counts.
+        for tail: [UInt8] in [[4, 1, 2, 116, 118, 1, 1, 50], [4, 1, 2, 116, 118, 0]] {
+            #expect(throws: SessionStoreError.self) {
+                try SessionCodec.decode(plain + tail, id: session.id, revision: 0)
+            }
+        }
+    }
+
     @Test("equal sessions encode to equal bytes (dictionaries are written sorted)")
     func deterministic() {
         var session = RedisTestHelpers.richSession(now: 0)

@@ -13,7 +13,7 @@ extension HTTPError {
             self = .conflict(
                 "The tab arrangement changed since this page was shown (perhaps in another window). Nothing was changed; here is the current arrangement."
             )
-        case .unknownTab, .notCustomizable, .cannotMove:
+        case .unknownTab, .notCustomizable, .notHideable, .cannotHide, .cannotMove:
             self = .badRequest("\(Self.sentence(error.description))", field: "tab")
         case .duplicateInOrder, .invalidOrder:
             self = .badRequest("\(Self.sentence(error.description))", field: "order")

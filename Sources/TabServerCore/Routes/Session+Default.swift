@@ -12,7 +12,7 @@ extension Session {
     func isDefault(for controller: TabBarController) -> Bool {
         language == nil && notice == nil && customizationStart == nil && state.order == nil && appValues.isEmpty
             && state.locations.values.allSatisfy(\.isEmpty) && state.badgeOverrides.isEmpty
-            && state.isSidebarHidden == nil
+            && state.isSidebarHidden == nil && state.hiddenChoices.isEmpty && state.collapsedGroups.isEmpty
             && (state.selectedTabID == nil || state.selectedTabID == controller.model.firstEnabledTabID)
     }
 
@@ -20,5 +20,6 @@ extension Session {
     /// language, a badge override or a value of the app's (a setting).
     var hasOwnChoices: Bool {
         state.order != nil || language != nil || !state.badgeOverrides.isEmpty || !appValues.isEmpty
+            || !state.hiddenChoices.isEmpty
     }
 }

@@ -49,7 +49,7 @@ extension TabServerResponder {
         let controller = state.controller
         // A prefetch (live.js redrawing the bar) is not the visitor opening the sheet.
         if session.customizationStart == nil, !Self.isPrefetch(state.request) {
-            session.customizationStart = controller.effectiveOrder(session.state)
+            session.customizationStart = controller.arrangement(session.state)
             state.record(.willBeginCustomizing(session.state))
         }
         let notice = takeNotice(&session, state: &state)
@@ -68,16 +68,16 @@ extension TabServerResponder {
         let controller = state.controller
         let actionName = try request.requiredField("action")
         if actionName == "done" {
-            let start = session.customizationStart ?? controller.effectiveOrder(session.state)
+            let start = session.customizationStart ?? controller.arrangement(session.state)
             session.customizationStart = nil
             state.record(
-                .didEndCustomizing(session.state, changed: start != controller.effectiveOrder(session.state)))
+                .didEndCustomizing(session.state, changed: start != controller.arrangement(session.state)))
             state.session = session
             return redirect(to: "/more")
         }
         let posted = try request.requiredField("version")
         let action = try Self.customizationAction(actionName, request: request)
-        let current = LayoutFingerprint.of(controller.effectiveOrder(session.state))
+        let current = LayoutFingerprint.of(controller.arrangement(session.state))
         let before = controller.layout(session.state)
         do {
             // The arrangement the form was made for must still be the visitor's.
@@ -98,7 +98,7 @@ extension TabServerResponder {
             throw failure
         }
         if session.customizationStart == nil {
-            session.customizationStart = controller.effectiveOrder(state.loaded?.state ?? session.state)
+            session.customizationStart = controller.arrangement(state.loaded?.state ?? session.state)
         }
         let after = controller.layout(session.state)
         session.notice = Self.describe(action, before: before, after: after, language: language(request, session))
@@ -119,10 +119,15 @@ extension TabServerResponder {
         case .moveDown(let id): (tab, pressed) = (id, "down")
         case .moveToBar(let id): (tab, pressed) = (id, "bar")
         case .moveToMore(let id): (tab, pressed) = (id, "more")
+        case .hide(let id):
+            // The row is gone from the lists: focus its Show button among the hidden tabs.
+            return after.items.contains { $0.tab.id == id } ? "" : "#show-\(id)"
+        case .show(let id):
+            return after.items.contains { $0.tab.id == id } ? "#\(prefix)-row-\(id)" : ""
         case .reset, .setOrder: return ""
         }
         guard let index = after.items.firstIndex(where: { $0.tab.id == tab }) else { return "" }
-        let customizable = after.items.filter { $0.tab.isCustomizable }
+        let customizable = after.items.filter { !$0.tab.isFixedInPlace }
         let canUp = customizable.first?.tab.id != tab
         let canDown = customizable.last?.tab.id != tab
         let item = after.items[index]
@@ -143,7 +148,7 @@ extension TabServerResponder {
         -> Notice?
     {
         func title(_ id: String) -> String {
-            language.tabTitles[id] ?? before.items.first { $0.tab.id == id }?.tab.title ?? id
+            language.tabTitles[id] ?? (before.items + after.items).first { $0.tab.id == id }?.tab.title ?? id
         }
         let barBefore = Set(before.compactBarItems.map(\.tab.id))
         let barAfter = Set(after.compactBarItems.map(\.tab.id))
@@ -163,6 +168,10 @@ extension TabServerResponder {
                 return Notice(message: language.isolatedText("movedDown", ["moved": title(id)]))
             }
             return nil
+        case .hide(let id):
+            return Notice(message: language.isolatedText("tabHidden", ["moved": title(id)]))
+        case .show(let id):
+            return Notice(message: language.isolatedText("tabShown", ["moved": title(id)]))
         case .reset:
             return Notice(message: language.text("resetDone"))
         case .setOrder:
@@ -178,17 +187,20 @@ extension TabServerResponder {
             let ids = request.formFields.filter { $0.name == "order" }.map(\.value)
             guard !ids.isEmpty else { throw HTTPError.badRequest("The form field 'order' is missing.", field: "order") }
             return .setOrder(ids)
-        case "up", "down", "bar", "more":
+        case "up", "down", "bar", "more", "hide", "show":
             let tab = try request.requiredField("tab")
             switch name {
             case "up": return .moveUp(tab)
             case "down": return .moveDown(tab)
             case "bar": return .moveToBar(tab)
+            case "hide": return .hide(tab)
+            case "show": return .show(tab)
             default: return .moveToMore(tab)
             }
         default:
             throw HTTPError.badRequest(
-                "Unknown action “\(name.prefix(40))”: use up, down, bar, more, reset, order or done.", field: "action")
+                "Unknown action “\(name.prefix(40))”: use up, down, bar, more, hide, show, reset, order or done.",
+                field: "action")
         }
     }
 }

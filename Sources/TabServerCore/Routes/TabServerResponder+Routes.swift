@@ -31,6 +31,9 @@ extension TabServerResponder {
         router.post("/sidebar") { request, _, state throws(HTTPError) in
             try state.app.toggleSidebar(request, state: &state)
         }
+        router.post("/sidebar/group") { request, _, state throws(HTTPError) in
+            try state.app.collapseGroup(request, state: &state)
+        }
         router.post("/accessory/{action}") { request, parameters, state throws(HTTPError) in
             try state.app.accessoryAction(parameters["action"]!, request, state: &state)
         }

@@ -41,4 +41,39 @@ extension TabServerResponder {
         let back = request.formValue("return").flatMap(Self.returnPath)
         return redirect(to: back ?? Self.restorationPath(controller, session.state))
     }
+
+    /// `POST /sidebar/group`: collapses (`collapse=<group>`) or expands (`expand=<group>`)
+    /// a tab group's section of the sidebar (UIKit's `UITabGroup` in the sidebar), kept in
+    /// the session; 303 back to the page it was on. The heading's button is part of the
+    /// bar's form, so the post carries its CSRF token and return path. A post that asks for
+    /// what is already so (another window did it) is a 409; an unknown group a 400.
+    func collapseGroup(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try visitor(&state)
+        try verifyCSRF(request, state: state)
+        let controller = state.controller
+        let collapsed: Bool
+        let group: String
+        if let name = request.formValue("collapse") {
+            (collapsed, group) = (true, name)
+        } else if let name = request.formValue("expand") {
+            (collapsed, group) = (false, name)
+        } else {
+            throw HTTPError.badRequest("The form field 'collapse' or 'expand' is missing.", field: "collapse")
+        }
+        guard controller.groupNames.contains(group) else {
+            throw HTTPError.badRequest(
+                "There is no tab group “\(group.prefix(40))” to collapse or expand.",
+                field: collapsed ? "collapse" : "expand")
+        }
+        guard controller.isGroupCollapsed(group, in: session.state) != collapsed else {
+            throw HTTPError.conflict(
+                collapsed
+                    ? "“\(group.prefix(40))” is already collapsed (perhaps in another window). Nothing was changed."
+                    : "“\(group.prefix(40))” is already expanded (perhaps in another window). Nothing was changed.")
+        }
+        if let next = controller.settingGroup(group, collapsed: collapsed, in: session.state) { session.state = next }
+        state.session = session
+        let back = request.formValue("return").flatMap(Self.returnPath)
+        return redirect(to: back ?? Self.restorationPath(controller, session.state))
+    }
 }

@@ -3,7 +3,7 @@ import TabServerTabBar
 
 /// Each item's place among the items a person sees in the bar, at compact and at
 /// regular width: "tab 4 of 5" counts what is on screen (the tabs in the bar, More,
-/// then the search tab), as VoiceOver does in UIKit, not every tab of the model.
+/// then pinned tabs and the search tab), as VoiceOver does in UIKit, not every tab of the model.
 struct BarPositions {
     /// Position and count by tab id, for the tabs in the compact bar.
     var compact: [String: (Int, Int)] = [:]
@@ -22,12 +22,14 @@ struct BarPositions {
     }
 
     private static func places(_ bar: [TabBarLayout.Item], showsMore: Bool) -> ([String: (Int, Int)], (Int, Int)?) {
-        let tabs = bar.filter { $0.tab.role != .search }
-        let search = bar.first { $0.tab.role == .search }
-        let count = tabs.count + (showsMore ? 1 : 0) + (search == nil ? 0 : 1)
+        // Pinned tabs and the search tab come after More.
+        let tabs = bar.filter { !$0.tab.isTrailing }
+        let trailing = bar.filter(\.tab.isTrailing)
+        let more = showsMore ? 1 : 0
+        let count = tabs.count + more + trailing.count
         var places: [String: (Int, Int)] = [:]
         for (offset, item) in tabs.enumerated() { places[item.tab.id] = (offset + 1, count) }
-        if let search { places[search.tab.id] = (count, count) }
+        for (offset, item) in trailing.enumerated() { places[item.tab.id] = (tabs.count + more + offset + 1, count) }
         return (places, showsMore ? (tabs.count + 1, count) : nil)
     }
 }

@@ -41,6 +41,10 @@ struct PageRenderer: Sendable {
         let language: String
         /// The visitor's sidebar choice (the toggle's label and the layout it names).
         let sidebarHidden: Bool?
+        /// The visitor's hide and show choices (which tabs the bar leaves out).
+        let hiddenChoices: [String: Bool]
+        /// The sidebar groups the visitor collapsed.
+        let collapsedGroups: [String]
     }
 
     /// URLs of the shipped assets, with content hashes, computed once.
@@ -212,17 +216,19 @@ struct PageRenderer: Sendable {
         var context = common(
             title: language.text("editTabs"), path: "/more/edit", session: session, model: model, onMorePage: true,
             notice: notice, language: language)
-        let layout = model.controller.layout(session.state)
-        let customizable = layout.items.filter { $0.tab.isCustomizable }.map(\.tab.id)
-        let firstMore = layout.compactMoreItems.first { $0.tab.isCustomizable }
-        let lastBar = layout.compactBarItems.last { $0.tab.isCustomizable }
+        let controller = model.controller
+        let layout = controller.layout(session.state)
+        let isMovable = { (tab: Tab) in !tab.isFixedInPlace }
+        let customizable = layout.items.filter { isMovable($0.tab) }.map(\.tab.id)
+        let firstMore = layout.compactMoreItems.first { isMovable($0.tab) }
+        let lastBar = layout.compactBarItems.last { isMovable($0.tab) }
         func title(_ item: TabBarLayout.Item?) -> String {
             guard let item else { return "" }
             return language.tabTitles[item.tab.id] ?? item.tab.title
         }
         func row(_ entry: TabBarLayout.Item, compact: Bool) -> MustacheValue {
             let id = entry.tab.id
-            let isCustomizable = entry.tab.isCustomizable
+            let isCustomizable = isMovable(entry.tab)
             let name = title(entry)
             let canToMore = compact && isCustomizable && layout.showsMoreCompact && entry.inCompactBar
             let canToBar = compact && isCustomizable && !entry.inCompactBar
@@ -239,9 +245,22 @@ struct PageRenderer: Sendable {
                 "canDown": .bool(isCustomizable && customizable.last != id),
                 "canToMore": .bool(canToMore), "canToBar": .bool(canToBar),
                 "swapHint": swap.map(MustacheValue.string) ?? .null,
+                "canHide": .bool(entry.tab.isHideable),
+                "pinned": .bool(entry.tab.isTrailing && entry.tab.role != .search),
+                "sidebarOnly": .bool(entry.isSidebarOnly),
             ]
         }
-        let version = LayoutFingerprint.of(model.controller.effectiveOrder(session.state))
+        // Hidden tabs, with a Show button each (UIKit's tabs hidden in the customizing sheet).
+        let hidden: [MustacheValue] = controller.hiddenTabIDs(session.state).compactMap { id in
+            guard let tab = controller.model.tab(id: id) else { return nil }
+            let name = language.tabTitles[id] ?? tab.title
+            return [
+                "id": .string(id), "title": .string(name), "icon": .string(assets.icons[tab.icon] ?? ""),
+            ]
+        }
+        // Sidebar-only and pinned tabs are not in either list of the bar: listed apart.
+        let sidebarItems = layout.items.filter(\.isSidebarOnly).map { row($0, compact: false) }
+        let version = LayoutFingerprint.of(controller.arrangement(session.state))
         context["customize"] = [
             "version": .string(version),
             "compact": [
@@ -261,7 +280,9 @@ struct PageRenderer: Sendable {
                     : .null,
             ],
             "action": .string(basePath + "/more/edit"),
-            "isDefault": .bool(session.state.order == nil),
+            "isDefault": .bool(session.state.order == nil && session.state.hiddenChoices.isEmpty),
+            "hidden": .array(hidden), "hasHidden": .bool(!hidden.isEmpty),
+            "sidebarItems": .array(sidebarItems), "hasSidebarItems": .bool(!sidebarItems.isEmpty),
         ]
         if let message { context["message"] = .string(language.translate(message)) }
         return render("pages/customize", .object(context))
@@ -370,7 +391,8 @@ struct PageRenderer: Sendable {
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
             bar(
                 model.controller.layout(state), onMorePage: onMorePage, language: language,
-                sidebarToggle: sidebarToggle(state, model: model, language: language))
+                sidebarToggle: sidebarToggle(state, model: model, language: language),
+                collapsedGroups: state.collapsedGroups)
         }
         if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
             // The visitor's choice of sidebar or bar decides the layout classes.
@@ -395,7 +417,8 @@ struct PageRenderer: Sendable {
         BarKey(
             generation: model.generation, order: state.order, selected: state.selectedTabID,
             badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
-            sidebarHidden: state.isSidebarHidden)
+            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices,
+            collapsedGroups: state.collapsedGroups)
     }
 
     /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
@@ -409,9 +432,10 @@ struct PageRenderer: Sendable {
         ]
     }
 
-    private func bar(_ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue)
-        -> MustacheValue
-    {
+    private func bar(
+        _ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue,
+        collapsedGroups: [String] = []
+    ) -> MustacheValue {
         let positions = BarPositions(layout)
         func label(_ position: (Int, Int)?) -> MustacheValue {
             guard let (position, count) = position else { return .null }
@@ -424,19 +448,28 @@ struct PageRenderer: Sendable {
             fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
             fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
             // The first tab of a group carries the group's heading (sidebar layout).
-            if let group = entry.tab.group, offset == 0 || layout.items[offset - 1].tab.group != group {
-                fields["group"] = .string(language.messages[group] ?? group)
+            if let group = entry.tab.group {
+                let collapsed = collapsedGroups.contains(group)
+                if offset == 0 || layout.items[offset - 1].tab.group != group {
+                    // A button of the bar's form: it posts the form's token and return path.
+                    fields["group"] = [
+                        "title": .string(language.messages[group] ?? group), "name": .string(group),
+                        "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
+                        "id": .string("group-" + String(offset)),
+                    ]
+                }
+                if collapsed { fields["inCollapsedGroup"] = true }
             }
             value = .object(fields)
             return value
         }
         let indexed = Array(layout.items.enumerated())
-        // The search tab comes after More, in the markup as on screen, so reading order
-        // is the screen's.
-        let search = indexed.first { $0.element.tab.role == .search }
+        // Pinned tabs and the search tab come after More, in the markup as on screen, so
+        // reading order is the screen's.
+        let trailing = indexed.filter { $0.element.tab.isTrailing }
         return [
-            "items": .array(indexed.filter { $0.element.tab.role != .search }.map { barItem($0.offset, $0.element) }),
-            "searchItem": search.map { barItem($0.offset, $0.element) } ?? .null,
+            "items": .array(indexed.filter { !$0.element.tab.isTrailing }.map { barItem($0.offset, $0.element) }),
+            "searchItem": trailing.isEmpty ? .null : .array(trailing.map { barItem($0.offset, $0.element) }),
             "moreCompact": .bool(layout.showsMoreCompact),
             "moreRegular": .bool(layout.showsMoreRegular),
             "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
@@ -463,6 +496,8 @@ struct PageRenderer: Sendable {
             "selected": .bool(item.isSelected && !onMorePage), "disabled": .bool(!item.tab.isEnabled),
             "position": .int(item.position), "count": .int(count),
             "compactMore": .bool(!item.inCompactBar), "regularMore": .bool(!item.inRegularBar),
+            "sidebarOnly": .bool(item.isSidebarOnly),
+            "pinned": .bool(item.tab.preferredPlacement == .pinned),
         ]
         if let badge = item.badge {
             let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
