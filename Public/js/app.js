@@ -372,7 +372,10 @@
     try {
       const response = await fetch(action, {
         method: "POST", body, credentials: "same-origin", redirect: "follow",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "TabServer-Answer": "page" },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded", "TabServer-Answer": "page",
+          ...(window.tabServerWindow ? { "TabServer-Window": window.tabServerWindow } : {}),
+        },
       });
       // Nothing new to show (a re-tap of the tab at its root): back to the top, as UIKit does.
       if (response.status === 204) { putBack(); window.scrollTo({ top: 0, behavior: "smooth" }); return; }
@@ -514,7 +517,10 @@
       try {
         const response = await fetch(new URL(form.getAttribute("action"), location.href), {
           method: "POST", body, credentials: "same-origin", redirect: "follow",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", "TabServer-Answer": "page" },
+          headers: {
+          "Content-Type": "application/x-www-form-urlencoded", "TabServer-Answer": "page",
+          ...(window.tabServerWindow ? { "TabServer-Window": window.tabServerWindow } : {}),
+        },
         });
         const answered = response.headers.get("TabServer-Location");
         const url = answered ? new URL(answered, location.href).href : response.redirected ? response.url : null;

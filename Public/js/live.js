@@ -15,6 +15,15 @@
   summary.id = "live-summary";
   document.body.append(summary);
 
+  // This window's id, sent with the script's posts (app.js) so that the bar event a post
+  // causes does not make this window fetch its page again.
+  window.tabServerWindow = window.tabServerWindow || windowID();
+  function windowID() {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
   let source = null;
   let retryTimer = 0;
   let delay = 1000;
@@ -67,7 +76,11 @@
     source.addEventListener("badge", (event) => {
       try { applyBadge(JSON.parse(event.data)); } catch (_) { refreshBar(); }
     });
-    source.addEventListener("bar", () => refreshBar());
+    source.addEventListener("bar", (event) => {
+      // This window's own tap or edit: its answer showed the bar as it is now.
+      try { if (JSON.parse(event.data).from === window.tabServerWindow) return; } catch (_) { /* redraw */ }
+      refreshBar();
+    });
     source.addEventListener("open", () => {
       delay = 1000;
       // Lets styles and tests tell that live updates are on.

@@ -27,18 +27,11 @@ struct HTTP2ServerTests {
         _ certificates: Certificates, log: LogFormatTests.FileLog? = nil,
         configure: (inout AppConfiguration) -> Void = { _ in }
     ) throws -> AppServer {
-        let app = try makeApp {
-            $0.http.tls = TLSSettings(certificatePath: certificates.certificate, keyPath: certificates.key)
-            $0.http.headerTimeout = .seconds(2)
-            $0.accessLog = log != nil
-            configure(&$0)
-        }
-        return try app.start(accessLog: log?.sink)
+        try TLSServerTests.startServer(certificates, log: log, headerTimeout: .seconds(2), configure: configure)
     }
 
     private func curl(_ certificates: Certificates, _ arguments: [String]) -> (status: Int32, output: String) {
-        TLSServerTests.run(
-            ["/usr/bin/curl", "--silent", "--show-error", "--max-time", "10", "--cacert", certificates.ca] + arguments)
+        TLSServerTests.curl(certificates, arguments)
     }
 
     /// The Python with `h2` that scripts/test.sh installs into .venv (nil when absent).

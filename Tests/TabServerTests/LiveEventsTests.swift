@@ -142,6 +142,24 @@ struct LiveEventsTests {
         #expect(read(stream, until: "event: bar").contains("event: bar"))
     }
 
+    @Test("the bar event names the window whose post caused it (TabServer-Window), so that one need not redraw")
+    func barEventNamesItsWindow() throws {
+        let app = try makeApp()
+        let server = try app.start()
+        defer { server.shutdown() }
+        let visitor = TestClient(app.responder)
+        let page = visitor.get("/tabs/movies")
+        let cookie = try #require(visitor.cookies["tabserver_session"])
+        let stream = try subscribe(server.port, cookie: cookie)
+        #expect(read(stream, until: "retry:").contains("200"))
+        let token = try #require(page.csrfToken)
+        let window = "0123456789abcdef01234567"
+        let tapped = visitor.post(
+            "/select", form: [("csrf", token), ("tab", "music")], headers: [("TabServer-Window", window)])
+        #expect(tapped.status == 303)
+        #expect(read(stream, until: "\"}").contains("data: {\"from\":\"\(window)\"}"))
+    }
+
     @Test("a reload of the tab file tells every open page to redraw its bar")
     func barOnReload() throws {
         let app = try makeApp()

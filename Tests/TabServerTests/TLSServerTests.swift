@@ -94,9 +94,17 @@ struct TLSServerTests {
         _ certificates: Certificates, log: LogFormatTests.FileLog? = nil,
         configure: (inout AppConfiguration) -> Void = { _ in }
     ) throws -> AppServer {
+        try Self.startServer(certificates, log: log, headerTimeout: .seconds(1), configure: configure)
+    }
+
+    /// The demo app over TLS with this CA's certificate, on a free loopback port.
+    static func startServer(
+        _ certificates: Certificates, log: LogFormatTests.FileLog?, headerTimeout: Duration,
+        configure: (inout AppConfiguration) -> Void
+    ) throws -> AppServer {
         let app = try makeApp {
             $0.http.tls = TLSSettings(certificatePath: certificates.certificate, keyPath: certificates.key)
-            $0.http.headerTimeout = .seconds(1)
+            $0.http.headerTimeout = headerTimeout
             $0.accessLog = log != nil
             configure(&$0)
         }
@@ -104,9 +112,12 @@ struct TLSServerTests {
     }
 
     private func curl(_ certificates: Certificates, _ arguments: [String]) -> (status: Int32, output: String) {
-        Self.run(
-            ["/usr/bin/curl", "--http1.1", "--silent", "--show-error", "--max-time", "10", "--cacert", certificates.ca]
-                + arguments)
+        Self.curl(certificates, ["--http1.1"] + arguments)
+    }
+
+    /// curl trusting this CA, quiet but for errors, at most 10 s.
+    static func curl(_ certificates: Certificates, _ arguments: [String]) -> (status: Int32, output: String) {
+        run(["/usr/bin/curl", "--silent", "--show-error", "--max-time", "10", "--cacert", certificates.ca] + arguments)
     }
 
     private func sClient(_ port: Int, _ certificates: Certificates, _ arguments: [String]) -> (

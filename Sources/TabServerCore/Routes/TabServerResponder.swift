@@ -316,6 +316,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         let redraw: SessionID?
         let sessionID: SessionID?
         let userRecordID: SessionID?
+        /// The window the script's request came from (`TabServer-Window`): its own answer
+        /// shows the change already, so it need not redraw its bar for the event.
+        let window: String?
         /// For the error page, in the visitor's language, should the writes fail.
         let request: HTTPRequest
 
@@ -333,6 +336,19 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 ? state.user.map({ SessionID.user($0) }) ?? state.session?.id : nil
             sessionID = state.session?.id
             userRecordID = state.userRecord?.id
+            window = state.request.headers["tabserver-window"].flatMap(Self.windowID)
+        }
+
+        /// A window's id as the script makes it: 8 to 64 letters, digits, `-` or `_`.
+        static func windowID(_ value: String) -> String? {
+            let valid =
+                (8...64).contains(value.utf8.count)
+                && value.utf8.allSatisfy { byte in
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: "_")
+                }
+            return valid ? value : nil
         }
 
         /// The sessions the answer rests on.
@@ -395,7 +411,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// Has the hook events delivered and tells the other windows to redraw.
     private func announce(_ announcement: Announcement) {
         if !announcement.events.isEmpty, appHooks.observes { deliverLater(announcement) }
-        if let redraw = announcement.redraw { events.publish("bar", data: "{}", to: redraw) }
+        if let redraw = announcement.redraw {
+            events.publish("bar", data: announcement.window.map { "{\"from\":\"\($0)\"}" } ?? "{}", to: redraw)
+        }
     }
 
     /// Asks the store, without waiting, whether the cached session the answer rests on is
