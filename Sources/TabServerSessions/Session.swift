@@ -12,7 +12,14 @@ public struct Session: Sendable, Hashable {
     /// The language the visitor chose explicitly (nil: negotiate from `Accept-Language`).
     public var language: String?
     /// A message for the next page shown (a vetoed selection), shown once.
-    public var notice: Notice?
+    public var notice: Notice? {
+        get { noticeBox?.notice }
+        set { noticeBox = newValue.map(NoticeBox.init) }
+    }
+    /// `notice` held by reference: it is rare, and inline its 32 bytes would make every
+    /// session a size class larger in a store's memory (measured: 514 B a session at
+    /// 100,000 sessions in the memory store, the target being 512).
+    private var noticeBox: NoticeBox?
     /// The tab order when the visitor opened More → Edit (nil when not customizing), so
     /// Done can tell `didEndCustomizing` whether anything changed.
     public var customizationStart: [String]?
@@ -51,7 +58,7 @@ public struct Session: Sendable, Hashable {
         lastSeen: Int64, revision: Int, mergedUser: SessionID? = nil
     ) {
         self.mergedUser = mergedUser
-        self.notice = notice
+        self.noticeBox = notice.map(NoticeBox.init)
         self.customizationStart = customizationStart
         self.id = id
         self.csrfToken = csrfToken
@@ -80,4 +87,15 @@ extension Session {
         copy.writeToken = writeToken
         return copy
     }
+}
+
+/// An immutable notice behind a reference, compared and hashed by its value.
+private final class NoticeBox: Sendable, Hashable {
+    let notice: Notice
+
+    init(_ notice: Notice) { self.notice = notice }
+
+    static func == (left: NoticeBox, right: NoticeBox) -> Bool { left.notice == right.notice }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(notice) }
 }
