@@ -144,8 +144,25 @@ struct RequestHead {
         let raw = Array(raw)
         target = String(decoding: raw, as: UTF8.self)
 
+        // The fields framing and routing depend on, in one pass over the head.
+        var hosts: [String] = []
+        var lengths: [String] = []
+        var codings: [String] = []
+        var connections: [String] = []
+        var expectation: String? = nil
+        for field in headers {
+            switch field.name.utf8.count {
+            case 4 where HTTPHeaders.namesEqual(field.name, "host"): hosts.append(field.value)
+            case 6 where HTTPHeaders.namesEqual(field.name, "expect"):
+                if expectation == nil { expectation = field.value }
+            case 10 where HTTPHeaders.namesEqual(field.name, "connection"): connections.append(field.value)
+            case 14 where HTTPHeaders.namesEqual(field.name, "content-length"): lengths.append(field.value)
+            case 17 where HTTPHeaders.namesEqual(field.name, "transfer-encoding"): codings.append(field.value)
+            default: continue
+            }
+        }
+
         // Host: exactly one on HTTP/1.1, and at most one on 1.0.
-        let hosts = headers.values("host")
         if hosts.count > 1 { throw EngineRejection(status: .badRequest, message: "More than one Host header.") }
         if minorVersion == 1 && hosts.isEmpty {
             throw EngineRejection(status: .badRequest, message: "HTTP/1.1 requests must carry a Host header.")
@@ -190,8 +207,6 @@ struct RequestHead {
         }
 
         // Framing: one Content-Length of digits, or a single final chunked coding.
-        let lengths = headers.values("content-length")
-        let codings = headers.values("transfer-encoding")
         if !lengths.isEmpty && !codings.isEmpty {
             throw EngineRejection(
                 status: .badRequest, message: "Content-Length together with Transfer-Encoding is ambiguous.")
@@ -217,16 +232,19 @@ struct RequestHead {
             framing = .none
         }
 
-        let connection = headers.values("connection").flatMap { $0.split(separator: ",") }.map {
+        let connection = connections.flatMap { $0.split(separator: ",") }.map {
             $0.trimmingASCIISpaces().lowercased()
         }
         keepAlive = minorVersion == 1 ? !connection.contains("close") : connection.contains("keep-alive")
         expectsContinue =
-            minorVersion == 1 && headers["expect"].map { HTTPHeaders.namesEqual($0, "100-continue") } == true
+            minorVersion == 1 && expectation.map { HTTPHeaders.namesEqual($0, "100-continue") } == true
     }
 
     /// `host[:port]` of an absolute-form target (`http://host/path`), and what follows it.
     private static func absoluteFormAuthority(_ raw: [UInt8]) -> (host: String, rest: ArraySlice<UInt8>)? {
+        // Nearly every request is origin-form: no scheme to look for (the comparison
+        // below allocates, and showed in profiles of every request).
+        guard let first = raw.first, first | 0x20 == UInt8(ascii: "h") else { return nil }
         let lowered = raw.prefix(8).map { $0 | 0x20 }
         let schemeLength: Int
         if lowered.starts(with: Array("http://".utf8)) {
@@ -265,6 +283,13 @@ struct RequestHead {
     static func decodePercent(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) throws(EngineRejection)
         -> String
     {
+        // Most targets have nothing to decode: checked first, they become the string at once.
+        let plain = bytes.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7f && byte != UInt8(ascii: "%") && !(plusIsSpace && byte == UInt8(ascii: "+"))
+        }
+        if plain {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out = [UInt8]()
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex

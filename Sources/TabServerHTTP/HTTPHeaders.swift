@@ -68,17 +68,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     /// ASCII case-insensitive comparison without allocating (field names are ASCII tokens).
     @inline(__always)
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
-        // Lengths first: O(1) for native strings, and most names differ in length.
+        // Lengths first: O(1) for native strings, and most names differ in length. Then the
+        // bytes in place: walking two `UTF8View` iterators cost ~400 instructions a name
+        // in profiles of every request (each header look-up compares names).
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let a?, let b?):
-                if fold(a) != fold(b) { return false }
-            default: return false
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where fold(left[index]) != fold(right[index]) { return false }
+                return true
             }
         }
+        if let compared, let result = compared { return result }
+        return lhs.utf8.elementsEqual(rhs.utf8) { fold($0) == fold($1) }
     }
 }

@@ -17,21 +17,38 @@ extension TabBarController {
     /// state does not make open customize forms stale.
     public func reconciled(_ state: TabBarState) -> TabBarState {
         var next = state
-        let order = effectiveOrder(state)
-        next.order = order == model.defaultOrder ? nil : order
-        next.hiddenChoices = reconciledHiddenChoices(state.hiddenChoices)
-        next.collapsedGroups = reconciledCollapsedGroups(state.collapsedGroups)
+        // Whether anything may have changed: most states are reconciled already, and
+        // comparing two whole states (their dictionaries hash every key) on every request
+        // showed in profiles; only a state that may differ is compared (`committed`).
+        var mayDiffer = false
+        if state.order != nil {
+            let order = effectiveOrder(state)
+            next.order = order == model.defaultOrder ? nil : order
+            mayDiffer = true
+        }
+        if !state.hiddenChoices.isEmpty {
+            next.hiddenChoices = reconciledHiddenChoices(state.hiddenChoices)
+            mayDiffer = true
+        }
+        if !state.collapsedGroups.isEmpty {
+            next.collapsedGroups = reconciledCollapsedGroups(state.collapsedGroups)
+            mayDiffer = true
+        }
         if let selected = state.selectedTabID, !model.isEnabled(id: selected) || isHidden(selected, in: next) {
             next.selectedTabID = firstShownTabID(next)
+            mayDiffer = true
         }
         let keepsLocation = { (id: String, location: String) -> Bool in
             // More's stack and the search's return name a tab (see `moreStackKey`).
             if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
             return model.contains(id: id) && !location.isEmpty && Self.isValidLocation(location)
         }
-        // Filtered only when something goes: most states are reconciled already, and a
-        // new dictionary per request would cost more than the check.
-        if !state.locations.allSatisfy(keepsLocation) { next.locations = state.locations.filter(keepsLocation) }
+        // Filtered only when something goes: a new dictionary per request would cost more
+        // than the check.
+        if !state.locations.allSatisfy(keepsLocation) {
+            next.locations = state.locations.filter(keepsLocation)
+            mayDiffer = true
+        }
         let keepsBadge = { (id: String, override: BadgeOverride) -> Bool in
             guard model.contains(id: id) else { return false }
             if case .badge(let badge) = override { return badge.isValid }
@@ -39,7 +56,8 @@ extension TabBarController {
         }
         if !state.badgeOverrides.allSatisfy(keepsBadge) {
             next.badgeOverrides = state.badgeOverrides.filter(keepsBadge)
+            mayDiffer = true
         }
-        return next.committed(since: state)
+        return mayDiffer ? next.committed(since: state) : state
     }
 }

@@ -30,6 +30,10 @@ public struct Router<Context>: Sendable {
     }
 
     private var routes: [Route] = []
+    /// Each route's method and pattern, at the route's index: the look-up walks these,
+    /// which do not depend on `Context`, so it neither copies routes nor asks the runtime
+    /// for a generic type's metadata on each request (both showed in profiles).
+    private var matchers: [(method: HTTPMethod, pattern: RoutePattern)] = []
 
     /// Every distinct pattern, in the order first added: a bounded set of labels for
     /// metrics, unlike raw paths.
@@ -42,7 +46,9 @@ public struct Router<Context>: Sendable {
     public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         let index = patterns.firstIndex(of: pattern) ?? patterns.count
         if index == patterns.count { patterns.append(pattern) }
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), patternIndex: index, handler: handler))
+        let compiled = RoutePattern(pattern)
+        routes.append(Route(method: method, pattern: compiled, patternIndex: index, handler: handler))
+        matchers.append((method, compiled))
     }
 
     /// Adds a GET route (which also answers HEAD).
@@ -63,15 +69,16 @@ public struct Router<Context>: Sendable {
         let segments = RoutePattern.segments(of: path)
         var allowed: [HTTPMethod] = []
         var firstMatch: Int?
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
-            if route.method == method || route.method == lookupMethod {
-                return (.found(route.handler, parameters), route.patternIndex)
+        for index in matchers.indices {
+            guard let parameters = matchers[index].pattern.match(segments) else { continue }
+            let routeMethod = matchers[index].method
+            if routeMethod == method || routeMethod == lookupMethod {
+                return (.found(routes[index].handler, parameters), routes[index].patternIndex)
             }
-            if firstMatch == nil { firstMatch = route.patternIndex }
-            if !allowed.contains(route.method) {
-                allowed.append(route.method)
-                if route.method == .get && !allowed.contains(.head) { allowed.append(.head) }
+            if firstMatch == nil { firstMatch = routes[index].patternIndex }
+            if !allowed.contains(routeMethod) {
+                allowed.append(routeMethod)
+                if routeMethod == .get && !allowed.contains(.head) { allowed.append(.head) }
             }
         }
         return allowed.isEmpty ? (.notFound, nil) : (.methodNotAllowed(allowed), firstMatch)

@@ -61,6 +61,27 @@ struct ForwardedHeaderTests {
         #expect(parsed.contains(address) == inside)
     }
 
+    /// IPv4 text is parsed by hand (it is every request's peer); it must take exactly what
+    /// `inet_pton` takes, and IPv6 still goes to `inet_pton`.
+    @Test(
+        "an address is in the range exactly when inet_pton reads it as one inside",
+        arguments: [
+            "10.1.2.3", "10.0.0.0", "10.255.255.255", "10.1.2", "10.1.2.3.4", "10.1.2.256", "10.01.2.3", "010.1.2.3",
+            "10.1.2.3 ", " 10.1.2.3", "10..2.3", "10.1.2.", ".10.1.2", "10.1.2.3/8", "1e1.1.2.3", "", "10.1.2.99999999",
+            "::ffff:10.2.3.4", "::1", "10.0.0.0x",
+        ])
+    func handParsedIPv4(address: String) throws {
+        let range = try #require(AddressRange("10.0.0.0/8"))
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        let v4Inside = inet_pton(AF_INET, address, &v4) == 1 && (UInt32(bigEndian: v4.s_addr) >> 24) == 10
+        let mapped: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
+        let v6Inside =
+            inet_pton(AF_INET6, address, &v6) == 1
+            && withUnsafeBytes(of: &v6) { Array($0[0..<12]) == mapped && $0[12] == 10 }
+        #expect(range.contains(address) == (v4Inside || v6Inside), "\(address)")
+    }
+
     @Test("malformed trusted-proxy lists are refused", arguments: ["10.0.0.0/33", "nonsense", "1.2.3.4/-1", "::1/129"])
     func badRanges(list: String) {
         #expect(throws: ConfigurationError.self) {

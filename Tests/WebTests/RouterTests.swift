@@ -120,6 +120,28 @@ struct RouterTests {
         #expect(try Self.resolve(router, .get, "") == .notFound)
     }
 
+    @Test("segments of several bytes a character are captured whole, and counts must agree")
+    func multibyteSegments() {
+        var router = Router<Void>()
+        router.get("/tabs/{tab}") { _, _, _ in HTTPResponse(status: .ok) }
+        router.get("/tabs/{tab}/{item}") { _, _, _ in HTTPResponse(status: .ok) }
+        let cases: [(String, String, String?)] = [
+            ("/tabs/müsik", "müsik", nil), ("/tabs/日本/語", "日本", "語"), ("//tabs//ü//", "ü", nil),
+        ]
+        for (path, tab, item) in cases {
+            guard case .found(_, let parameters) = router.resolve(.get, path) else {
+                Issue.record("\(path) did not match")
+                continue
+            }
+            #expect(parameters["tab"] == tab)
+            #expect(parameters["item"] == item)
+        }
+        if case .notFound = router.resolve(.get, "/tabs/a/b/c") {
+        } else {
+            Issue.record("three segments matched a pattern of two or three")
+        }
+    }
+
     @Test("HEAD is answered by the GET route")
     func headUsesGet() throws {
         let router = Self.router([(.get, "/page/{id}", "page-get"), (.post, "/page/{id}", "page-post")])

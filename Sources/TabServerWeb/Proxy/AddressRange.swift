@@ -40,18 +40,31 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `address` (textual, as the engine reports peers) lies in the range.
     public func contains(_ address: String) -> Bool {
-        guard var bytes = Self.parse(address) else { return false }
+        guard let bytes = Self.parse(address) else { return false }
+        return contains(parsed: bytes)
+    }
+
+    /// Whether the address `parse` made of a text lies in the range (a list of ranges
+    /// parses its address once, not once a range). Compared in place: no array is made.
+    func contains(parsed bytes: [UInt8]) -> Bool {
         // An IPv4 peer seen through an IPv6 socket (::ffff:a.b.c.d) is that IPv4 address.
+        var offset = 0
         if bytes.count == 16 && network.count == 4 && bytes[0..<10].allSatisfy({ $0 == 0 })
             && bytes[10] == 0xFF && bytes[11] == 0xFF
         {
-            bytes = Array(bytes[12...])
+            offset = 12
         }
-        guard bytes.count == network.count else { return false }
-        return Self.mask(bytes, prefixLength) == network
+        guard bytes.count - offset == network.count else { return false }
+        for index in 0..<network.count {
+            let bits = max(0, min(8, prefixLength - index * 8))
+            let mask: UInt8 = bits == 8 ? 0xFF : ~(0xFF >> UInt8(bits))
+            if bytes[offset + index] & mask != network[index] { return false }
+        }
+        return true
     }
 
     static func parse(_ text: String) -> [UInt8]? {
+        if let v4 = dottedQuad(text) { return v4 }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             return withUnsafeBytes(of: &v4) { Array($0) }
@@ -61,6 +74,34 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
             return withUnsafeBytes(of: &v6) { Array($0) }
         }
         return nil
+    }
+
+    /// `a.b.c.d` with four decimal numbers of at most 255 and no leading zeros (what
+    /// `inet_pton` accepts for IPv4), parsed here: every request asks whether its peer is a
+    /// trusted proxy, and converting the text for `inet_pton` showed in profiles.
+    private static func dottedQuad(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var value = 0
+        var digits = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, bytes.count < 3 else { return nil }
+                bytes.append(UInt8(value))
+                value = 0
+                digits = 0
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                // A leading zero is refused, as inet_pton does.
+                guard !(digits > 0 && value == 0) else { return nil }
+                value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+                digits += 1
+                guard value <= 255 else { return nil }
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0, bytes.count == 3 else { return nil }
+        bytes.append(UInt8(value))
+        return bytes
     }
 
     private static func mask(_ bytes: [UInt8], _ length: Int) -> [UInt8] {

@@ -46,7 +46,8 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the socket peer is a trusted proxy.
     public func trusts(_ address: String) -> Bool {
-        ranges.contains { $0.contains(address) }
+        guard !ranges.isEmpty, let bytes = AddressRange.parse(address) else { return false }
+        return ranges.contains { $0.contains(parsed: bytes) }
     }
 
     /// The request as the client made it, from what trusted proxies say (the scheme is
@@ -59,7 +60,8 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
         var scheme = ownScheme
         var host: String? = nil
         var prefix: String? = nil
-        if let forwarded = ForwardedHeader(request.headers.values("forwarded"), lastElements: Self.hopLimit) {
+        let fields = ForwardingFields(request.headers)
+        if let forwarded = ForwardedHeader(fields.forwarded, lastElements: Self.hopLimit) {
             // Walk from the nearest hop outwards: the first address not of a trusted
             // proxy is the client; scheme and host come from the nearest hop that says.
             for element in forwarded.elements.reversed() {
@@ -73,11 +75,11 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
                 host = last.host
             }
         } else {
-            client = Self.client(forwardedFor: request.headers.values("x-forwarded-for"), peer: peer, trust: self)
-            if let proto = Self.lastValue(request.headers.values("x-forwarded-proto")) { scheme = proto.lowercased() }
-            host = Self.lastValue(request.headers.values("x-forwarded-host"))
+            client = Self.client(forwardedFor: fields.forwardedFor, peer: peer, trust: self)
+            if let proto = Self.lastValue(fields.forwardedProto) { scheme = proto.lowercased() }
+            host = Self.lastValue(fields.forwardedHost)
         }
-        prefix = Self.lastValue(request.headers.values("x-forwarded-prefix"))
+        prefix = Self.lastValue(fields.forwardedPrefix)
         if scheme != "https" { scheme = "http" }
         return RequestOrigin(client: client, scheme: scheme, host: host, prefix: prefix)
     }

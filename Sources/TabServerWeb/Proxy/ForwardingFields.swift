@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
+/// The forwarding headers of a request (`Forwarded` and the `X-Forwarded-*` family),
+/// gathered in one pass over its head: most requests carry none, and five look-ups a
+/// request showed in profiles of the page path.
+struct ForwardingFields {
+    var forwarded: [String] = []
+    var forwardedFor: [String] = []
+    var forwardedProto: [String] = []
+    var forwardedHost: [String] = []
+    var forwardedPrefix: [String] = []
+
+    init(_ headers: HTTPHeaders) {
+        for field in headers {
+            let name = field.name
+            switch name.utf8.count {
+            case 9 where HTTPHeaders.namesEqual(name, "forwarded"): forwarded.append(field.value)
+            case 15 where HTTPHeaders.namesEqual(name, "x-forwarded-for"): forwardedFor.append(field.value)
+            case 16 where HTTPHeaders.namesEqual(name, "x-forwarded-host"): forwardedHost.append(field.value)
+            case 17 where HTTPHeaders.namesEqual(name, "x-forwarded-proto"): forwardedProto.append(field.value)
+            case 18 where HTTPHeaders.namesEqual(name, "x-forwarded-prefix"): forwardedPrefix.append(field.value)
+            default: continue
+            }
+        }
+    }
+}
