@@ -38,26 +38,31 @@ extension TabBarController {
             next.selectedTabID = firstShownTabID(next)
             mayDiffer = true
         }
-        let keepsLocation = { (id: String, location: String) -> Bool in
-            // More's stack and the search's return name a tab (see `moreStackKey`).
-            if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
-            return model.contains(id: id) && !location.isEmpty && Self.isValidLocation(location)
-        }
         // Filtered only when something goes: a new dictionary per request would cost more
-        // than the check.
-        if !state.locations.allSatisfy(keepsLocation) {
-            next.locations = state.locations.filter(keepsLocation)
+        // than the check. (Methods, not stored closures: a closure kept in a constant
+        // copies the controller, model and all, and that showed in profiles.)
+        if !state.locations.allSatisfy({ keepsLocation($0.key, $0.value) }) {
+            next.locations = state.locations.filter { keepsLocation($0.key, $0.value) }
             mayDiffer = true
         }
-        let keepsBadge = { (id: String, override: BadgeOverride) -> Bool in
-            guard model.contains(id: id) else { return false }
-            if case .badge(let badge) = override { return badge.isValid }
-            return true
-        }
-        if !state.badgeOverrides.allSatisfy(keepsBadge) {
-            next.badgeOverrides = state.badgeOverrides.filter(keepsBadge)
+        if !state.badgeOverrides.allSatisfy({ keepsBadge($0.key, $0.value) }) {
+            next.badgeOverrides = state.badgeOverrides.filter { keepsBadge($0.key, $0.value) }
             mayDiffer = true
         }
         return mayDiffer ? next.committed(since: state) : state
+    }
+
+    /// Whether reconciling keeps a location of the visitor's state.
+    private func keepsLocation(_ id: String, _ location: String) -> Bool {
+        // More's stack and the search's return name a tab (see `moreStackKey`).
+        if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
+        return model.contains(id: id) && !location.isEmpty && Self.isValidLocation(location)
+    }
+
+    /// Whether reconciling keeps a badge override of the visitor's state.
+    private func keepsBadge(_ id: String, _ override: BadgeOverride) -> Bool {
+        guard model.contains(id: id) else { return false }
+        if case .badge(let badge) = override { return badge.isValid }
+        return true
     }
 }
