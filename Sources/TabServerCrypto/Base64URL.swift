@@ -53,14 +53,35 @@ public enum Base64URL {
 
     private static func decode128(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
         guard bytes.count == 22 else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var produced = 0
-        let valid = decodeBytes(bytes) { byte in
-            if produced < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
-            produced += 1
+        // 22 characters are 132 bits: the first 64 make `high`, the next 64 `low`, and the
+        // last 4 must be zero. A straight loop over the table's own storage: the generic
+        // decoder with its closure cost ~900 instructions a cookie (3 a request).
+        return decodeTable.withUnsafeBufferPointer { table -> (high: UInt64, low: UInt64)? in
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            var invalid: UInt8 = 0
+            for index in 0..<22 {
+                let value = table[Int(bytes[index])]
+                invalid |= value & 0xC0
+                let six = UInt64(value & 0x3F)
+                // Bit position of this character's six bits within the 132.
+                let start = index * 6
+                if start + 6 <= 64 {
+                    high |= six << UInt64(58 - start)
+                } else if start < 64 {
+                    let inHigh = 64 - start
+                    high |= six >> UInt64(6 - inHigh)
+                    low |= (six & ((1 << UInt64(6 - inHigh)) - 1)) << UInt64(58 + inHigh)
+                } else if start + 6 <= 128 {
+                    low |= six << UInt64(122 - start)
+                } else {
+                    // The last character: two bits of `low`, four that must be zero.
+                    low |= six >> 4
+                    if six & 0x0F != 0 { return nil }
+                }
+            }
+            return invalid == 0 ? (high, low) : nil
         }
-        return valid ? (high, low) : nil
     }
 
     /// Calls `emit` with each decoded byte of `input`, in order; false (after emitting
