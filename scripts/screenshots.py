@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Screenshots of the demo for the README: phone, phone landscape, tablet and desktop.
+"""Screenshots of the demo for the README: phone, phone landscape, tablet and desktop,
+light and dark.
 
 Usage (from the repository root, with the browser suite's virtualenv):
     .venv/bin/python scripts/screenshots.py SUFFIX [BINARY]
-writes docs/screenshot-<size>-<SUFFIX>.png from BINARY (default .build/debug/tabserver),
-and, with SIDEBAR=1, docs/screenshot-desktop-sidebar.png of the sidebar layout.
+writes docs/screenshot-<size>-<SUFFIX>.png and docs/screenshot-<size>-<SUFFIX>-dark.png
+from BINARY (default .build/debug/tabserver) on the demo's own tabs.json, each after
+pressing Play on the first album (so the now-playing strip shows), and, with SIDEBAR=1,
+docs/screenshot-desktop-sidebar.png of the sidebar layout on the tests' seven tabs.
 """
 
 from __future__ import annotations
@@ -18,10 +21,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests/browser"))
 
-from conftest import BrowserPool, Server  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from conftest import TEST_TABS, BrowserPool, Server  # noqa: E402
 
 SHOTS = {"phone": "/tabs/featured", "landscape": "/tabs/music", "tablet": "/tabs/featured",
          "desktop": "/tabs/music/albums/1"}
+
+
+def play(browser) -> None:
+    """Play on the first album's full-screen player: the now-playing strip then shows."""
+    browser.get("/tabs/music/albums/1/play")
+    browser.tap(browser.driver.find_element(By.ID, "player-play"))
+    browser.wait(lambda: browser.run("return document.querySelector('main [role=status]') !== null;"),
+                 "the player did not say it plays")
 
 
 def main() -> None:
@@ -31,10 +44,13 @@ def main() -> None:
     server.start()
     pool = BrowserPool(server)
     try:
-        for viewport, path in SHOTS.items():
-            browser = pool.open(viewport)
-            browser.get(path)
-            browser.driver.save_screenshot(str(ROOT / f"docs/screenshot-{viewport}-{suffix}.png"))
+        for scheme, name in (("light", suffix), ("dark", f"{suffix}-dark")):
+            for viewport, path in SHOTS.items():
+                browser = pool.open(viewport)
+                browser.color_scheme(scheme)
+                play(browser)
+                browser.get(path)
+                browser.driver.save_screenshot(str(ROOT / f"docs/screenshot-{viewport}-{name}.png"))
     finally:
         pool.close()
         server.stop()
@@ -43,8 +59,9 @@ def main() -> None:
 
 
 def sidebar(binary: Path) -> None:
-    """The same model with the sidebar layout, tab groups and the selection pill."""
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    """The tests' seven tabs with the sidebar layout, tab groups and the selection pill."""
+    spec = json.loads(TEST_TABS.read_text(encoding="utf-8"))
+    spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]
     spec["appearance"].update({"regularLayout": "sidebar", "selectionIndicatorTint": "#007aff26"})
     groups = {"movies": "Watch", "tv": "Watch", "podcasts": "Listen", "audiobooks": "Listen"}
     for tab in spec["tabs"]:

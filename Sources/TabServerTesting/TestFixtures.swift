@@ -12,13 +12,23 @@ public enum TestFixtures {
         return parts.joined(separator: "/")
     }()
 
-    /// A configuration on the shipped Public/, Templates/ and tabs.json, memory sessions,
-    /// port 0 on loopback, no access log.
+    /// The tab model the tests were written for, owned by the tests
+    /// (`Tests/Fixtures/tabs.json`): seven tabs and a search tab, without groups, hidden
+    /// tabs, placements or layout keys, so the demo's model can grow without changing what
+    /// they expect.
+    public static let testTabsFile = repositoryRoot + "/Tests/Fixtures/tabs.json"
+
+    /// The demo's own model (`tabs.json` at the repository root), what `tabserver` runs by
+    /// default: for the tests of the demo itself.
+    public static let demoTabsFile = repositoryRoot + "/tabs.json"
+
+    /// A configuration on the shipped Public/, Templates/ and Locales/ with the tests' tab
+    /// model (`testTabsFile`), memory sessions, port 0 on loopback, no access log.
     public static func configuration() -> AppConfiguration {
         var configuration = AppConfiguration()
         configuration.publicDirectory = repositoryRoot + "/Public"
         configuration.templatesDirectory = repositoryRoot + "/Templates"
-        configuration.tabsFile = repositoryRoot + "/tabs.json"
+        configuration.tabsFile = testTabsFile
         configuration.localesDirectory = repositoryRoot + "/Locales"
         configuration.http.port = 0
         configuration.http.host = "127.0.0.1"

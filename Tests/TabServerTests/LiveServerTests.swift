@@ -88,13 +88,15 @@ struct ProcessTests {
         return (process, port)
     }
 
-    /// The arguments that start the built binary on a free port with the repository's files.
+    /// The arguments that start the built binary on a free port with the repository's files
+    /// and the tests' tab model (`TestFixtures.testTabsFile`) unless `extra` names its own.
     static func arguments(_ extra: [String], sessions: String = "memory") -> [String] {
         let root = TestFixtures.repositoryRoot
+        let tabs = extra.contains("--tabs") ? [] : ["--tabs", TestFixtures.testTabsFile]
         return [
             Self.binary, "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
             "--locales", root + "/Locales", "--access-log", "off", "--sessions", sessions,
-        ] + extra
+        ] + tabs + extra
     }
 
     /// Starts `command` (by default the built binary on a free port), waits for its

@@ -231,10 +231,10 @@ struct NavigationTests {
         #expect(page.body.contains("tab-position-regular\">Music, 3, tab 2 of 7</span>"))
         #expect(page.body.contains("tab-position-compact\">More, tab 5 of 5</span>"))
         #expect(!page.body.contains(" ,"), "no space before a comma")
-        // The search tab of the shipped model comes after More, in the markup as on screen.
-        let shipped = try buildApplication(
+        // The search tab of the tests' eight-tab model comes after More, in the markup as on screen.
+        let eight = try buildApplication(
             TestFixtures.configuration(), content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
-        let body = TestClient(shipped.responder).get("/tabs/music").body
+        let body = TestClient(eight.responder).get("/tabs/music").body
         let more = try #require(body.range(of: "tab-position-compact\">More, tab 4 of 5</span>"))
         let search = try #require(body.range(of: "tab-position-compact\">Search, tab 5 of 5</span>"))
         #expect(more.lowerBound < search.lowerBound)

@@ -52,8 +52,9 @@ struct SearchTabPageTests {
 
     @Test("the shipped tabs.json has the search tab: the demo's bar ends with it, its page answers")
     func shipped() throws {
-        let app = try buildApplication(
-            TestFixtures.configuration(), content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
+        var configuration = TestFixtures.configuration()
+        configuration.tabsFile = TestFixtures.demoTabsFile
+        let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
         let client = TestClient(app.responder)
         let page = client.get("/tabs/search")
         #expect(page.status == 200)

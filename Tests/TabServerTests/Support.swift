@@ -32,27 +32,27 @@ func makeApp(appearance: [String: Any]) throws -> Application {
     return try makeApp { $0.tabsFile = path }
 }
 
-/// The shipped files, with the shipped tabs.json less its search tab: the seven tabs
-/// these tests were written for (4 + More on a phone). The search tab has tests of its
-/// own (`SearchTabPageTests`, `ShippedModelTests`).
+/// The shipped files, with the tests' model (`Tests/Fixtures/tabs.json`) less its search
+/// tab: the seven tabs these tests were written for (4 + More on a phone). The search tab
+/// has tests of its own (`SearchTabPageTests`); the demo's model `DemoModelTests`.
 func sevenTabConfiguration() -> AppConfiguration {
     var configuration = TestFixtures.configuration()
     configuration.tabsFile = sevenTabsFile
     return configuration
 }
 
-/// Written once per test run, from the shipped file.
+/// Written once per test run, from the tests' model.
 let sevenTabsFile: String = {
-    let shipped = TestFixtures.repositoryRoot + "/tabs.json"
+    let source = TestFixtures.testTabsFile
     let path = TestFixtures.temporaryDirectory("seven-tabs") + "/tabs.json"
-    guard let data = FileManager.default.contents(atPath: shipped),
+    guard let data = FileManager.default.contents(atPath: source),
         var model = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
         let tabs = model["tabs"] as? [[String: Any]]
-    else { return shipped }
+    else { return source }
     model["tabs"] = tabs.filter { $0["role"] as? String != "search" }
     guard let written = try? JSONSerialization.data(withJSONObject: model),
         FileManager.default.createFile(atPath: path, contents: written)
-    else { return shipped }
+    else { return source }
     return path
 }()
 

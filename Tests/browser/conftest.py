@@ -35,6 +35,10 @@ import webkit
 from support import PHONES, VIEWPORTS, Browser
 
 ROOT = Path(__file__).resolve().parents[2]
+# The tab model the tests were written for, owned by the tests: seven tabs and a search
+# tab, none of the keys the demo's own tabs.json shows off (groups, hidden tabs, the
+# sidebar, minimizing). `shipped_server` runs the demo's model.
+TEST_TABS = ROOT / "Tests" / "Fixtures" / "tabs.json"
 CHROMIUM = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver")
 SCREENSHOTS = ROOT / "screenshots"
@@ -193,8 +197,8 @@ def running_server(*extra_args: str):
 
 
 def changed_tabs_file(tmp_path_factory, name: str, change) -> Path:
-    """The shipped tabs.json with `change(spec)` applied, written to a file of its own."""
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    """The tests' model (`TEST_TABS`) with `change(spec)` applied, written to a file of its own."""
+    spec = json.loads(TEST_TABS.read_text(encoding="utf-8"))
     change(spec)
     path = tmp_path_factory.mktemp("tabs") / f"{name}.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
@@ -214,9 +218,9 @@ def pool_on_tabs(path: Path):
 
 @pytest.fixture(scope="session")
 def seven_tabs_file(tmp_path_factory) -> Path:
-    """The shipped tabs.json less its search tab: the seven tabs (4 + More on a phone)
-    most tests were written for. The search tab's tests run on the shipped file."""
-    model = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    """The tests' model (`TEST_TABS`) less its search tab: the seven tabs (4 + More on a
+    phone) most tests were written for. The search tab's tests run on `eight_tabs_server`."""
+    model = json.loads(TEST_TABS.read_text(encoding="utf-8"))
     model["tabs"] = [tab for tab in model["tabs"] if tab.get("role") != "search"]
     path = tmp_path_factory.mktemp("seven-tabs") / "tabs.json"
     path.write_text(json.dumps(model), encoding="utf-8")
@@ -230,8 +234,16 @@ def server(seven_tabs_file):
 
 
 @pytest.fixture(scope="session")
+def eight_tabs_server():
+    """The server on the tests' model (`TEST_TABS`), search tab included: 3 + More + Search
+    on a phone."""
+    with running_server("--tabs", str(TEST_TABS)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
 def shipped_server():
-    """The server on the shipped tabs.json, search tab included (what a newcomer runs)."""
+    """The server on the shipped tabs.json, the demo's model (what a newcomer runs)."""
     with running_server() as srv:
         yield srv
 

@@ -35,15 +35,15 @@ ALL_VIEWPORTS = pytest.mark.parametrize("viewport", ["phone", "tablet", "desktop
 EVERY_VIEWPORT = pytest.mark.parametrize("viewport", list(VIEWPORTS))
 BOTH_JS_MODES = pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 
-# The seven tabs of the shipped tabs.json that most tests run on (conftest's `server`),
+# The seven tabs of the tests' model (Tests/Fixtures/tabs.json) that most tests run on (conftest's `server`),
 # in their default order.
 DEFAULT_ORDER = ["featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased"]
 COMPACT_BAR = DEFAULT_ORDER[:4]
 COMPACT_MORE = DEFAULT_ORDER[4:]
-# The shipped tabs.json itself (conftest's `shipped_server`): the search tab keeps the
+# The tests' model itself (conftest's `eight_tabs_server`): the search tab keeps the
 # end, so a phone's bar holds three tabs, More, then Search.
-SHIPPED_ORDER = DEFAULT_ORDER + ["search"]
-SHIPPED_COMPACT_BAR = SHIPPED_ORDER[:3] + ["search"]
+EIGHT_ORDER = DEFAULT_ORDER + ["search"]
+EIGHT_COMPACT_BAR = EIGHT_ORDER[:3] + ["search"]
 
 # Bounded waits: every wait ends after this many seconds at most.
 TIMEOUT = 10

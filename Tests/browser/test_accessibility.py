@@ -11,7 +11,7 @@ import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, running_server
+from conftest import TEST_TABS, running_server
 
 from support import ALL_VIEWPORTS
 
@@ -118,12 +118,12 @@ def _spoken(browser) -> list[dict]:
 
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
 @pytest.mark.parametrize("lang", ["en-US,en", "ar"], ids=["ltr", "rtl"])
-@pytest.mark.parametrize("model", ["seven", "shipped"])
-def test_screen_readers_count_the_items_in_the_bar(browsers_for, server, shipped_server, viewport, lang, model):
+@pytest.mark.parametrize("model", ["seven", "eight"])
+def test_screen_readers_count_the_items_in_the_bar(browsers_for, server, eight_tabs_server, viewport, lang, model):
     """UIKit reads "Audiobooks, four of seven", counting the items in the bar on screen:
     More is one of them and has their role; the reading order is the screen's; no space
     stands before a comma (issue #23, defect 2)."""
-    browser = browsers_for(server if model == "seven" else shipped_server).open(viewport, lang=lang)
+    browser = browsers_for(server if model == "seven" else eight_tabs_server).open(viewport, lang=lang)
     browser.get("/tabs/featured")
     items = _spoken(browser)
     count = len(items)
@@ -140,13 +140,13 @@ def test_screen_readers_count_the_items_in_the_bar(browsers_for, server, shipped
             f"{item['id']} is {position} of {count} on screen but reads {name!r}")
         assert item["role"] == items[0]["role"] == "button", f"{item['id']} has the role {item['role']!r}"
     if viewport == "phone":
-        assert items[-1]["id"] == ("search" if model == "shipped" else "more"), items
+        assert items[-1]["id"] == ("search" if model == "eight" else "more"), items
         assert any(item["id"] == "more" for item in items), items
 
 
 def test_sidebar_group_headings_are_read(browsers_for, tmp_path_factory):
     """The sidebar's group headings are part of what a screen reader reads there."""
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec = json.loads(TEST_TABS.read_text(encoding="utf-8"))
     spec["appearance"]["regularLayout"] = "sidebar"
     for tab in spec["tabs"]:
         if tab["id"] in ("movies", "tv"):
@@ -167,8 +167,8 @@ def test_sidebar_group_headings_are_read(browsers_for, tmp_path_factory):
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_search_page_has_no_axe_violations(browsers_for, shipped_server, viewport, scheme):
-    browser = browsers_for(shipped_server).open(viewport)
+def test_search_page_has_no_axe_violations(browsers_for, eight_tabs_server, viewport, scheme):
+    browser = browsers_for(eight_tabs_server).open(viewport)
     browser.color_scheme(scheme)
     browser.get("/tabs/search?q=blue")
     axe = Axe(browser.driver)

@@ -10,14 +10,14 @@ import json
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, BrowserPool, running_server
+from conftest import TEST_TABS, BrowserPool, running_server
 from support import BOTH_JS_MODES, EVERY_VIEWPORT, DEFAULT_ORDER, PHONES, visible_ids
 
 GROUPS = {"movies": "Watch", "tv": "Watch", "podcasts": "Listen", "audiobooks": "Listen"}
 
 
 def _server_with(tmp_path_factory, name: str, appearance: dict, groups: dict | None = None):
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec = json.loads(TEST_TABS.read_text(encoding="utf-8"))
     spec["appearance"].update(appearance)
     # The seven tabs the other tests run on (see conftest's `seven_tabs_file`).
     spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]

@@ -163,13 +163,13 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => el.getB
 
 
 @pytest.mark.parametrize("viewport", ["phone", "landscape", "tablet", "desktop"])
-@pytest.mark.parametrize("model", ["seven", "shipped"])
+@pytest.mark.parametrize("model", ["seven", "eight"])
 @pytest.mark.webkit
-def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, shipped_server, viewport, model):
+def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, eight_tabs_server, viewport, model):
     """No title is cut, not even by a pixel ("Audioboo…" at 820 px), and in phone
     landscape a badge covers at most a third of its icon and stays inside the bar
     (issue #23, defect 4)."""
-    browser = browsers_for(server if model == "seven" else shipped_server).open(viewport)
+    browser = browsers_for(server if model == "seven" else eight_tabs_server).open(viewport)
     browser.get("/tabs/featured")
     for item in browser.run(_CLIPPING):
         assert item["scroll"] <= item["client"], f"{item['title']!r} is cut off: {item}"

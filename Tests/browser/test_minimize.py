@@ -12,7 +12,7 @@ import json
 import pytest
 from axe_selenium_python import Axe
 
-from conftest import ROOT, BrowserPool, running_server
+from conftest import TEST_TABS, BrowserPool, running_server
 from support import BOTH_JS_MODES, EVERY_VIEWPORT
 from test_accessibility import _report
 
@@ -21,7 +21,7 @@ SHRINK = {"phone": 14, "landscape": 0, "tablet": 12, "desktop": 12}
 
 
 def _pool(tmp_path_factory, name: str, appearance: dict):
-    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec = json.loads(TEST_TABS.read_text(encoding="utf-8"))
     spec["appearance"].update(appearance)
     spec["tabs"] = [tab for tab in spec["tabs"] if tab.get("role") != "search"]
     path = tmp_path_factory.mktemp("tabs") / f"{name}.json"

@@ -1,4 +1,4 @@
-"""The search tab (`"role": "search"`, in the shipped tabs.json): trailing in the bar
+"""The search tab (`"role": "search"`, in the shipped tabs.json and the tests' model): trailing in the bar
 (leading in right-to-left), a styled search landmark whose field has focus, results at a
 shareable URL, and the last query remembered when the tab is selected again. JavaScript
 on and off."""
@@ -17,9 +17,9 @@ from support import BOTH_JS_MODES, EVERY_VIEWPORT
 
 
 @pytest.fixture(scope="module")
-def search_server(shipped_server):
-    """The shipped model has the search tab (issue #23, defect 1): no model of its own."""
-    return shipped_server
+def search_server(eight_tabs_server):
+    """The tests' eight-tab model has the search tab (issue #23, defect 1): no model of its own."""
+    return eight_tabs_server
 
 
 def _bar_edges(browser) -> dict:
