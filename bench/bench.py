@@ -18,6 +18,10 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # TABSERVER_BINARY: another build to measure (an A/B of two builds in turn).
+# The model every bench script measures (unless TABSERVER_TABS says otherwise): the tests'
+# (Tests/Fixtures/tabs.json), as bench/run.sh sets it, so bench/scale.py and the other
+# scripts run by hand measure the page the reports' figures are of.
+os.environ.setdefault("TABSERVER_TABS", os.path.join(ROOT, "Tests/Fixtures/tabs.json"))
 BINARY = os.environ.get("TABSERVER_BINARY", os.path.join(ROOT, ".build/release/tabserver"))
 DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 # Rounds for the store workloads; the stores take turns going first.
