@@ -26,12 +26,21 @@ extension TabBarController {
             return next
         case .reset:
             order = model.defaultOrder
-        case .setOrder(let posted):
+        case .setOrder(let given):
+            // A declared group's row stands for its children, in their current order.
+            let posted =
+                model.groups.isEmpty
+                ? given : given.flatMap { model.group(id: $0) != nil ? children(ofGroup: $0, in: state) : [$0] }
             let complete = try completed(posted, state: state)
             try validate(posted: complete)
             order = complete
         case .moveUp(let id), .moveDown(let id), .moveToBar(let id), .moveToMore(let id):
-            order = try move(action, id: id, in: effectiveOrder(state), state: state)
+            if let group = model.declaredGroup(ofTab: id) {
+                // A child moves among its group's children (UITabGroup's allowsReordering).
+                order = try movingInGroup(action, id: id, group: group, in: effectiveOrder(state))
+            } else {
+                order = try move(action, id: id, in: effectiveOrder(state), state: state)
+            }
         }
         var next = state
         next.order = order == model.defaultOrder ? nil : order
@@ -62,8 +71,13 @@ extension TabBarController {
 
         // The tabs of the bar and More (not hidden, not sidebar-only, not at the trailing
         // end), their customizable ones in order, and the positions those occupy.
-        let listedIndices = fullOrder.indices.filter { isListed(fullOrder[$0], in: state) }
-        let order = listedIndices.map { fullOrder[$0] }
+        // A declared group is one unit of the order there (fixed, at its model place).
+        let units =
+            model.groups.isEmpty
+            ? fullOrder.indices.filter { isListed(fullOrder[$0], in: state) }.map { ($0, fullOrder[$0]) }
+            : listedUnits(state).map { ($0.index, $0.id) }
+        let listedIndices = units.map(\.0)
+        let order = units.map(\.1)
         let slots = order.indices.filter { !isFixed(order[$0]) }
         var movable = slots.map { order[$0] }
         guard let current = movable.firstIndex(of: id), let position = order.firstIndex(of: id) else {
@@ -104,7 +118,7 @@ extension TabBarController {
             result[slot] = tabID
         }
         var full = fullOrder
-        for (index, tabID) in zip(listedIndices, result) {
+        for (index, tabID) in zip(listedIndices, result) where model.group(id: tabID) == nil {
             full[index] = tabID
         }
         return full
@@ -114,7 +128,7 @@ extension TabBarController {
     /// (hidden, sidebar-only, pinned, search) put back at their places in the visitor's
     /// order. An order that names every tab is taken as it is.
     private func completed(_ posted: [String], state: TabBarState) throws(CustomizationError) -> [String] {
-        guard model.hasPlacements || model.searchTab != nil else { return posted }
+        guard model.hasPlacements || model.searchTab != nil || !model.groups.isEmpty else { return posted }
         let named = Set(posted)
         let current = effectiveOrder(state)
         let left = current.filter { !named.contains($0) }
@@ -151,6 +165,12 @@ extension TabBarController {
         }
         let expected = model.defaultOrder
         for (index, id) in expected.enumerated() where isFixed(id) && posted[index] != id {
+            if let group = model.declaredGroup(ofTab: id) {
+                // Its group's places: any child of the group where it allows reordering.
+                if group.allowsReordering, model.declaredGroup(ofTab: posted[index])?.id == group.id { continue }
+                let misplaced = ErrorText.quoted(posted[index])
+                throw .invalidOrder(reason: "tab \(misplaced) is not in group \(ErrorText.quoted(group.id))'s place")
+            }
             let tab = model.tabs[model.index(of: id) ?? 0]
             throw .invalidOrder(
                 reason: "tab \(ErrorText.quoted(tab.id)) is not customizable and must stay at position \(index + 1)")

@@ -11,8 +11,30 @@ extension TabBarController {
         var items: [TabBarLayout.Item] = []
         items.reserveCapacity(model.tabs.count)
         var listed = 0
+        let selectedGroup = selectedGroupID(state)
+        var previousGroup: String? = nil
         for id in effectiveOrder(state) {
             guard let tab = model.tab(id: id), !isHidden(id, in: state) else { continue }
+            let group = model.groups.isEmpty ? nil : model.declaredGroup(ofTab: id)
+            if let group, group.id != previousGroup {
+                // A declared group's item, at its first child's place: one item of the bar and More.
+                let offset = listed
+                listed += 1
+                var item = TabBarLayout.Item(
+                    tab: group.barTab, position: items.count + 1, isSelected: group.id == selectedGroup, badge: nil,
+                    inCompactBar: offset < compactCount, inRegularBar: offset < regularCount)
+                item.isGroup = true
+                items.append(item)
+            }
+            previousGroup = group?.id
+            if let group {
+                var item = TabBarLayout.Item(
+                    tab: tab, position: items.count + 1, isSelected: id == selected,
+                    badge: effectiveBadge(tabID: id, state: state), inCompactBar: false, inRegularBar: false)
+                item.groupID = group.id
+                items.append(item)
+                continue
+            }
             let sidebarOnly = tab.preferredPlacement == .sidebarOnly
             let offset = listed
             if !tab.isTrailing && !sidebarOnly { listed += 1 }

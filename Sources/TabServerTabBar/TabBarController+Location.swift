@@ -28,8 +28,11 @@ extension TabBarController {
     }
 
     /// Where `GET /` should send the visitor: the selected tab and its location.
+    /// A child of a declared group that is not on its group's stack means the group's
+    /// list was on screen: the target is then the group (its page, `/tabs/<group>`).
     public func restorationTarget(_ state: TabBarState) -> (tabID: String, location: String) {
         let id = selectedTabID(state)
+        if let group = selectedGroupID(state), groupStackTabID(group, in: state) != id { return (group, "") }
         return (id, location(ofTab: id, in: state))
     }
 

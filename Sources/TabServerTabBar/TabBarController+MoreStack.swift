@@ -6,6 +6,13 @@ extension TabBarController {
 
     /// Whether `tabID` is listed in More at compact width (not in the phone's bar).
     public func isInCompactMore(_ tabID: String, in state: TabBarState) -> Bool {
+        if !model.groups.isEmpty {
+            // A declared group is one item: it may be in More, its children never are by themselves.
+            guard isListed(tabID, in: state) || model.group(id: tabID) != nil,
+                let index = listedUnits(state).firstIndex(where: { $0.id == tabID })
+            else { return false }
+            return index >= compactBarCount(state)
+        }
         guard isListed(tabID, in: state) else { return false }
         let order =
             model.hasPlacements ? effectiveOrder(state).filter { isListed($0, in: state) } : effectiveOrder(state)

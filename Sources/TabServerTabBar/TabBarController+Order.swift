@@ -36,10 +36,21 @@ extension TabBarController {
         }
 
         var movable = order.filter { !isFixed($0) }.makeIterator()
+        // A declared group's children fill their group's model places, in the visitor's
+        // order where the group allows reordering.
+        var groupOrders: [String: IndexingIterator<[String]>] = [:]
+        for group in model.groups {
+            let children =
+                group.allowsReordering
+                ? order.filter { model.declaredGroup(ofTab: $0)?.id == group.id } : model.children(ofGroup: group.id)
+            groupOrders[group.id] = children.makeIterator()
+        }
         var result: [String] = []
         result.reserveCapacity(tabs.count)
         for tab in tabs {
-            if tab.isFixedInPlace {
+            if let group = model.declaredGroup(ofTab: tab.id)?.id, let next = groupOrders[group]?.next() {
+                result.append(next)
+            } else if tab.isFixedInPlace {
                 result.append(tab.id)
             } else if let next = movable.next() {
                 result.append(next)
@@ -64,11 +75,13 @@ extension TabBarController {
 
     /// How many tabs the bar and More share, and how many sit at the trailing end.
     private func listedCounts(_ state: TabBarState) -> (listed: Int, trailing: Int) {
+        // A declared group is one item of the bar, however many children it has.
+        let groups = model.groups.count - model.groupedTabCount
         guard model.hasPlacements else {
             let search = model.searchTabID == nil ? 0 : 1
-            return (model.tabs.count - search, search)
+            return (model.tabs.count - search + groups, search)
         }
         let trailing = model.tabs.count(where: \.isTrailing)
-        return (model.tabs.count(where: { isListed($0.id, in: state) }), trailing)
+        return (model.tabs.count(where: { isListed($0.id, in: state) }) + model.groups.count, trailing)
     }
 }

@@ -9,8 +9,10 @@ extension TabBarController {
     ///   those equal to the model's default are dropped (so a tab made non-hideable shows);
     /// - collapsed sidebar groups the model no longer has are dropped;
     /// - a selected tab that was removed, disabled or is hidden falls back to the first shown tab;
+    /// - a declared group's children keep their relative order only while the group allows
+    ///   reordering (the order above);
     /// - locations and badge overrides of unknown tabs are dropped (More's stack too, when
-    ///   it names one), as are invalid or
+    ///   it names one, and a group's stack naming a tab no longer its child), as are invalid or
     ///   root ("") locations and overrides with an invalid badge.
     ///
     /// The version moves on only if something changed, so reconciling an up-to-date
@@ -56,6 +58,10 @@ extension TabBarController {
     private func keepsLocation(_ id: String, _ location: String) -> Bool {
         // More's stack and the search's return name a tab (see `moreStackKey`).
         if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
+        // A declared group's stack names one of its children.
+        if id.hasPrefix(Self.groupStackPrefix) {
+            return model.declaredGroup(ofTab: location)?.id == String(id.dropFirst(Self.groupStackPrefix.count))
+        }
         return model.contains(id: id) && !location.isEmpty && Self.isValidLocation(location)
     }
 

@@ -55,15 +55,18 @@ public struct TabBarController: Sendable {
     }
 
     /// Whether the tab with this id exists and may not be moved by the visitor.
+    /// A declared group's children (and the group itself) keep the group's model place
+    /// in the bar's order; where the group allows reordering they move among themselves.
     func isFixed(_ id: String) -> Bool {
-        guard let index = model.index(of: id) else { return false }
-        return model.tabs[index].isFixedInPlace
+        guard let index = model.index(of: id) else { return model.group(id: id) != nil }
+        return model.tabs[index].isFixedInPlace || model.declaredGroup(ofTab: id) != nil
     }
 
     /// Whether the tab is one of the bar-and-More tabs for this visitor: shown, not
     /// sidebar-only, not at the trailing end (pinned, search).
+    /// A child of a declared group is not: its group stands for it.
     func isListed(_ id: String, in state: TabBarState) -> Bool {
-        guard let tab = model.tab(id: id) else { return false }
+        guard let tab = model.tab(id: id), model.declaredGroup(ofTab: id) == nil else { return false }
         return !tab.isTrailing && tab.preferredPlacement != .sidebarOnly && !isHidden(id, in: state)
     }
 }

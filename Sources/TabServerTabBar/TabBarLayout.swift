@@ -20,9 +20,15 @@ public struct TabBarLayout: Sendable, Hashable {
         public let inCompactBar: Bool
         /// Shown in the bar at regular width (otherwise listed in More).
         public let inRegularBar: Bool
+        /// The declared group (`TabGroup`) this tab is a child of: it is in neither bar nor
+        /// More (the group's item stands for it there) and shows in the sidebar.
+        public var groupID: String? = nil
+        /// Whether this item is a declared group's bar item (its `tab` is `TabGroup.barTab`):
+        /// in the bars and More, not in the sidebar, which shows the children instead.
+        public var isGroup = false
 
-        /// Shown only in the sidebar (`TabPlacement.sidebarOnly`): neither in a bar nor in More.
-        public var isSidebarOnly: Bool { tab.preferredPlacement == .sidebarOnly }
+        /// In neither bar nor More: sidebar-only, or a child of a declared group.
+        public var isSidebarOnly: Bool { tab.preferredPlacement == .sidebarOnly || groupID != nil }
 
         /// The icon for the item's current selection state.
         public var icon: String { tab.icon(selected: isSelected) }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials  // JSONDecoder, for reading the tab definition at start-up only.
 
-/// The tab definition file: `{"appearance": {…}, "tabs": [{…}, …]}`, where
-/// `appearance` may be left out. Decoding validates like `init(tabs:appearance:)`,
+/// The tab definition file: `{"appearance": {…}, "tabs": [{…}, …], "groups": [{…}, …]}`,
+/// where `appearance` and `groups` may be left out. Decoding validates like `init(tabs:appearance:)`,
 /// so a decoded model is as trustworthy as a constructed one.
 extension TabBarModel: Codable {
     private enum CodingKeys: String, CodingKey {
-        case appearance, tabs
+        case appearance, tabs, groups
     }
 
     /// Reads and validates a definition; validation failures are thrown as `TabBarModelError`.
@@ -14,6 +14,7 @@ extension TabBarModel: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(
             tabs: container.decode([Tab].self, forKey: .tabs),
+            groups: container.decodeIfPresent([TabGroup].self, forKey: .groups) ?? [],
             appearance: container.decodeIfPresent(TabBarAppearance.self, forKey: .appearance) ?? .init())
     }
 
@@ -22,6 +23,7 @@ extension TabBarModel: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(appearance, forKey: .appearance)
         try container.encode(tabs, forKey: .tabs)
+        if !groups.isEmpty { try container.encode(groups, forKey: .groups) }
     }
 
     /// Decodes and validates a tab definition.

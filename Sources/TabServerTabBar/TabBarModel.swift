@@ -25,6 +25,11 @@ public struct TabBarModel: Sendable {
 
     /// The tabs in their default order.
     public let tabs: [Tab]
+    /// The declared tab groups (`TabGroup`): each is one item of the bar standing for its
+    /// children. A `Tab.group` that names no declared group is a sidebar heading only.
+    public let groups: [TabGroup]
+    /// The declared group of each grouped tab, by tab id.
+    private let declaredGroupByTab: [String: Int]
     /// How the bar looks.
     public let appearance: TabBarAppearance
     /// Position of each tab by id; built once so look-ups on the hot path are O(1).
@@ -44,7 +49,13 @@ public struct TabBarModel: Sendable {
     /// Validates and creates a model. Refuses: no tabs, a bad or duplicate id, an empty
     /// title, an unsafe icon or template name, an invalid badge or colour, and a model
     /// whose tabs are all disabled. The first problem found, in reading order, is thrown.
-    public init(tabs: [Tab], appearance: TabBarAppearance = .init()) throws(TabBarModelError) {
+    ///
+    /// Declared `groups` are refused for a bad or duplicate id, an id a tab has, an empty
+    /// title, an unsafe icon name, no children, children that are not consecutive, and
+    /// children that are the search tab, have a placement or allow hiding.
+    public init(tabs: [Tab], groups: [TabGroup] = [], appearance: TabBarAppearance = .init())
+        throws(TabBarModelError)
+    {
         guard !tabs.isEmpty else { throw TabBarModelError(.noTabs) }
         var indexByID: [String: Int] = [:]
         for (offset, tab) in tabs.enumerated() {
@@ -53,6 +64,11 @@ public struct TabBarModel: Sendable {
                 throw TabBarModelError(.duplicateID(tab.id, firstIndex: earlier + 1, secondIndex: offset + 1))
             }
             indexByID[tab.id] = offset
+        }
+        var groupIDs = Set<String>()
+        for (offset, group) in groups.enumerated() {
+            if let error = group.validationError(index: offset + 1, tabs: tabs, tabIndex: indexByID) { throw error }
+            guard groupIDs.insert(group.id).inserted else { throw TabBarModelError(.duplicateGroupID(group.id)) }
         }
         let searchTabs = tabs.filter { $0.role == .search }
         if searchTabs.count > 1 {
@@ -65,6 +81,12 @@ public struct TabBarModel: Sendable {
         guard tabs.contains(where: { $0.isEnabled && !$0.startsHidden && $0.preferredPlacement != .sidebarOnly })
         else { throw TabBarModelError(.noTabInBar) }
         self.tabs = tabs
+        self.groups = groups
+        var declaredGroupByTab: [String: Int] = [:]
+        for (offset, group) in groups.enumerated() {
+            for tab in tabs where tab.group == group.id { declaredGroupByTab[tab.id] = offset }
+        }
+        self.declaredGroupByTab = declaredGroupByTab
         self.appearance = appearance
         self.indexByID = indexByID
         let searchIndex = tabs.firstIndex { $0.role == .search }
@@ -97,6 +119,25 @@ public struct TabBarModel: Sendable {
         indexByID[id]
     }
 
+    /// The declared group with this id, or `nil`.
+    public func group(id: String) -> TabGroup? {
+        groups.first { $0.id == id }
+    }
+
+    /// The declared group the tab is a child of, or `nil` (no group, or a `Tab.group`
+    /// that is a sidebar heading only).
+    public func declaredGroup(ofTab id: String) -> TabGroup? {
+        declaredGroupByTab[id].map { groups[$0] }
+    }
+
+    /// The ids of a declared group's children in model order (empty for an unknown group).
+    public func children(ofGroup id: String) -> [String] {
+        tabs.filter { $0.group == id && declaredGroupByTab[$0.id] != nil }.map(\.id)
+    }
+
+    /// How many tabs are children of declared groups.
+    public var groupedTabCount: Int { declaredGroupByTab.count }
+
     /// The search tab, if the model has one (it sits at the trailing end of the bar).
     public var searchTab: Tab? { searchIndex.map { tabs[$0] } }
 
@@ -107,12 +148,13 @@ public struct TabBarModel: Sendable {
 extension TabBarModel: Hashable {
     /// Two models are equal when their tabs and appearance are; the index is derived.
     public static func == (lhs: TabBarModel, rhs: TabBarModel) -> Bool {
-        lhs.tabs == rhs.tabs && lhs.appearance == rhs.appearance
+        lhs.tabs == rhs.tabs && lhs.groups == rhs.groups && lhs.appearance == rhs.appearance
     }
 
     /// Hashes what equality compares: the tabs and the appearance.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(tabs)
+        hasher.combine(groups)
         hasher.combine(appearance)
     }
 }

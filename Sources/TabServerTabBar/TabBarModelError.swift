@@ -46,6 +46,16 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
         case tooManyPinned(count: Int)
         /// Every enabled tab starts hidden or lives only in the sidebar, so a phone's bar would be empty.
         case noTabInBar
+        /// The group at 1-based `index` of `groups` has an id that is not a valid URL segment.
+        case invalidGroupID(String, index: Int)
+        /// Two declared groups share an id.
+        case duplicateGroupID(String)
+        /// A declared group is unusable (its title, icon, id or a child's settings); the text says why.
+        case invalidGroup(String, groupID: String)
+        /// No tab names this declared group in its `group`.
+        case emptyGroup(String)
+        /// The group's children are not consecutive: this tab stands between them.
+        case scatteredGroup(String, tabID: String)
     }
 
     /// The problem.
@@ -94,6 +104,18 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
             return "\(count) tabs at the bar's trailing end (pinned and search): at most \(TabBarModel.maxTrailingTabs)"
         case .noTabInBar:
             return "no enabled tab is shown in the bar by default (all start hidden or are sidebarOnly)"
+        case .invalidGroupID(let id, let index):
+            return "group \(index): invalid id \(ErrorText.quoted(id)) "
+                + "(use a-z, 0-9, -; start with a letter; at most \(Tab.maxIDLength) characters)"
+        case .duplicateGroupID(let id):
+            return "duplicate group id \(ErrorText.quoted(id))"
+        case .invalidGroup(let problem, let groupID):
+            return "group \(ErrorText.quoted(groupID)): \(problem)"
+        case .emptyGroup(let id):
+            return "group \(ErrorText.quoted(id)): no tab names it in \"group\""
+        case .scatteredGroup(let id, let tabID):
+            return "group \(ErrorText.quoted(id)): its tabs must be consecutive "
+                + "(tab \(ErrorText.quoted(tabID)) is between them)"
         }
     }
 }

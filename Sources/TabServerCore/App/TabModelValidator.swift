@@ -24,5 +24,11 @@ struct TabModelValidator: Sendable {
                     reason: "missing template '\(tab.template)' (no Templates/tabs/\(tab.template).mustache)")
             }
         }
+        for group in model.groups {
+            for icon in [group.icon] + (group.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil {
+                throw TabModelError(
+                    tabID: nil, reason: "group '\(group.id)': unknown icon '\(icon)' (no Public/icons/\(icon))")
+            }
+        }
     }
 }

@@ -62,7 +62,9 @@ public func buildApplication(
             "\(configuration.templatesDirectory)/\(reference.template).mustache:\(reference.line): no template named '\(reference.name)'"
         )
     }
-    for required in ["layout", "pages/more", "pages/customize", "pages/error", "pages/confirm", "pages/offline"]
+    for required in [
+        "layout", "pages/more", "pages/group", "pages/customize", "pages/error", "pages/confirm", "pages/offline",
+    ]
     where library[required] == nil {
         throw StartupError("\(configuration.templatesDirectory)/\(required).mustache is missing")
     }

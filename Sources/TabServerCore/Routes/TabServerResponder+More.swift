@@ -127,6 +127,13 @@ extension TabServerResponder {
         case .reset, .setOrder: return ""
         }
         guard let index = after.items.firstIndex(where: { $0.tab.id == tab }) else { return "" }
+        if let group = after.items[index].groupID {
+            // A child moved within its group's list of Edit.
+            let children = after.items.filter { $0.groupID == group }
+            let canUp = children.first?.tab.id != tab
+            let canDown = children.last?.tab.id != tab
+            return "#g-\(pressed == "up" ? (canUp ? "up" : "down") : (canDown ? "down" : "up"))-\(tab)"
+        }
         let customizable = after.items.filter { !$0.tab.isFixedInPlace }
         let canUp = customizable.first?.tab.id != tab
         let canDown = customizable.last?.tab.id != tab

@@ -83,6 +83,9 @@ extension TabServerResponder {
         let controller = state.controller
         let language = language(state.request, session)
         guard let tab = controller.model.tab(id: tabID) else {
+            if let group = controller.model.group(id: tabID), location.isEmpty {
+                return try groupPage(group, session: session, state: &state)
+            }
             throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
         }
         var localized = tab
@@ -122,7 +125,10 @@ extension TabServerResponder {
         switch outcome {
         case .selected, .poppedToRoot:
             // A tab of More is pushed onto More's stack, which a tap on More shows again.
-            session.state = Self.isPrefetch(state.request) ? visited : controller.pushingOntoMore(tab.id, in: visited)
+            // A child of a declared group goes onto its group's stack the same way.
+            session.state =
+                Self.isPrefetch(state.request)
+                ? visited : controller.pushingOntoGroup(tab.id, in: controller.pushingOntoMore(tab.id, in: visited))
         case .disabled:
             throw HTTPError.forbidden(language.isolatedText("tabUnavailable", ["tab": localized.title]))
         case .unknownTab, .vetoed:
@@ -169,7 +175,7 @@ extension TabServerResponder {
         case .selected, .poppedToRoot: break
         case .disabled, .unknownTab, .vetoed: return false
         }
-        return controller.pushingOntoMore(tabID, in: visited) == state
+        return controller.pushingOntoGroup(tabID, in: controller.pushingOntoMore(tabID, in: visited)) == state
     }
 
     /// `POST /select`: a tap on a bar item (or a row of More). 303 to the tab's
@@ -181,6 +187,7 @@ extension TabServerResponder {
         var controller = state.controller
         let language = language(request, session)
         guard let tab = controller.model.tab(id: tabID) else {
+            if controller.model.group(id: tabID) != nil { return try openGroup(tabID, request, state: &state) }
             throw HTTPError.badRequest(
                 language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]), field: "tab")
         }
@@ -191,9 +198,13 @@ extension TabServerResponder {
             ? AppHooks.$user.withValue(state.user) {
                 appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
             } : .allow
-        if returnPath == "/more", verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
-            // From More the tab is pushed as it was left (UIKit's moreNavigationController),
-            // not popped to its root as a re-tap in the bar would.
+        let fromList =
+            returnPath == "/more"
+            || returnPath.map { $0 == Self.tabPath(controller.model.declaredGroup(ofTab: tab.id)?.id ?? "", "") }
+                == true
+        if fromList, verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
+            // From More (or its group's list) the tab is pushed as it was left (UIKit's
+            // moreNavigationController), not popped to its root as a re-tap in the bar would.
             return redirect(to: Self.tabPath(tab.id, controller.location(ofTab: tab.id, in: session.state)))
         }
         let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty

@@ -162,18 +162,54 @@ struct PageRenderer: Sendable {
                 "href": .string(basePath + TabServerResponder.tabPath(tab.id, parent)),
                 "title": .string(page.parentTitle ?? tab.title),
             ]
-        } else if let item = model.controller.layout(session.state).items.first(where: { $0.tab.id == tab.id }),
-            !item.inCompactBar
-        {
-            // A tab that lives in More is pushed onto More's stack, as UIKit's
-            // moreNavigationController does: its root page goes back to More, at the
-            // widths where the tab is in More.
+        } else if let group = model.controller.model.declaredGroup(ofTab: tab.id) {
+            // A child of a declared group is pushed onto the group's stack: its root page
+            // goes back to the group's list (in the bar layouts; the sidebar lists it itself).
             context["back"] = [
-                "href": .string(basePath + "/more"), "title": .string(language.text("more")),
-                "toMore": true, "onlyCompact": .bool(item.inRegularBar),
+                "href": .string(basePath + TabServerResponder.tabPath(group.id, "")),
+                "title": .string(language.messages[group.title] ?? group.title), "toGroup": true,
             ]
+        } else if let back = moreBack(tab.id, session: session, model: model, language: language) {
+            context["back"] = back
         }
         return render("tabs/\(tab.template)", .object(context))
+    }
+
+    /// The back item to More of a tab (or a declared group) that lives in More: it is pushed
+    /// onto More's stack, as UIKit's moreNavigationController does, at the widths where it
+    /// is in More. Nil where it is in the bar.
+    private func moreBack(_ id: String, session: Session, model: ModelSnapshot, language: Language) -> MustacheValue? {
+        guard let item = model.controller.layout(session.state).items.first(where: { $0.tab.id == id }),
+            !item.inCompactBar
+        else { return nil }
+        return [
+            "href": .string(basePath + "/more"), "title": .string(language.text("more")),
+            "toMore": true, "onlyCompact": .bool(item.inRegularBar),
+        ]
+    }
+
+    /// A declared group's page (UIKit's `UITabGroup` as a tab): its children as rows, like
+    /// More's list, each opening on the group's stack.
+    func groupPage(
+        _ group: TabGroup, session: Session, model: ModelSnapshot, notice: Notice?, language: Language,
+        accessory: TabAccessory? = nil
+    ) -> [UInt8] {
+        let path = TabServerResponder.tabPath(group.id, "")
+        var context = common(
+            title: language.messages[group.title] ?? group.title, path: path, session: session, model: model,
+            onMorePage: false, notice: notice, language: language)
+        if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: path) }
+        if let back = moreBack(group.id, session: session, model: model, language: language) { context["back"] = back }
+        let layout = model.controller.layout(session.state)
+        let rows: [MustacheValue] = layout.items.filter { $0.groupID == group.id }.map { entry in
+            guard case .object(var fields) = item(item: entry, count: layout.count, language: language) else {
+                return .null
+            }
+            fields["regularMore"] = true
+            return .object(fields)
+        }
+        context["groupPage"] = ["items": .array(rows), "listPath": .string(path), "id": .string(group.id)]
+        return render("pages/group", .object(context))
     }
 
     func morePage(
@@ -187,6 +223,7 @@ struct PageRenderer: Sendable {
         let layout = model.controller.layout(session.state)
         context["more"] = [
             "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
+            "listPath": "/more",
             "editHref": .string(basePath + "/more/edit"),
             "languageAction": .string(basePath + "/language"),
             "languages": .array(
@@ -259,7 +296,25 @@ struct PageRenderer: Sendable {
             ]
         }
         // Sidebar-only and pinned tabs are not in either list of the bar: listed apart.
-        let sidebarItems = layout.items.filter(\.isSidebarOnly).map { row($0, compact: false) }
+        let sidebarItems = layout.items.filter { $0.isSidebarOnly && $0.groupID == nil }.map { row($0, compact: false) }
+        // A declared group that allows reordering: its children, moved among themselves
+        // (UITabGroup's allowsReordering) with the same up and down buttons.
+        let groups: [MustacheValue] = controller.model.groups.filter(\.allowsReordering).map { group in
+            let children = layout.items.filter { $0.groupID == group.id }
+            let rows: [MustacheValue] = children.map { entry in
+                guard case .object(var fields) = row(entry, compact: false) else { return .null }
+                fields["prefix"] = "g"
+                fields["fixed"] = false
+                fields["canUp"] = .bool(children.first?.tab.id != entry.tab.id)
+                fields["canDown"] = .bool(children.last?.tab.id != entry.tab.id)
+                fields["canHide"] = false
+                return .object(fields)
+            }
+            return [
+                "id": .string(group.id), "title": .string(language.messages[group.title] ?? group.title),
+                "rows": .array(rows),
+            ]
+        }
         let version = LayoutFingerprint.of(controller.arrangement(session.state))
         context["customize"] = [
             "version": .string(version),
@@ -283,6 +338,7 @@ struct PageRenderer: Sendable {
             "isDefault": .bool(session.state.order == nil && session.state.hiddenChoices.isEmpty),
             "hidden": .array(hidden), "hasHidden": .bool(!hidden.isEmpty),
             "sidebarItems": .array(sidebarItems), "hasSidebarItems": .bool(!sidebarItems.isEmpty),
+            "groups": .array(groups),
         ]
         if let message { context["message"] = .string(language.translate(message)) }
         return render("pages/customize", .object(context))
@@ -390,7 +446,8 @@ struct PageRenderer: Sendable {
         let state = session.state
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
             bar(
-                model.controller.layout(state), onMorePage: onMorePage, language: language,
+                model.controller.layout(state), controller: model.controller, onMorePage: onMorePage,
+                language: language,
                 sidebarToggle: sidebarToggle(state, model: model, language: language),
                 collapsedGroups: state.collapsedGroups)
         }
@@ -433,8 +490,8 @@ struct PageRenderer: Sendable {
     }
 
     private func bar(
-        _ layout: TabBarLayout, onMorePage: Bool, language: Language, sidebarToggle: MustacheValue,
-        collapsedGroups: [String] = []
+        _ layout: TabBarLayout, controller: TabBarController, onMorePage: Bool, language: Language,
+        sidebarToggle: MustacheValue, collapsedGroups: [String] = []
     ) -> MustacheValue {
         let positions = BarPositions(layout)
         func label(_ position: (Int, Int)?) -> MustacheValue {
@@ -447,13 +504,17 @@ struct PageRenderer: Sendable {
             // What a screen reader says: the place among the items on screen at each width.
             fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
             fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
+            if entry.isGroup { fields["isGroup"] = true }
             // The first tab of a group carries the group's heading (sidebar layout).
             if let group = entry.tab.group {
                 let collapsed = collapsedGroups.contains(group)
                 if offset == 0 || layout.items[offset - 1].tab.group != group {
+                    // A declared group's heading is its title.
+                    let heading = controller.model.group(id: group)?.title ?? group
                     // A button of the bar's form: it posts the form's token and return path.
                     fields["group"] = [
-                        "title": .string(language.messages[group] ?? group), "name": .string(group),
+                        "title": .string(language.messages[heading] ?? heading),
+                        "name": .string(group),
                         "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
                         "id": .string("group-" + String(offset)),
                     ]
