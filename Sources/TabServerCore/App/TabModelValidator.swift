@@ -25,7 +25,8 @@ struct TabModelValidator: Sendable {
             }
         }
         for group in model.groups {
-            for icon in [group.icon] + (group.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil {
+            for icon in [group.icon] + (group.selectedIcon.map { [$0] } ?? []) where files.file("icons/\(icon)") == nil
+            {
                 throw TabModelError(
                     tabID: nil, reason: "group '\(group.id)': unknown icon '\(icon)' (no Public/icons/\(icon))")
             }
