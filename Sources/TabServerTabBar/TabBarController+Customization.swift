@@ -167,7 +167,7 @@ extension TabBarController {
         for (index, id) in expected.enumerated() where isFixed(id) && posted[index] != id {
             if let group = model.declaredGroup(ofTab: id) {
                 // Its group's places: any child of the group where it allows reordering.
-                if group.allowsReordering, model.declaredGroup(ofTab: posted[index])?.id == group.id { continue }
+                if group.allowsReordering, model.declaredGroupID(ofTab: posted[index]) == group.id { continue }
                 let misplaced = ErrorText.quoted(posted[index])
                 throw .invalidOrder(reason: "tab \(misplaced) is not in group \(ErrorText.quoted(group.id))'s place")
             }

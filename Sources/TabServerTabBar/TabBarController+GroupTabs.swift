@@ -12,20 +12,20 @@ extension TabBarController {
     public func children(ofGroup groupID: String, in state: TabBarState) -> [String] {
         let children = model.children(ofGroup: groupID)
         guard state.order != nil, children.count > 1 else { return children }
-        return effectiveOrder(state).filter { model.declaredGroup(ofTab: $0)?.id == groupID }
+        return effectiveOrder(state).filter { model.declaredGroupID(ofTab: $0) == groupID }
     }
 
     /// The declared group whose child is selected, if any: that group's item is the selected one of the bar.
     public func selectedGroupID(_ state: TabBarState) -> String? {
         guard !model.groups.isEmpty else { return nil }
-        return model.declaredGroup(ofTab: selectedTabID(state))?.id
+        return model.declaredGroupID(ofTab: selectedTabID(state))
     }
 
     /// The child on the group's stack, if it is still an enabled child of that group: a
     /// tap on the group shows it again, as a `UITabGroup`'s navigation keeps its child.
     public func groupStackTabID(_ groupID: String, in state: TabBarState) -> String? {
         guard let id = state.locations[Self.groupStackKey(groupID)], model.isEnabled(id: id),
-            model.declaredGroup(ofTab: id)?.id == groupID
+            model.declaredGroupID(ofTab: id) == groupID
         else { return nil }
         return id
     }
@@ -49,7 +49,7 @@ extension TabBarController {
         guard model.group(id: groupID) != nil else { return nil }
         var next = state
         next.locations[Self.groupStackKey(groupID)] = nil
-        if model.declaredGroup(ofTab: selectedTabID(state))?.id != groupID {
+        if model.declaredGroupID(ofTab: selectedTabID(state)) != groupID {
             guard let child = children(ofGroup: groupID, in: state).first(where: model.isEnabled(id:)) else {
                 return nil
             }
@@ -90,7 +90,7 @@ extension TabBarController {
         units.reserveCapacity(order.count)
         var previousGroup: String? = nil
         for (index, id) in order.enumerated() {
-            if let group = model.declaredGroup(ofTab: id)?.id {
+            if let group = model.declaredGroupID(ofTab: id) {
                 if group != previousGroup { units.append((index, group)) }
                 previousGroup = group
                 continue
@@ -106,7 +106,7 @@ extension TabBarController {
         throws(CustomizationError) -> [String]
     {
         guard group.allowsReordering else { throw .notCustomizable(id) }
-        let slots = order.indices.filter { model.declaredGroup(ofTab: order[$0])?.id == group.id }
+        let slots = order.indices.filter { model.declaredGroupID(ofTab: order[$0]) == group.id }
         guard let current = slots.firstIndex(where: { order[$0] == id }) else { throw .unknownTab(id) }
         var result = order
         switch action {

@@ -42,13 +42,13 @@ extension TabBarController {
         for group in model.groups {
             let children =
                 group.allowsReordering
-                ? order.filter { model.declaredGroup(ofTab: $0)?.id == group.id } : model.children(ofGroup: group.id)
+                ? order.filter { model.declaredGroupID(ofTab: $0) == group.id } : model.children(ofGroup: group.id)
             groupOrders[group.id] = children.makeIterator()
         }
         var result: [String] = []
         result.reserveCapacity(tabs.count)
         for tab in tabs {
-            if let group = model.declaredGroup(ofTab: tab.id)?.id, let next = groupOrders[group]?.next() {
+            if let group = model.declaredGroupID(ofTab: tab.id), let next = groupOrders[group]?.next() {
                 result.append(next)
             } else if tab.isFixedInPlace {
                 result.append(tab.id)

@@ -60,7 +60,7 @@ extension TabBarController {
         if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
         // A declared group's stack names one of its children.
         if id.hasPrefix(Self.groupStackPrefix) {
-            return model.declaredGroup(ofTab: location)?.id == String(id.dropFirst(Self.groupStackPrefix.count))
+            return model.declaredGroupID(ofTab: location) == String(id.dropFirst(Self.groupStackPrefix.count))
         }
         return model.contains(id: id) && !location.isEmpty && Self.isValidLocation(location)
     }

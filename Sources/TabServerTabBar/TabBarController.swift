@@ -59,14 +59,14 @@ public struct TabBarController: Sendable {
     /// in the bar's order; where the group allows reordering they move among themselves.
     func isFixed(_ id: String) -> Bool {
         guard let index = model.index(of: id) else { return model.group(id: id) != nil }
-        return model.tabs[index].isFixedInPlace || model.declaredGroup(ofTab: id) != nil
+        return model.tabs[index].isFixedInPlace || model.declaredGroupID(ofTab: id) != nil
     }
 
     /// Whether the tab is one of the bar-and-More tabs for this visitor: shown, not
     /// sidebar-only, not at the trailing end (pinned, search).
     /// A child of a declared group is not: its group stands for it.
     func isListed(_ id: String, in state: TabBarState) -> Bool {
-        guard let tab = model.tab(id: id), model.declaredGroup(ofTab: id) == nil else { return false }
+        guard let tab = model.tab(id: id), model.declaredGroupID(ofTab: id) == nil else { return false }
         return !tab.isTrailing && tab.preferredPlacement != .sidebarOnly && !isHidden(id, in: state)
     }
 }

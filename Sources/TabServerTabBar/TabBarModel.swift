@@ -130,6 +130,12 @@ public struct TabBarModel: Sendable {
         declaredGroupByTab[id].map { groups[$0] }
     }
 
+    /// The id of the declared group the tab is a child of (no copy of the group), or `nil`.
+    public func declaredGroupID(ofTab id: String) -> String? {
+        guard !groups.isEmpty, let index = declaredGroupByTab[id] else { return nil }
+        return groups[index].id
+    }
+
     /// The ids of a declared group's children in model order (empty for an unknown group).
     public func children(ofGroup id: String) -> [String] {
         tabs.filter { $0.group == id && declaredGroupByTab[$0.id] != nil }.map(\.id)

@@ -16,7 +16,7 @@ extension TabServerResponder {
         if !Self.isPrefetch(state.request) {
             guard let next = state.controller.showingGroupList(group.id, in: session.state) else {
                 throw HTTPError.forbidden(
-                    language.isolatedText("tabUnavailable", ["tab": language.messages[group.title] ?? group.title]))
+                    language.isolatedText("tabUnavailable", ["tab": group.title(in: language)]))
             }
             session.state = next
         }
@@ -56,7 +56,7 @@ extension TabServerResponder {
             return redirect(to: listPath)
         case .disabled, .vetoed, .unknownTab:
             let language = language(request, session)
-            let title = controller.model.group(id: groupID).map { language.messages[$0.title] ?? $0.title } ?? groupID
+            let title = controller.model.group(id: groupID)?.title(in: language) ?? groupID
             session.notice = Notice(message: language.isolatedText("tabUnavailable", ["tab": title]))
             state.session = session
             return redirect(to: returnPath ?? Self.restorationPath(controller, session.state))

@@ -200,7 +200,7 @@ extension TabServerResponder {
             } : .allow
         let fromList =
             returnPath == "/more"
-            || returnPath.map { $0 == Self.tabPath(controller.model.declaredGroup(ofTab: tab.id)?.id ?? "", "") }
+            || returnPath.map { $0 == Self.tabPath(controller.model.declaredGroupID(ofTab: tab.id) ?? "", "") }
                 == true
         if fromList, verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
             // From More (or its group's list) the tab is pushed as it was left (UIKit's

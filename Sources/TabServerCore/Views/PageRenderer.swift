@@ -167,7 +167,7 @@ struct PageRenderer: Sendable {
             // goes back to the group's list (in the bar layouts; the sidebar lists it itself).
             context["back"] = [
                 "href": .string(basePath + TabServerResponder.tabPath(group.id, "")),
-                "title": .string(language.messages[group.title] ?? group.title), "toGroup": true,
+                "title": .string(group.title(in: language)), "toGroup": true,
             ]
         } else if let back = moreBack(tab.id, session: session, model: model, language: language) {
             context["back"] = back
@@ -196,7 +196,7 @@ struct PageRenderer: Sendable {
     ) -> [UInt8] {
         let path = TabServerResponder.tabPath(group.id, "")
         var context = common(
-            title: language.messages[group.title] ?? group.title, path: path, session: session, model: model,
+            title: group.title(in: language), path: path, session: session, model: model,
             onMorePage: false, notice: notice, language: language)
         if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: path) }
         if let back = moreBack(group.id, session: session, model: model, language: language) { context["back"] = back }
@@ -311,7 +311,7 @@ struct PageRenderer: Sendable {
                 return .object(fields)
             }
             return [
-                "id": .string(group.id), "title": .string(language.messages[group.title] ?? group.title),
+                "id": .string(group.id), "title": .string(group.title(in: language)),
                 "rows": .array(rows),
             ]
         }
@@ -510,10 +510,11 @@ struct PageRenderer: Sendable {
                 let collapsed = collapsedGroups.contains(group)
                 if offset == 0 || layout.items[offset - 1].tab.group != group {
                     // A declared group's heading is its title.
-                    let heading = controller.model.group(id: group)?.title ?? group
+                    let heading =
+                        controller.model.group(id: group)?.title(in: language) ?? language.messages[group] ?? group
                     // A button of the bar's form: it posts the form's token and return path.
                     fields["group"] = [
-                        "title": .string(language.messages[heading] ?? heading),
+                        "title": .string(heading),
                         "name": .string(group),
                         "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
                         "id": .string("group-" + String(offset)),
