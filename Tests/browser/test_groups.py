@@ -8,12 +8,15 @@ children. `allowsReordering` lets Edit move the children among themselves."""
 from __future__ import annotations
 
 import json
+import re
+import time
+import urllib.request
 
 import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
-from conftest import pool_on_tabs
+from conftest import pool_on_tabs, running_server
 from support import BOTH_JS_MODES, visible_ids
 from test_accessibility import _report
 
@@ -26,7 +29,7 @@ SIDEBAR = ["featured", "music", "movies", "tv", "podcasts", "audiobooks", "purch
 
 
 @pytest.fixture(scope="module")
-def grouped(tmp_path_factory):
+def groups_file(tmp_path_factory):
     """A model of the test's own (not the shipped tabs.json): seven tabs, Movies and TV
     in the declared group "video", which allows reordering; the sidebar at desktop width."""
     def tab(id: str, title: str, **more) -> dict:
@@ -43,8 +46,28 @@ def grouped(tmp_path_factory):
     }
     path = tmp_path_factory.mktemp("tabs") / "groups.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
-    with pool_on_tabs(path) as pool:
+    return path
+
+
+@pytest.fixture(scope="module")
+def grouped(groups_file):
+    with pool_on_tabs(groups_file) as pool:
         yield pool
+
+
+@pytest.fixture(scope="module")
+def metered(groups_file):
+    """A server of its own with /metrics on, to count the requests that reach it."""
+    with running_server("--tabs", str(groups_file), "--metrics", "on") as srv:
+        yield srv
+
+
+def _requests(srv, route: str, method: str, status: int) -> float:
+    with urllib.request.urlopen(srv.url("/metrics"), timeout=5) as answer:
+        body = answer.read().decode()
+    pattern = re.escape(f'tabserver_http_requests_total{{route="{route}",method="{method}",status="{status}"}}')
+    match = re.search(pattern + r" (\S+)", body)
+    return float(match.group(1)) if match else 0.0
 
 
 _ROWS = r"""
@@ -163,3 +186,30 @@ def test_the_group_page_has_no_axe_violations(grouped, scheme, viewport):
     axe.inject()
     violations = axe.run()["violations"]
     assert not violations, _report(violations)
+
+
+def test_a_tap_on_the_group_costs_one_request(browsers_for, metered):
+    """With the script, a tap on the group's item is one post answered with the page it
+    leads to (the list, or the child on its stack), as a tab's is."""
+    browser = browsers_for(metered).open("phone")
+    # The visitor asks to save data: app.js prefetches nothing, so only the taps' requests count.
+    driver = browser.driver
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "if (navigator.connection) Object.defineProperty(navigator.connection, 'saveData', {get: () => true});"})
+    browser.get("/tabs/featured")
+    time.sleep(0.5)  # the load's own request is counted once its answer is sent
+    posts = _requests(metered, "/select", "POST", 200)
+    pages = _requests(metered, "/tabs/{tab}", "GET", 200)
+    redirects = _requests(metered, "/select", "POST", 303)
+    browser.tap_tab("video")
+    browser.wait_at("/tabs/video", tab="video", h1="Video")
+    browser.tap_css('main form.more-list button.row[value="tv"]')
+    browser.wait_at("/tabs/tv", tab="video")
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music")
+    browser.tap_tab("video")
+    browser.wait_at("/tabs/tv", tab="video")
+    time.sleep(0.5)
+    assert _requests(metered, "/select", "POST", 200) - posts == 4, "each tap is one post answered with its page"
+    assert _requests(metered, "/select", "POST", 303) == redirects, "a tap was answered with a redirect"
+    assert _requests(metered, "/tabs/{tab}", "GET", 200) == pages, "a tap cost a second request"
