@@ -20,8 +20,11 @@ extension TabBarController {
                 // A declared group's item, at its first child's place: one item of the bar and More.
                 let offset = listed
                 listed += 1
+                var groupTab = group.barTab
+                // Dimmed, as a disabled tab, when none of its children can be opened.
+                groupTab.isEnabled = model.children(ofGroup: group.id).contains(where: model.isEnabled(id:))
                 var item = TabBarLayout.Item(
-                    tab: group.barTab, position: items.count + 1, isSelected: group.id == selectedGroup, badge: nil,
+                    tab: groupTab, position: items.count + 1, isSelected: group.id == selectedGroup, badge: nil,
                     inCompactBar: offset < compactCount, inRegularBar: offset < regularCount)
                 item.isGroup = true
                 items.append(item)

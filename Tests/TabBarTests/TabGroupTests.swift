@@ -168,3 +168,38 @@ struct TabGroupTests {
         #expect(controller.selectedGroupID(TabBarState()) == nil)
     }
 }
+
+@Suite("Declared groups beside a search tab, in More, and with every child disabled")
+struct TabGroupPlacesTests {
+    @Test("with a search tab the group is one of 3 + More + Search; past the bar it is a row of More")
+    func withSearchAndInMore() throws {
+        var search = TabGroupTests.tab("search")
+        search.role = .search
+        let tabs = [
+            TabGroupTests.tab("featured"), TabGroupTests.tab("music"), TabGroupTests.tab("podcasts"),
+            TabGroupTests.tab("movies", "video"), TabGroupTests.tab("tv", "video"), TabGroupTests.tab("books"), search,
+        ]
+        let controller = TabBarController(model: try TabBarModel(tabs: tabs, groups: [TabGroupTests.video]))
+        let layout = controller.layout(TabBarState())
+        #expect(layout.compactBarItems.map(\.tab.id) == ["featured", "music", "podcasts", "search"])
+        #expect(layout.compactMoreItems.map(\.tab.id) == ["video", "books"])
+        #expect(controller.isInCompactMore("video", in: TabBarState()))
+        #expect(!controller.isInCompactMore("movies", in: TabBarState()), "a child is never in More by itself")
+        let (listed, _) = try #require(controller.selectGroup("video", in: TabBarState()))
+        #expect(controller.layout(listed).isMoreSelected, "More is highlighted while its group is selected")
+    }
+
+    @Test("a group whose children are all disabled is dimmed and does not open")
+    func disabled() throws {
+        var movies = TabGroupTests.tab("movies", "video")
+        movies.isEnabled = false
+        var tv = TabGroupTests.tab("tv", "video")
+        tv.isEnabled = false
+        let controller = TabBarController(
+            model: try TabBarModel(tabs: [TabGroupTests.tab("featured"), movies, tv], groups: [TabGroupTests.video]))
+        #expect(controller.layout(TabBarState()).items.first { $0.isGroup }?.tab.isEnabled == false)
+        let (state, outcome) = try #require(controller.selectGroup("video", in: TabBarState()))
+        #expect(outcome == .disabled(tabID: "video"))
+        #expect(state == TabBarState())
+    }
+}

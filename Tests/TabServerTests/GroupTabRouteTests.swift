@@ -134,3 +134,34 @@ struct GroupTabRouteTests {
         }
     }
 }
+
+@Suite("A declared group in More: its row opens the group's page, whose Back goes to More")
+struct GroupInMoreRouteTests {
+    @Test("More lists the group; its page goes back to More at the widths where it is in More")
+    func groupInMore() throws {
+        let path = TestFixtures.temporaryDirectory("group-in-more") + "/tabs.json"
+        TestFixtures.write(
+            GroupTabRouteTests.tabs.replacingOccurrences(
+                of: #"{"id": "music", "title": "Music", "icon": "music.svg"},"#, with: ""
+            ).replacingOccurrences(
+                of: #"{"id": "purchased", "title": "Purchased", "icon": "purchased.svg"}"#,
+                with: #"{"id": "purchased", "title": "Purchased", "icon": "purchased.svg"},"#
+                    + #"{"id": "music", "title": "Music", "icon": "music.svg"}"#
+            ).replacingOccurrences(
+                of: #"{"id": "featured", "title": "Featured", "icon": "featured.svg"},"#,
+                with:
+                    #"{"id": "featured", "title": "Featured", "icon": "featured.svg"}, {"id": "podcasts2", "title": "Podcasts", "icon": "podcasts.svg", "template": "podcasts"}, {"id": "audio2", "title": "Audio", "icon": "audiobooks.svg", "template": "audiobooks"}, {"id": "shop", "title": "Shop", "icon": "purchased.svg", "template": "purchased"},"#
+            ),
+            to: path)
+        let client = TestClient(try makeApp { $0.tabsFile = path }.responder)
+        _ = client.get("/tabs/featured")
+        let more = client.get("/more")
+        #expect(more.body.contains("name=\"tab\" value=\"video\" class=\"row\""))
+        let token = try #require(more.csrfToken)
+        let open = client.post("/select", form: [("csrf", token), ("tab", "video"), ("return", "/more")])
+        #expect(open.location == "/tabs/video")
+        let page = client.get("/tabs/video")
+        #expect(page.body.contains("class=\"back-link back-to-more only-compact\" href=\"/more\""))
+        #expect(page.body.contains("value=\"movies\" class=\"row\""))
+    }
+}
