@@ -34,7 +34,9 @@ public struct Tab: Sendable, Hashable {
     /// Name of the content template rendered for this tab; defaults to `id`.
     public var template: String
     /// The tab group this tab belongs to (UIKit's `UITabGroup`), shown as a heading in
-    /// the sidebar layout; consecutive tabs with the same group form one group.
+    /// the sidebar layout; consecutive tabs with the same group form one group. When it
+    /// names a declared `TabGroup` (`TabBarModel.groups`), the group is also one item of
+    /// the bar standing for its children.
     public var group: String? = nil
     /// `.search` makes this the search tab (see `TabRole`).
     public var role: TabRole = .standard
