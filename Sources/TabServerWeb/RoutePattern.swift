@@ -50,10 +50,12 @@ public struct RoutePattern: Sendable {
     public static func segments(of path: String) -> [Substring] {
         // A byte scan over the string's own storage: the generic `split`, and then walking
         // `String.UTF8View` indices, showed up in profiles of every request.
-        let found = path.utf8.withContiguousStorageIfAvailable { bytes -> [Substring] in
+        var path = path
+        path.makeContiguousUTF8()
+        let utf8 = path.utf8
+        return utf8.withContiguousStorageIfAvailable { bytes -> [Substring] in
             var result: [Substring] = []
             result.reserveCapacity(8)
-            let utf8 = path.utf8
             var start = 0
             for offset in 0...bytes.count where offset == bytes.count || bytes[offset] == UInt8(ascii: "/") {
                 if offset > start {
@@ -63,21 +65,7 @@ public struct RoutePattern: Sendable {
                 start = offset + 1
             }
             return result
-        }
-        if let found { return found }
-        var result: [Substring] = []
-        let utf8 = path.utf8
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                if start != index { result.append(path[start..<index]) }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if start != utf8.endIndex { result.append(path[start..<utf8.endIndex]) }
-        return result
+        } ?? []  // (never nil: the string was made contiguous)
     }
 
     /// The parameters captured when `path` (split into segments) matches, else nil.

@@ -21,9 +21,9 @@ public struct Router<Context>: Sendable {
         case notFound
     }
 
+    /// A route's handler and pattern label; its method and compiled pattern are in
+    /// `matchers`, at the same index.
     private struct Route: Sendable {
-        let method: HTTPMethod
-        let pattern: RoutePattern
         /// Index in `patterns` (routes sharing a pattern share it).
         let patternIndex: Int
         let handler: Handler
@@ -47,7 +47,7 @@ public struct Router<Context>: Sendable {
         let index = patterns.firstIndex(of: pattern) ?? patterns.count
         if index == patterns.count { patterns.append(pattern) }
         let compiled = RoutePattern(pattern)
-        routes.append(Route(method: method, pattern: compiled, patternIndex: index, handler: handler))
+        routes.append(Route(patternIndex: index, handler: handler))
         matchers.append((method, compiled))
     }
 

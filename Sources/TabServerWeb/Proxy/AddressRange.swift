@@ -64,11 +64,8 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func parse(_ text: String) -> [UInt8]? {
+        // IPv4 by hand (`dottedQuad` takes what inet_pton takes), IPv6 by inet_pton.
         if let v4 = dottedQuad(text) { return v4 }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            return withUnsafeBytes(of: &v4) { Array($0) }
-        }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, text, &v6) == 1 {
             return withUnsafeBytes(of: &v6) { Array($0) }
