@@ -101,7 +101,7 @@ struct RequestHead {
         func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
             String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
         }
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(capacity: fieldCount)
         for index in 0..<fieldCount {
             let field = fields[index]
             guard let name = field.name else {

@@ -21,6 +21,16 @@ public final class SharedBytes: @unchecked Sendable, Hashable {
         count = bytes.count
     }
 
+    /// `count` bytes written once by `initialize`, which gets the memory (of exactly that
+    /// size) and must fill all of it: a page assembled in place costs one copy, not a
+    /// copy into an array and another into the shared memory.
+    public init(count: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) -> Void) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        initialize(UnsafeMutableRawBufferPointer(rebasing: memory[0..<count]))
+        pointer = memory
+        self.count = count
+    }
+
     deinit { pointer.deallocate() }
 
     /// The number of bytes.

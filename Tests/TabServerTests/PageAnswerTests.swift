@@ -174,6 +174,14 @@ struct PageAnswerTests {
         let theirs = two.get("/tabs/music")
         #expect(mine.csrfToken != nil && theirs.csrfToken != nil)
         #expect(mine.csrfToken != theirs.csrfToken)
+        // The same page but for the token, wherever it appears (each form, the script's
+        // field): every occurrence is the visitor's own, filled into the shared rendering.
+        let myToken = try #require(mine.csrfToken)
+        let theirToken = try #require(theirs.csrfToken)
+        let pieces = mine.body.split(separator: myToken, omittingEmptySubsequences: false)
+        #expect(pieces.count >= 2)
+        #expect(theirs.body.split(separator: theirToken, omittingEmptySubsequences: false).count == pieces.count)
+        #expect(pieces.joined(separator: theirToken) == theirs.body)
         // One's cookie with the other's ETag: a 200 of one's own page, not a 304.
         let etag = try #require(theirs.headers["etag"])
         let crossed = one.get("/tabs/music", headers: [("If-None-Match", etag)])

@@ -41,7 +41,7 @@ extension TabServerResponder {
     /// The page `body` of a visit that writes the session it shows (`shown`), ready to be
     /// kept for the revision that write makes; nil when it may not be kept (see
     /// `pageAnswerKey`), or the store writes later (Redis) or not at all (a new session).
-    func pendingPage(_ body: [UInt8], shown: Session, state: inout RequestState) throws(HTTPError)
+    func pendingPage(_ body: RenderedPage, shown: Session, state: inout RequestState) throws(HTTPError)
         -> PageAnswerCache.Pending?
     {
         guard pageAnswers.capacity > 0, !store.answersLater, state.user == nil, !state.followsPost,
@@ -116,8 +116,8 @@ extension TabServerResponder {
 
     /// Keeps a rendered page for `key` and answers with it; without a key (the request
     /// changed something it must write, or may not be cached), the page as it is.
-    func pageAnswer(_ body: [UInt8], key: PageAnswerCache.Key?, request: HTTPRequest) -> HTTPResponse {
-        guard let key else { return html(body) }
+    func pageAnswer(_ body: RenderedPage, key: PageAnswerCache.Key?, request: HTTPRequest) -> HTTPResponse {
+        guard let key else { return html(body, for: request) }
         let entry = makeEntry(body, key: key)
         pageAnswers.store(entry, for: key)
         return answer(entry, to: request)
@@ -145,21 +145,26 @@ extension TabServerResponder {
     /// the bar. Mixed with a seed drawn at start, so a restart (new templates, counters
     /// from zero) never matches an old tag; another instance's tag does not match either,
     /// which costs one full answer, never a wrong one.
-    private func makeEntry(_ body: [UInt8], key: PageAnswerCache.Key) -> PageAnswerCache.Entry {
-        var response = html(body)
-        var sent = body
+    private func makeEntry(_ body: RenderedPage, key: PageAnswerCache.Key) -> PageAnswerCache.Entry {
+        var response = html([])
         var hasher = Hasher()
         hasher.combine(Self.etagSeed)
         hasher.combine(key)
         var etag = "\"p" + String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
-        if key.gzip, let packed = PageCompression.gzip(body) {
-            sent = packed
+        let sent: SharedBytes
+        if key.gzip, let packed = PageCompression.gzip(body.bytes) {
+            sent = SharedBytes(packed)
             etag += "-gz"
             response.headers.add("Content-Encoding", "gzip")
+        } else {
+            switch body {
+            case .built(let bytes): sent = SharedBytes(bytes)
+            case .shared(let shared): sent = shared  // filled where it is sent from: no copy
+            }
         }
         etag += "\""
         response.headers.add("ETag", etag)
-        response.body = .shared(SharedBytes(sent))
+        response.body = .shared(sent)
         response.cache = ResponseCache()
         return PageAnswerCache.Entry(response: response, etag: etag, cost: sent.count + 512)
     }

@@ -97,7 +97,7 @@ extension TabServerResponder {
             let body = views.tabPage(
                 tab: localized, page: page, location: location, session: session, model: state.model, notice: nil,
                 language: language, accessory: strip)
-            return html(body, status: .unprocessableContent)
+            return html(body, for: request, status: .unprocessableContent)
         }
     }
 }

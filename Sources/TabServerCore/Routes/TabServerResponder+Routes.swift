@@ -158,7 +158,7 @@ extension TabServerResponder {
             state.pageAfterWrite = pending
             response = pending.entry.response
         } else {
-            response = html(body)
+            response = html(body, for: state.request)
         }
         // Never a cached answer: a prefetch has no cache key.
         if let tapHint { response.headers.add(Self.selectHintHeader, tapHint) }
@@ -354,7 +354,8 @@ extension TabServerResponder {
     static let pageCacheControl = "private, no-cache"
 
     func html(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        var headers = HTTPHeaders()
+        // Room for these seven and a few more (an ETag, Content-Encoding, Set-Cookie).
+        var headers = HTTPHeaders(capacity: 12)
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", Self.pageCacheControl)
         headers.add("Vary", "Accept-Encoding")
@@ -367,5 +368,14 @@ extension TabServerResponder {
             "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         )
         return HTTPResponse(status: status, headers: headers, body: .bytes(body))
+    }
+
+    /// A rendered page's answer to `request`. A page filled into shared memory goes out
+    /// as it is, unless the browser takes gzip: the compression step packs built bytes.
+    func html(_ page: RenderedPage, for request: HTTPRequest, status: HTTPStatus = .ok) -> HTTPResponse {
+        guard case .shared = page, !request.acceptsGzip else { return html(page.bytes, status: status) }
+        var response = html([], status: status)
+        response.body = page.body
+        return response
     }
 }

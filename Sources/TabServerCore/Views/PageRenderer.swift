@@ -109,7 +109,7 @@ struct PageRenderer: Sendable {
     func tabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
         language: Language, accessory: TabAccessory? = nil
-    ) -> [UInt8] {
+    ) -> RenderedPage {
         // A page whose content says it is the same for everyone is rendered once per tab
         // bar arrangement; only the visitor's CSRF token differs, and it is written into
         // the cached bytes (see `TokenizedPage`). A notice makes the page one-off, and so
@@ -127,11 +127,12 @@ struct PageRenderer: Sendable {
                         tab: tab, page: page, location: location, session: placeholder, model: model, notice: nil,
                         language: language, accessory: accessory))
             }
-            return cached.filled(with: session.csrfToken)
+            return .shared(cached.filled(with: session.csrfToken))
         }
-        return renderTabPage(
-            tab: tab, page: page, location: location, session: session, model: model, notice: notice,
-            language: language, accessory: accessory)
+        return .built(
+            renderTabPage(
+                tab: tab, page: page, location: location, session: session, model: model, notice: notice,
+                language: language, accessory: accessory))
     }
 
     private func renderTabPage(
