@@ -60,6 +60,20 @@ struct RequestBodyTests {
         #expect(error?.message.contains("title") == true)
     }
 
+    @Test("url-encoded: raw bytes that are not UTF-8 are a 400 too; empty pairs are skipped, a bare name is empty")
+    func urlEncodedRawBytes() throws {
+        let error = refusal { () throws(HTTPError) in
+            _ = try request(MediaType.urlEncodedForm, Array("ok=1&name=".utf8) + [0xC3, 0x28]).decodeForm()
+        }
+        #expect(error?.status == .badRequest)
+        #expect(error?.field == "name")
+        let form = try request(MediaType.urlEncodedForm, "&&tab=music&&csrf=abc_-1&flag&").decodeForm()
+        #expect(form.fields.map(\.name) == ["tab", "csrf", "flag"])
+        #expect(form.value("tab") == "music")
+        #expect(form.value("csrf") == "abc_-1")
+        #expect(form.value("flag") == "")
+    }
+
     @Test("too many fields is a 413, checked before they are decoded")
     func tooManyFields() {
         let body = (0..<300).map { "f\($0)=x" }.joined(separator: "&")

@@ -27,7 +27,9 @@ public struct MediaType: Sendable, Hashable {
             return lower..<upper
         }
         func lowercased(_ range: Range<Int>) -> String {
-            String(decoding: bytes[range].lazy.map { $0 &- 65 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            var lower = Array(bytes[range])
+            for index in lower.indices where lower[index] &- 65 < 26 { lower[index] |= 0x20 }
+            return String(decoding: lower, as: UTF8.self)
         }
         let essence = trimmed(parts[0])
         guard !essence.isEmpty else { return nil }

@@ -7,7 +7,13 @@ import TabServerHTTP
 enum URLEncodedForm {
     static func decode(_ body: [UInt8], limits: BodyLimits) throws(HTTPError) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
-        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        var start = 0
+        // Pairs found in place (no array of slices first); empty ones are skipped.
+        while start < body.count {
+            let end = body[start...].firstIndex(of: UInt8(ascii: "&")) ?? body.count
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            let pair = body[start..<end]
             guard fields.count < limits.maxFields else {
                 throw .contentTooLarge("The form has more than \(limits.maxFields) fields.")
             }
@@ -29,6 +35,13 @@ enum URLEncodedForm {
     /// Percent- and plus-decoded, then checked as UTF-8 (nil when it is not). A `%` not
     /// followed by two hex digits stays as it is, as browsers leave it.
     private static func text(_ raw: ArraySlice<UInt8>) -> String? {
+        // Most fields (ids, tokens) have nothing to decode: validated in place. (Invalid
+        // UTF-8 then takes the long way below, which finds it invalid too.)
+        let plain = raw.withUnsafeBufferPointer { bytes -> String? in
+            let encoded = bytes.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
+            return encoded ? nil : String(validating: bytes, as: UTF8.self)
+        }
+        if let plain { return plain }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         var index = raw.startIndex
