@@ -39,10 +39,46 @@ final class PageAnswerCache: Sendable {
     /// A finished page: its 200 answer (marked for the engine to prepare once) and its
     /// `ETag`, for the 304 answer to a conditional request.
     struct Entry: Sendable {
-        let response: HTTPResponse
+        var response: HTTPResponse
         let etag: String
-        /// What the entry costs: the body and a little for the head and the key.
+        /// What the entry costs: the body (unless it is filled in again) and a little for
+        /// the head and the key.
         let cost: Int
+        /// Set when the body is a shared rendering filled in with the visitor's token: the
+        /// entry is stored without the bytes, and filled in again for each answer.
+        var refill: Refill? = nil
+
+        /// The entry as stored: without the bytes it can fill in again.
+        fileprivate var stored: Entry {
+            guard refill != nil else { return self }
+            var stored = self
+            stored.response.body = .empty
+            return stored
+        }
+
+        /// The entry as answered, its body filled in again; nil when the shared rendering
+        /// is gone (the render cache started over), which is a miss.
+        fileprivate var answered: Entry? {
+            guard let refill else { return self }
+            guard let template = refill.template else { return nil }
+            var answered = self
+            answered.response.body = .shared(template.filled(with: refill.token))
+            return answered
+        }
+    }
+
+    /// How a stored page is filled in again: the rendering it came from, held weakly (the
+    /// render cache owns it and bounds how many there are), and the visitor's token. (A
+    /// class: a weak reference inside a struct would make every value holding it, the
+    /// request's state included, one that cannot be moved as plain bytes.)
+    final class Refill: Sendable {
+        weak let template: TokenizedPage?
+        let token: SessionID
+
+        init(template: TokenizedPage, token: SessionID) {
+            self.template = template
+            self.token = token
+        }
     }
 
     /// A page rendered by a request that writes the session it shows (a visit to another
@@ -121,9 +157,11 @@ final class PageAnswerCache: Sendable {
     func entry(for key: Key) -> Entry? {
         guard capacity > 0 else { return nil }
         let hash = key.hashValue
-        guard let found = slot(for: hash).stripe.withLock({ $0.entries[hash] }), found.key == key else { return nil }
+        guard let found = slot(for: hash).stripe.withLock({ $0.entries[hash] }), found.key == key,
+            let answered = found.entry.answered
+        else { return nil }
         hitCount.add(1, ordering: .relaxed)
-        return found.entry
+        return answered
     }
 
     /// Look-ups that found their page, since start.
@@ -134,7 +172,8 @@ final class PageAnswerCache: Sendable {
     func store(_ entry: Entry, for key: Key) {
         guard entry.cost <= stripeBudget else { return }
         let hash = key.hashValue
-        let dropped = slot(for: hash).stripe.withLock { $0.insert(entry, for: key, hash: hash, budget: stripeBudget) }
+        let stored = entry.stored
+        let dropped = slot(for: hash).stripe.withLock { $0.insert(stored, for: key, hash: hash, budget: stripeBudget) }
         _ = consume dropped  // released here, outside the lock
     }
 

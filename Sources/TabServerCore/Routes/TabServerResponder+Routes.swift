@@ -373,7 +373,7 @@ extension TabServerResponder {
     /// A rendered page's answer to `request`. A page filled into shared memory goes out
     /// as it is, unless the browser takes gzip: the compression step packs built bytes.
     func html(_ page: RenderedPage, for request: HTTPRequest, status: HTTPStatus = .ok) -> HTTPResponse {
-        guard case .shared = page, !request.acceptsGzip else { return html(page.bytes, status: status) }
+        guard case .filled = page, !request.acceptsGzip else { return html(page.bytes, status: status) }
         var response = html([], status: status)
         response.body = page.body
         return response

@@ -127,7 +127,7 @@ struct PageRenderer: Sendable {
                         tab: tab, page: page, location: location, session: placeholder, model: model, notice: nil,
                         language: language, accessory: accessory))
             }
-            return .shared(cached.filled(with: session.csrfToken))
+            return .filled(cached.filled(with: session.csrfToken), template: cached, token: session.csrfToken)
         }
         return .built(
             renderTabPage(

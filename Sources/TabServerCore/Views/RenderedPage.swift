@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerSessions
 
 /// A tab page's bytes as the renderer made them: rendered for this request, or filled in
 /// from a rendering shared by every visitor who sees the same page (see `TokenizedPage`),
@@ -7,14 +8,15 @@ import TabServerHTTP
 enum RenderedPage {
     /// Rendered for this request.
     case built([UInt8])
-    /// Filled in from a shared rendering: one copy, made where the engine sends it from.
-    case shared(SharedBytes)
+    /// Filled in from `template`, the rendering shared by every visitor who sees this page,
+    /// with the visitor's `token`: one copy, made where the engine sends it from.
+    case filled(SharedBytes, template: TokenizedPage, token: SessionID)
 
     /// The bytes as an array (copies a shared page: for gzip, whose packing costs far more).
     var bytes: [UInt8] {
         switch self {
         case .built(let bytes): bytes
-        case .shared(let shared): shared.array
+        case .filled(let shared, _, _): shared.array
         }
     }
 
@@ -22,7 +24,7 @@ enum RenderedPage {
     var body: HTTPBody {
         switch self {
         case .built(let bytes): .bytes(bytes)
-        case .shared(let shared): .shared(shared)
+        case .filled(let shared, _, _): .shared(shared)
         }
     }
 }

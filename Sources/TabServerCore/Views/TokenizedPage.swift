@@ -9,7 +9,10 @@ import TabServerSessions
 /// The page is rendered with `placeholder` as the token, a random value drawn at start:
 /// it cannot occur in content by accident (a 128-bit coincidence), and each occurrence
 /// is replaced by the visitor's token of the same length.
-struct TokenizedPage: Sendable {
+///
+/// A class, immutable: the render cache owns each rendering, and the finished pages made
+/// from it (`PageAnswerCache`) refer to it without keeping it alive.
+final class TokenizedPage: Sendable {
     static let placeholder = SessionID.generate()
     private static let placeholderBytes = Array(placeholder.text.utf8)
 
