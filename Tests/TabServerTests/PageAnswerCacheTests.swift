@@ -5,52 +5,76 @@ import Testing
 
 @testable import TabServerCore
 
-/// Issue #19: a finished page filled in from a shared rendering is kept without its bytes
-/// (so 2,000 visitors' pages fit the cache's 16 MiB) and filled in again for each answer;
-/// once the render cache lets the rendering go, the entry is a miss, never a wrong page.
-@Suite("The cache of finished pages: entries filled in again")
+/// Issue #19: past its budget the cache of finished pages first keeps the pages it can
+/// fill in again (a shared rendering and the visitor's token) thin, without their bytes,
+/// so 2,000 visitors' pages fit its 16 MiB; a thin page is filled in again for each
+/// answer, and once the render cache lets the rendering go it is a miss, never a wrong page.
+@Suite("The cache of finished pages: whole, thin, dropped")
 struct PageAnswerCacheTests {
+    static let filler = String(repeating: "x", count: 1000)
+
     static func key(_ path: String) -> PageAnswerCache.Key {
         PageAnswerCache.Key(
             session: .generate(), revision: 1, writeToken: 0, formToken: .generate(), formHour: 0, generation: 1,
             path: path, acceptLanguage: "", gzip: false)
     }
 
-    static func entry(_ page: [UInt8], template: TokenizedPage?, token: SessionID) -> PageAnswerCache.Entry {
-        let body = template.map { $0.filled(with: token) } ?? SharedBytes(page)
+    static func entry(_ template: TokenizedPage, token: SessionID) -> PageAnswerCache.Entry {
+        let body = template.filled(with: token)
         return PageAnswerCache.Entry(
-            response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"e\"", cost: template == nil ? 600 : 64,
-            refill: template.map { PageAnswerCache.Refill(template: $0, token: token) })
+            response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"e\"", cost: body.count + 512,
+            refill: PageAnswerCache.Refill(template: template, token: token))
     }
 
-    @Test("a refilled entry answers the visitor's page, costs only its head, and misses once its rendering is gone")
-    func refilled() throws {
-        let cache = PageAnswerCache(capacity: 1 << 20, stripes: 1)
+    static func shared(_ entry: PageAnswerCache.Entry?) -> SharedBytes? {
+        if case .shared(let bytes) = entry?.response.body { bytes } else { nil }
+    }
+
+    @Test(
+        "whole while there is room; thinned oldest first, then filled in again per answer; a miss once its rendering is gone"
+    )
+    func thinThenDropped() throws {
+        // Room for two whole pages (1,586 bytes each with their head) and a thin one.
+        let cache = PageAnswerCache(capacity: 4000, stripes: 1)
         let placeholder = TokenizedPage.placeholder.text
-        let token = SessionID.generate()
         var template: TokenizedPage? = TokenizedPage(
-            bytes: Array("<form><input value=\"\(placeholder)\"></form><p>\(placeholder)</p>".utf8))
-        let key = Self.key("/tabs/music")
-        cache.store(Self.entry([], template: template, token: token), for: key)
-        #expect(cache.footprint.bytes == 64)
-        let answered = try #require(cache.entry(for: key))
-        let text = String(decoding: answered.response.body.bytes, as: UTF8.self)
-        #expect(text == "<form><input value=\"\(token.text)\"></form><p>\(token.text)</p>")
-        #expect(!text.contains(placeholder))
-        // A second answer is filled in again, the same bytes in memory of its own.
-        let again = try #require(cache.entry(for: key))
-        #expect(again.response.body.bytes == answered.response.body.bytes)
-        if case .shared(let one) = answered.response.body, case .shared(let two) = again.response.body {
-            #expect(one !== two)
-        } else {
-            Issue.record("a filled page is shared bytes")
+            bytes: Array("<input value=\"\(placeholder)\"><p>\(Self.filler)</p><i>\(placeholder)</i>".utf8))
+        let token = SessionID.generate()
+        let expected = Array("<input value=\"\(token.text)\"><p>\(Self.filler)</p><i>\(token.text)</i>".utf8)
+        let first = Self.key("/tabs/music")
+        cache.store(Self.entry(try #require(template), token: token), for: first)
+        // Whole: each answer sends the kept bytes themselves.
+        let one = try #require(Self.shared(cache.entry(for: first)))
+        #expect(one.array == expected)
+        #expect(Self.shared(cache.entry(for: first)) === one)
+        // Two more pages: the oldest is thinned, not dropped.
+        for path in ["/tabs/movies", "/tabs/tv"] {
+            cache.store(Self.entry(try #require(template), token: .generate()), for: Self.key(path))
         }
-        // The render cache started over: no page to fill in, so a miss.
+        #expect(cache.footprint.entries == 3)
+        #expect(cache.footprint.bytes == 2 * (expected.count + 512) + PageAnswerCache.Entry.thinCost)
+        let filled = try #require(Self.shared(cache.entry(for: first)))
+        #expect(filled.array == expected)
+        #expect(filled !== one)
+        #expect(!String(decoding: filled.array, as: UTF8.self).contains(placeholder))
+        // The render cache started over: nothing to fill a thin page in from, so a miss.
         template = nil
-        #expect(cache.entry(for: key) == nil)
-        // An entry of whole bytes (gzip, or a page rendered for this request) is kept as is.
-        let whole = Self.key("/tabs/movies")
-        cache.store(Self.entry(Array("whole".utf8), template: nil, token: token), for: whole)
-        #expect(try #require(cache.entry(for: whole)).response.body.bytes == Array("whole".utf8))
+        #expect(cache.entry(for: first) == nil)
+    }
+
+    @Test("pages that cannot be filled in again are dropped, oldest first, after the thin ones")
+    func wholeDropped() throws {
+        let cache = PageAnswerCache(capacity: 4000, stripes: 1)
+        let keys = (0..<3).map { Self.key("/tabs/\($0)") }
+        for key in keys {
+            let body = SharedBytes(Array(Self.filler.utf8))
+            cache.store(
+                PageAnswerCache.Entry(
+                    response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"g\"", cost: 1512),
+                for: key)
+        }
+        #expect(cache.entry(for: keys[0]) == nil)
+        #expect(try #require(Self.shared(cache.entry(for: keys[2]))).array == Array(Self.filler.utf8))
+        #expect(cache.footprint.entries == 2)
     }
 }

@@ -162,16 +162,15 @@ extension TabServerResponder {
             case .built(let bytes): sent = SharedBytes(bytes)
             case .filled(let filled, let template, let token):
                 sent = filled  // filled where it is sent from: no copy
-                refill = PageAnswerCache.Refill(template: template, token: token)
+                // The first page of visitors without a cookie is one entry for all of them:
+                // always kept whole.
+                if key.session != nil { refill = PageAnswerCache.Refill(template: template, token: token) }
             }
         }
         etag += "\""
         response.headers.add("ETag", etag)
         response.body = .shared(sent)
         response.cache = ResponseCache()
-        // A page that can be filled in again is kept without its bytes: a few hundred
-        // bytes an entry, so 2,000 visitors' pages fit where 1,600 whole ones did not.
-        let cost = refill == nil ? sent.count + 512 : 640
-        return PageAnswerCache.Entry(response: response, etag: etag, cost: cost, refill: refill)
+        return PageAnswerCache.Entry(response: response, etag: etag, cost: sent.count + 512, refill: refill)
     }
 }
