@@ -157,6 +157,22 @@ def start_server(args, log):
     return proc, port
 
 
+def wait_redis(port, seconds=10):
+    """Until redis-server on `port` answers PING (a fixed sleep lost the race on a busy
+    machine: the first page then found no store and got 503)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"redis-server on port {port} did not answer")
+
+
 def session_cookie(port):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/tabs/music") as r:
         cookie = r.headers["Set-Cookie"].split(";")[0]
@@ -199,7 +215,7 @@ def compare_stores(work):
     servers = {}
     sqlite_path = os.path.join(work, "sessions.sqlite")
     try:
-        time.sleep(0.3)
+        wait_redis(redis_port)
         servers["memory"] = start_server(["--sessions", "memory"], log)
         servers["sqlite"] = start_server(["--sessions", f"sqlite:{sqlite_path}"], log)
         servers["redis"] = start_server(["--sessions", f"redis://127.0.0.1:{redis_port}/0"], log)

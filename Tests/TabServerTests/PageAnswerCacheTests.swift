@@ -22,7 +22,8 @@ struct PageAnswerCacheTests {
     static func entry(_ template: TokenizedPage, token: SessionID) -> PageAnswerCache.Entry {
         let body = template.filled(with: token)
         return PageAnswerCache.Entry(
-            response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"e\"", cost: body.count + 512,
+            response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"e\"",
+            cost: body.count + PageAnswerCache.Entry.overhead,
             refill: PageAnswerCache.Refill(template: template, token: token))
     }
 
@@ -34,8 +35,8 @@ struct PageAnswerCacheTests {
         "whole while there is room; thinned oldest first, then filled in again per answer; a miss once its rendering is gone"
     )
     func thinThenDropped() throws {
-        // Room for two whole pages (1,586 bytes each with their head) and a thin one.
-        let cache = PageAnswerCache(capacity: 4000, stripes: 1)
+        // Room for two whole pages (2,610 bytes each with their head) and a thin one.
+        let cache = PageAnswerCache(capacity: 7000, stripes: 1)
         let placeholder = TokenizedPage.placeholder.text
         var template: TokenizedPage? = TokenizedPage(
             bytes: Array("<input value=\"\(placeholder)\"><p>\(Self.filler)</p><i>\(placeholder)</i>".utf8))
@@ -52,7 +53,9 @@ struct PageAnswerCacheTests {
             cache.store(Self.entry(try #require(template), token: .generate()), for: Self.key(path))
         }
         #expect(cache.footprint.entries == 3)
-        #expect(cache.footprint.bytes == 2 * (expected.count + 512) + PageAnswerCache.Entry.thinCost)
+        #expect(
+            cache.footprint.bytes == 2 * (expected.count + PageAnswerCache.Entry.overhead)
+                + PageAnswerCache.Entry.thinCost)
         let filled = try #require(Self.shared(cache.entry(for: first)))
         #expect(filled.array == expected)
         #expect(filled !== one)
@@ -64,13 +67,13 @@ struct PageAnswerCacheTests {
 
     @Test("pages that cannot be filled in again are dropped, oldest first, after the thin ones")
     func wholeDropped() throws {
-        let cache = PageAnswerCache(capacity: 4000, stripes: 1)
+        let cache = PageAnswerCache(capacity: 7000, stripes: 1)
         let keys = (0..<3).map { Self.key("/tabs/\($0)") }
         for key in keys {
             let body = SharedBytes(Array(Self.filler.utf8))
             cache.store(
                 PageAnswerCache.Entry(
-                    response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"g\"", cost: 1512),
+                    response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"g\"", cost: 3000),
                 for: key)
         }
         #expect(cache.entry(for: keys[0]) == nil)

@@ -49,8 +49,13 @@ final class PageAnswerCache: Sendable {
         /// for each answer (see `Stripe.insert`).
         let refill: Refill?
 
-        /// What a thin entry costs: its head, key and the reference to its rendering.
-        static let thinCost = 640
+        /// What an entry costs besides its body: its headers, the head the engine prepares
+        /// once (~450 bytes), the key, the objects around them and its slot in the stripe,
+        /// about 1.3 KB in all, rounded up. A thin entry costs this alone: counting less
+        /// would let 16 MiB of budget hold twice that in memory.
+        static let overhead = 1536
+        /// What a thin entry costs.
+        static let thinCost = overhead
 
         /// Whether it is kept without its bytes.
         private var isThin: Bool {
@@ -115,7 +120,7 @@ final class PageAnswerCache: Sendable {
     /// hash share a slot: the later replaces the earlier, which then misses.
     ///
     /// Past its budget a stripe first thins its oldest entries that can be filled in
-    /// again (9 KB each becomes 640 bytes), oldest first, and only then drops entries,
+    /// again (9 KB each becomes 1.5 KB), oldest first, and only then drops entries,
     /// the oldest thin ones first. So one visitor's reloads are sent as they are kept,
     /// and 2,000 visitors' pages (which 16 MiB of whole pages cannot hold: in the 80/20
     /// workload every visitor stores a page before any of them asks for it again) are

@@ -171,6 +171,7 @@ extension TabServerResponder {
         response.headers.add("ETag", etag)
         response.body = .shared(sent)
         response.cache = ResponseCache()
-        return PageAnswerCache.Entry(response: response, etag: etag, cost: sent.count + 512, refill: refill)
+        return PageAnswerCache.Entry(
+            response: response, etag: etag, cost: sent.count + PageAnswerCache.Entry.overhead, refill: refill)
     }
 }
