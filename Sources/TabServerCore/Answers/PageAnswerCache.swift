@@ -15,8 +15,9 @@ import TabServerSessions
 /// (`TabPage.cacheKey`) that changed nothing (no write, no cookie, no notice), for
 /// anonymous visitors, without a query, not for prefetches.
 ///
-/// Bounded in bytes: stripes by key, each evicting its oldest entries first. Two
-/// threads contend only when their keys share a stripe.
+/// Bounded in bytes: stripes by key, each thinning its oldest pages that can be filled
+/// in again, then dropping its oldest entries (see `Stripe`). Two threads contend only
+/// when their keys share a stripe.
 final class PageAnswerCache: Sendable {
     /// What a page depends on.
     struct Key: Hashable, Sendable {
