@@ -65,19 +65,42 @@ struct PageAnswerCacheTests {
         #expect(cache.entry(for: first) == nil)
     }
 
-    @Test("pages that cannot be filled in again are dropped, oldest first, after the thin ones")
+    static func whole(_ text: String) -> PageAnswerCache.Entry {
+        PageAnswerCache.Entry(
+            response: HTTPResponse(status: .ok, body: .shared(SharedBytes(Array(text.utf8)))), etag: "\"g\"",
+            cost: 3000)
+    }
+
+    @Test("pages that cannot be thinned (gzip'd, the shared first page) stay until thinning is not enough")
+    func wholeKeptWhileThinningHelps() throws {
+        let cache = PageAnswerCache(capacity: 7000, stripes: 1)
+        let placeholder = TokenizedPage.placeholder.text
+        let template = TokenizedPage(bytes: Array("<p>\(Self.filler)</p><i>\(placeholder)</i>".utf8))
+        let first = Self.key("/tabs/featured")
+        cache.store(Self.whole("first page"), for: first)
+        cache.store(Self.entry(template, token: .generate()), for: Self.key("/tabs/music"))
+        cache.store(Self.entry(template, token: .generate()), for: Self.key("/tabs/movies"))
+        // Both pages that can be filled in again were thinned; the older whole one stayed.
+        #expect(cache.footprint.entries == 3)
+        #expect(cache.footprint.bytes == 3000 + 2 * PageAnswerCache.Entry.thinCost)
+        #expect(try #require(Self.shared(cache.entry(for: first))).array == Array("first page".utf8))
+        withExtendedLifetime(template) {}
+    }
+
+    @Test("pages that cannot be thinned are dropped oldest first; a page stored again gets a place of its own")
     func wholeDropped() throws {
         let cache = PageAnswerCache(capacity: 7000, stripes: 1)
-        let keys = (0..<3).map { Self.key("/tabs/\($0)") }
-        for key in keys {
-            let body = SharedBytes(Array(Self.filler.utf8))
-            cache.store(
-                PageAnswerCache.Entry(
-                    response: HTTPResponse(status: .ok, body: .shared(body)), etag: "\"g\"", cost: 3000),
-                for: key)
-        }
+        let keys = (0..<4).map { Self.key("/tabs/\($0)") }
+        for key in keys.prefix(3) { cache.store(Self.whole(Self.filler), for: key) }
         #expect(cache.entry(for: keys[0]) == nil)
         #expect(try #require(Self.shared(cache.entry(for: keys[2]))).array == Array(Self.filler.utf8))
         #expect(cache.footprint.entries == 2)
+        #expect(cache.footprint.bytes == 6000)
+        // keys[1] stored again is now the newest: the next page drops keys[2], not it.
+        cache.store(Self.whole("again"), for: keys[1])
+        cache.store(Self.whole(Self.filler), for: keys[3])
+        #expect(cache.entry(for: keys[2]) == nil)
+        #expect(try #require(Self.shared(cache.entry(for: keys[1]))).array == Array("again".utf8))
+        #expect(cache.footprint.bytes == 6000)
     }
 }

@@ -57,6 +57,10 @@ final class PageAnswerCache: Sendable {
         static let overhead = 1536
         /// What a thin entry costs.
         static let thinCost = overhead
+        /// Pages this large or larger are never thinned: the engine sends them with
+        /// `sendfile` from an in-memory file it makes once for the entry (its
+        /// `ResponseCache`), which dropping the entry's own bytes would not free.
+        static let largestThinnable = 16 * 1024 - 1
 
         /// Whether it is kept without its bytes.
         private var isThin: Bool {
@@ -120,72 +124,79 @@ final class PageAnswerCache: Sendable {
     /// visitor ask the same stripe), and the key is compared after it. Two keys of one
     /// hash share a slot: the later replaces the earlier, which then misses.
     ///
-    /// Past its budget a stripe first thins its oldest entries that can be filled in
-    /// again (9 KB each becomes 1.5 KB), oldest first, and only then drops entries,
-    /// the oldest thin ones first. So one visitor's reloads are sent as they are kept,
-    /// and 2,000 visitors' pages (which 16 MiB of whole pages cannot hold: in the 80/20
+    /// Past its budget a stripe first thins its oldest pages that can be filled in again
+    /// (9 KB each becomes 1.5 KB), and only when thinning is not enough drops entries,
+    /// oldest first: whole pages that cannot be thinned (gzip'd ones, the shared first
+    /// page) and thin ones alike. So one visitor's reloads are sent as they are kept, and
+    /// 2,000 visitors' pages (which 16 MiB of whole pages cannot hold: in the 80/20
     /// workload every visitor stores a page before any of them asks for it again) are
     /// still found, each filled in again for its answer.
     private struct Stripe {
-        var entries: [Int: (key: Key, entry: Entry)] = [:]
-        /// Hashes in the order they were stored, oldest first.
-        var order = HashQueue()
-        /// Hashes of the entries thinned, in the order they were thinned.
-        var thin = HashQueue()
+        struct Stored {
+            let key: Key
+            var entry: Entry
+            /// Which store put it here: a queue's older mention of the same hash is stale.
+            let serial: Int
+        }
+
+        var entries: [Int: Stored] = [:]
+        /// Entries in the order they were stored, oldest first.
+        var order = SlotQueue()
+        /// Entries passed over for thinning (thinned, or whole ones that cannot be), in
+        /// the order they were stored: dropped from the front when thinning is not enough.
+        var droppable = SlotQueue()
+        var serial = 0
         var bytes = 0
 
         /// Returns the entries (and bodies) it drops, for the caller to release after the
         /// lock: freeing a page's bytes and head is most of an insert's cost.
         mutating func insert(_ entry: Entry, for key: Key, hash: Int, budget: Int) -> [Entry] {
             var dropped: [Entry] = []
-            if let old = entries.updateValue((key, entry), forKey: hash) {
+            serial += 1
+            if let old = entries.updateValue(Stored(key: key, entry: entry, serial: serial), forKey: hash) {
                 bytes -= old.entry.cost
                 dropped.append(old.entry)
-            } else {
-                order.append(hash)
             }
+            order.append(hash, serial: serial)
             bytes += entry.cost
-            while bytes > budget, let oldest = order.next() {
-                guard let found = entries[oldest] else { continue }
+            while bytes > budget, let (oldest, serial) = order.next() {
+                guard let found = entries[oldest], found.serial == serial else { continue }
                 if let thinned = found.entry.thinned {
-                    entries[oldest] = (found.key, thinned)
+                    entries[oldest]?.entry = thinned
                     bytes -= found.entry.cost - thinned.cost
-                    thin.append(oldest)
-                    dropped.append(found.entry)
-                } else {
-                    entries[oldest] = nil
-                    bytes -= found.entry.cost
                     dropped.append(found.entry)
                 }
+                droppable.append(oldest, serial: serial)
             }
-            while bytes > budget, let oldest = thin.next() {
-                if let evicted = entries.removeValue(forKey: oldest) {
-                    bytes -= evicted.entry.cost
-                    dropped.append(evicted.entry)
-                }
+            while bytes > budget, let (oldest, serial) = droppable.next() {
+                guard let found = entries[oldest], found.serial == serial else { continue }
+                entries[oldest] = nil
+                bytes -= found.entry.cost
+                dropped.append(found.entry)
             }
             return dropped
         }
     }
 
-    /// Hashes in arrival order, taken from the front; its taken part is dropped once it is
-    /// worth dropping. A hash may name an entry since removed or replaced: the taker checks.
-    private struct HashQueue {
-        private var hashes: [Int] = []
+    /// Entries (hash and serial) in arrival order, taken from the front; its taken part is
+    /// dropped once it is worth dropping. A mention may name an entry since removed or
+    /// replaced: the taker compares the serial.
+    private struct SlotQueue {
+        private var slots: [(hash: Int, serial: Int)] = []
         private var head = 0
 
-        mutating func append(_ hash: Int) { hashes.append(hash) }
+        mutating func append(_ hash: Int, serial: Int) { slots.append((hash, serial)) }
 
-        mutating func next() -> Int? {
-            guard head < hashes.count else { return nil }
+        mutating func next() -> (hash: Int, serial: Int)? {
+            guard head < slots.count else { return nil }
             defer {
                 head += 1
-                if head > 64, head * 2 > hashes.count {
-                    hashes.removeFirst(head)
+                if head > 64, head * 2 > slots.count {
+                    slots.removeFirst(head)
                     head = 0
                 }
             }
-            return hashes[head]
+            return slots[head]
         }
     }
 
@@ -225,8 +236,8 @@ final class PageAnswerCache: Sendable {
     /// Look-ups that found their page, since start.
     var hits: Int { hitCount.load(ordering: .relaxed) }
 
-    /// Stores `entry`, evicting the stripe's oldest entries past its share of the
-    /// capacity. An entry larger than that share is not stored.
+    /// Stores `entry`, thinning and then dropping the stripe's oldest entries past its
+    /// share of the capacity (see `Stripe`). An entry larger than that share is not stored.
     func store(_ entry: Entry, for key: Key) {
         guard entry.cost <= stripeBudget else { return }
         let hash = key.hashValue

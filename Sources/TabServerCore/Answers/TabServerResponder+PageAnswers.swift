@@ -162,9 +162,11 @@ extension TabServerResponder {
             case .built(let bytes): sent = SharedBytes(bytes)
             case .filled(let filled, let template, let token):
                 sent = filled  // filled where it is sent from: no copy
-                // The first page of visitors without a cookie is one entry for all of them:
-                // always kept whole.
-                if key.session != nil { refill = PageAnswerCache.Refill(template: template, token: token) }
+                // The first page of visitors without a cookie is one entry for all of them,
+                // and a large page is sent from a file the engine makes: both kept whole.
+                if key.session != nil, filled.count <= PageAnswerCache.Entry.largestThinnable {
+                    refill = PageAnswerCache.Refill(template: template, token: token)
+                }
             }
         }
         etag += "\""

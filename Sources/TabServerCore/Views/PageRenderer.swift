@@ -18,7 +18,7 @@ struct PageRenderer: Sendable {
     /// selection and badges, so built once rather than on every request.
     let barCache = RenderCache<BarKey, MustacheValue>(capacity: 4096)
 
-    /// Whole tab pages of cacheable content, per arrangement (about 6 KB each).
+    /// Whole tab pages of cacheable content, per arrangement (about 9 KB each).
     let pageCache = RenderCache<PageKey, TokenizedPage>(capacity: 512)
 
     struct PageKey: Hashable, Sendable {

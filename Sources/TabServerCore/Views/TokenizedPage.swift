@@ -39,6 +39,8 @@ final class TokenizedPage: Sendable {
     /// engine sends without copying again (see `SharedBytes`).
     func filled(with token: SessionID) -> SharedBytes {
         let tokenBytes = token.text.utf8
+        // Written without bounds checks below: every token is as long as the placeholder.
+        precondition(tokenBytes.count == Self.placeholderBytes.count, "a form token of another length")
         return SharedBytes(count: bytes.count) { memory in
             bytes.withUnsafeBytes { page in memory.copyMemory(from: page) }
             for offset in tokenOffsets {
