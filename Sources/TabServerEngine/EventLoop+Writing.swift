@@ -28,7 +28,7 @@ extension EventLoop {
             // Over TLS the body is encrypted from memory: `sendfile` would send it in clear.
             if connection.tls == nil { bodyFile = prepared.bodyFile }
         } else {
-            bytes.append(contentsOf: ResponseHead.stable(response, log: engine.errorLog))
+            ResponseHead.appendStable(response, to: &bytes, log: engine.errorLog)
         }
         if connection.tls != nil, let field = engine.strictTransportSecurityField { bytes.append(contentsOf: field) }
         var streamed = false
