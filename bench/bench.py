@@ -500,15 +500,100 @@ def stores_only():
     print(writer_line(stores))
 
 
+def start_nginx(work, files):
+    """nginx (2 workers, sendfile, access log off) serving `files` (relative path -> bytes)
+    from a folder in work, on a free loopback port; returns (process, port, worker pids)."""
+    port = free_port()
+    docroot = os.path.join(work, "www")
+    for name, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(docroot, name)), exist_ok=True)
+        with open(os.path.join(docroot, name), "wb") as f:
+            f.write(data)
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(f"""
+worker_processes 2;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+daemon off;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types {{ text/html html; text/css css; }}
+  server {{
+    listen 127.0.0.1:{port};
+    root {docroot};
+    location / {{ }}
+  }}
+}}
+""")
+    nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/{next(iter(files))}")
+        with open(f"/proc/{nginx.pid}/task/{nginx.pid}/children") as f:
+            return nginx, port, [int(pid) for pid in f.read().split()]
+    except BaseException:
+        stop_nginx(nginx)
+        raise
+
+
+def stop_nginx(nginx):
+    nginx.send_signal(signal.SIGQUIT)
+    nginx.wait(timeout=10)
+
+
+def visitors_only():
+    """BENCH_VISITORS_ONLY=1: the 2,000-visitor workload on SQLite against nginx's page
+    rate, ROUNDS rounds in turn (quicker, while working on that path). BENCH_STORE picks
+    another store (memory)."""
+    work = tempfile.mkdtemp(prefix="tabserver-bench-")
+    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
+    store = os.environ.get("BENCH_STORE", "sqlite")
+    sessions = "memory" if store == "memory" else f"sqlite:{os.path.join(work, 'sessions.sqlite')}"
+    server, port = start_server(["--sessions", sessions], open(os.path.join(work, "server.log"), "w"))
+    nginx = None
+    try:
+        visitors = os.path.join(work, "visitors.txt")
+        make_visitors(port, VISITORS, visitors)
+        _, page = visitor_page(port, visitors)
+        nginx, nginx_port, nginx_workers = start_nginx(work, {"page.html": page})
+        results = {"nginx": [], store: []}
+        for round_index in range(ROUNDS):
+            for name in (list(results) if round_index % 2 == 0 else list(results)[::-1]):
+                if name == "nginx":
+                    r = wrk(f"http://127.0.0.1:{nginx_port}/page.html", pids=nginx_workers)
+                else:
+                    r = wrk(f"http://127.0.0.1:{port}", script=os.path.join(ROOT, "bench/visitors.lua"),
+                            script_args=[visitors], pids=[server.pid])
+                results[name].append(r)
+                print(f"round {round_index + 1} {name:7s} {r['rps']:>9.0f} req/s  p99 {r['p99']:.2f} ms"
+                      f"  server CPU {r['cpu_us']:.1f} us/req" + (f"  ERRORS {r['non2xx'] + r['socket']}"
+                                                                  if r["non2xx"] + r["socket"] else ""), flush=True)
+        med = {name: {k: statistics.median(r[k] for r in rs) for k in ("rps", "p99", "cpu_us")}
+               for name, rs in results.items()}
+        print(f"visitors on {store}: {med[store]['rps'] / med['nginx']['rps']:.0%} of nginx's page rate "
+              f"({med[store]['rps']:.0f} vs {med['nginx']['rps']:.0f} req/s), p99 {med[store]['p99']:.2f} ms, "
+              f"server CPU {med[store]['cpu_us']:.1f} vs {med['nginx']['cpu_us']:.1f} us/req")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=15)
+        if nginx:
+            stop_nginx(nginx)
+
+
 def main():
     if os.environ.get("BENCH_STORES_ONLY") == "1":
         return stores_only()
     if os.environ.get("BENCH_PEER_ONLY") == "1":
         return peer_only()
+    if os.environ.get("BENCH_VISITORS_ONLY") == "1":
+        return visitors_only()
     work = tempfile.mkdtemp(prefix="tabserver-bench-")
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
     port = free_port()
-    nginx_port = free_port()
     server = subprocess.Popen([BINARY, "--port", str(port), "--sessions", "memory"], cwd=ROOT,
                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
     nginx = None
@@ -531,41 +616,10 @@ def main():
         # Another visitor taps the bar (bench/select.lua: every post changes the selection).
         tapper = os.path.join(work, "tapper.txt")
         make_visitors(port, 1, tapper)
-        docroot = os.path.join(work, "www")
-        os.makedirs(os.path.join(docroot, "css"))
-        with open(os.path.join(docroot, "page.html"), "wb") as f:
-            f.write(page)
-        with open(os.path.join(docroot, "first.html"), "wb") as f:
-            f.write(first_page)
         with open(os.path.join(ROOT, "Public/css/app.css"), "rb") as src:
             css = src.read()
-        with open(os.path.join(docroot, "css/app.css"), "wb") as dst:
-            dst.write(css)
-        conf = os.path.join(work, "nginx.conf")
-        with open(conf, "w") as f:
-            f.write(f"""
-worker_processes 2;
-pid {work}/nginx.pid;
-error_log {work}/nginx-error.log;
-daemon off;
-events {{ worker_connections 1024; }}
-http {{
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  types {{ text/html html; text/css css; }}
-  server {{
-    listen 127.0.0.1:{nginx_port};
-    root {docroot};
-    location / {{ }}
-  }}
-}}
-""")
-        nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_http(f"http://127.0.0.1:{nginx_port}/page.html")
-        with open(f"/proc/{nginx.pid}/task/{nginx.pid}/children") as f:
-            nginx_workers = [int(pid) for pid in f.read().split()]
+        nginx, nginx_port, nginx_workers = start_nginx(work, {"page.html": page, "first.html": first_page,
+                                                             "css/app.css": css})
 
         select_lua = os.path.join(ROOT, "bench/select.lua")
         # Pairs: each round runs the two of a pair back to back, in turn in both orders.
@@ -599,8 +653,7 @@ http {{
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=15)
         if nginx:
-            nginx.send_signal(signal.SIGQUIT)
-            nginx.wait(timeout=10)
+            stop_nginx(nginx)
 
     starts = sorted(first_response_ms(["--sessions", "memory"]) for _ in range(5))
     stores, footprint, sqlite_files = compare_stores(work)
