@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-@testable import TabServerEngine
 import TabServerHTTP
 import TabServerTesting
 import Testing
+
+@testable import TabServerEngine
 
 /// Answers with fields no responder should be able to send as they are: the engine's own
 /// (in any case), names that are not tokens, values that would split the response, and
