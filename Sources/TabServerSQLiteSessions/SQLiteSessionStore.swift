@@ -228,19 +228,23 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        let cached = memory.withLock { memory -> Cached? in
-            guard var cached = memory.cache[id] else { return nil }
-            if now - cached.storedLastSeen >= Self.touchInterval, !lifetime.isExpired(cached.session, now: now) {
+        // One copy of the session out of the lock (not of the whole entry, twice): both
+        // engine threads and the writer take this lock.
+        let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
+            guard let index = memory.cache.index(forKey: id) else { return nil }
+            let expired = lifetime.isExpired(memory.cache.values[index].session, now: now)
+            if !expired, now - memory.cache.values[index].storedLastSeen >= Self.touchInterval {
                 // Refreshes `last_seen` in the file (queued; nobody waits for it).
-                cached.storedLastSeen = now
-                if cached.session.lastSeen < now { cached.session.lastSeen = now }
-                memory.cache[id] = cached
-                enqueue(.touch(id, key: cached.key, lastSeen: now), in: &memory)
+                memory.cache.values[index].storedLastSeen = now
+                if memory.cache.values[index].session.lastSeen < now {
+                    memory.cache.values[index].session.lastSeen = now
+                }
+                enqueue(.touch(id, key: memory.cache.values[index].key, lastSeen: now), in: &memory)
             }
-            return cached
+            return (memory.cache.values[index].session, expired)
         }
         if let cached {
-            if lifetime.isExpired(cached.session, now: now) {
+            if cached.expired {
                 try delete(id)
                 return nil
             }
@@ -342,6 +346,18 @@ public final class SQLiteSessionStore: SessionStore {
 
     public func awaitsCommit(_ id: SessionID) -> Bool {
         memory.withLock { $0.unflushed[id] != nil }
+    }
+
+    /// Under the lock once (both engine threads and the writer take it). Nil too when the
+    /// copy is expired or its `last_seen` is due to be refreshed: `load` does that.
+    public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
+        memory.withLock { memory in
+            guard let index = memory.cache.index(forKey: id) else { return nil }
+            let cached = memory.cache.values[index]
+            guard now - cached.storedLastSeen < Self.touchInterval, !lifetime.isExpired(cached.session, now: now)
+            else { return nil }
+            return HeldSession(session: cached.session, awaitsCommit: memory.unflushed[id] != nil)
+        }
     }
 
     /// Calls `done` once the writes of `ids` accepted so far are committed (nil) or

@@ -47,6 +47,11 @@ public final class MemorySessionStore: SessionStore {
         }
     }
 
+    /// `load`, with nothing ever awaiting a commit.
+    public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
+        load(id, now: now).map { HeldSession(session: $0, awaitsCommit: false) }
+    }
+
     public func insert(_ session: Session) {
         storage.withLock { storage in
             storage.sessions.evictLeastRecentlyUsed(toFit: capacity) { $0.session.lastSeen }

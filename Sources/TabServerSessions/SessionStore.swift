@@ -64,6 +64,11 @@ public protocol SessionStore: Sendable {
     /// the network: an engine thread may then read the session itself; otherwise the
     /// request is run on a worker (see docs/threads.md).
     func readsAtOnce(_ id: SessionID, now: Int64) -> Bool
+    /// The session as `loadOptimistically` would answer it from memory, and whether a
+    /// write of it awaits its commit (`awaitsCommit`), asked together and without waiting;
+    /// nil when reading it would wait (`readsAtOnce` is false) or fail, or it is unknown.
+    /// One question instead of three for a request that only reads (a page seen before).
+    func heldCopy(_ id: SessionID, now: Int64) -> HeldSession?
     /// Whether every read is from memory (`readsAtOnce` always true, `waitsForUsers`
     /// false): callers may then skip asking per request.
     var readsEverythingAtOnce: Bool { get }
@@ -131,6 +136,13 @@ extension SessionStore {
 
     /// Stores in memory read everything at once.
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { true }
+
+    /// The three questions one after the other (stores that take no lock for them, or
+    /// one each).
+    public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
+        guard readsAtOnce(id, now: now), let session = try? loadOptimistically(id, now: now) else { return nil }
+        return HeldSession(session: session, awaitsCommit: awaitsCommit(id))
+    }
 
     /// Stores in memory read everything at once.
     public var readsEverythingAtOnce: Bool { true }

@@ -45,6 +45,9 @@ public final class InterferingSessionStore: SessionStore {
     public var answersLater: Bool { base.answersLater }
     public func awaitsCommit(_ id: SessionID) -> Bool { base.awaitsCommit(id) }
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
+    public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
+        base.heldCopy(id, now: now)
+    }
     public var waitsForUsers: Bool { base.waitsForUsers }
     public var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
     public var insertsAtOnce: Bool { base.insertsAtOnce }

@@ -38,13 +38,14 @@ final class PageAnswerCache: Sendable {
     }
 
     /// A finished page: its 200 answer (marked for the engine to prepare once) and its
-    /// `ETag`, for the 304 answer to a conditional request.
-    struct Entry: Sendable {
-        var response: HTTPResponse
+    /// `ETag`, for the 304 answer to a conditional request. An object, immutable: a hit
+    /// takes one reference to it, not a copy of its answer and tag.
+    final class Entry: Sendable {
+        let response: HTTPResponse
         let etag: String
         /// What the entry costs: the body (unless it is kept thin) and a little for the
         /// head and the key.
-        private(set) var cost: Int
+        let cost: Int
         /// Set when the body is a shared rendering filled in with the visitor's token: when
         /// space runs short the entry is kept thin, without its bytes, and filled in again
         /// for each answer (see `Stripe.insert`).
@@ -77,10 +78,9 @@ final class PageAnswerCache: Sendable {
         /// The entry without the bytes it can fill in again; nil when it has none to drop.
         fileprivate var thinned: Entry? {
             guard refill != nil, !isThin else { return nil }
-            var thin = self
-            thin.response.body = .empty
-            thin.cost = Self.thinCost
-            return thin
+            var thin = response
+            thin.body = .empty
+            return Entry(response: thin, etag: etag, cost: Self.thinCost, refill: refill)
         }
 
         /// The entry as answered: whole, or a thin one filled in again; nil when a thin
@@ -88,9 +88,9 @@ final class PageAnswerCache: Sendable {
         fileprivate var answered: Entry? {
             guard let refill, isThin else { return self }
             guard let template = refill.template else { return nil }
-            var answered = self
-            answered.response.body = .shared(template.filled(with: refill.token))
-            return answered
+            var filled = response
+            filled.body = .shared(template.filled(with: refill.token))
+            return Entry(response: filled, etag: etag, cost: cost, refill: refill)
         }
     }
 
@@ -132,11 +132,19 @@ final class PageAnswerCache: Sendable {
     /// workload every visitor stores a page before any of them asks for it again) are
     /// still found, each filled in again for its answer.
     private struct Stripe {
-        struct Stored {
+        /// An object, so a look-up takes one reference out of the lock, not a copy of the
+        /// key and entry (a dozen reference counts, under the lock both engine threads ask).
+        final class Stored: Sendable {
             let key: Key
-            var entry: Entry
+            let entry: Entry
             /// Which store put it here: a queue's older mention of the same hash is stale.
             let serial: Int
+
+            init(key: Key, entry: Entry, serial: Int) {
+                self.key = key
+                self.entry = entry
+                self.serial = serial
+            }
         }
 
         var entries: [Int: Stored] = [:]
@@ -162,7 +170,7 @@ final class PageAnswerCache: Sendable {
             while bytes > budget, let (oldest, serial) = order.next() {
                 guard let found = entries[oldest], found.serial == serial else { continue }
                 if let thinned = found.entry.thinned {
-                    entries[oldest]?.entry = thinned
+                    entries[oldest] = Stored(key: found.key, entry: thinned, serial: serial)
                     bytes -= found.entry.cost - thinned.cost
                     dropped.append(found.entry)
                 }

@@ -81,11 +81,10 @@ extension TabServerResponder {
         guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return .notAsked }
         var stored: Session? = nil
         if let cookie {
-            guard let id = SessionID(cookieValue: cookie),
-                let found = try? store.loadOptimistically(id, now: now), !found.isUserRecord,
-                !store.awaitsCommit(id)
+            guard let id = SessionID(cookieValue: cookie), let held = store.heldCopy(id, now: now),
+                !held.session.isUserRecord, !held.awaitsCommit
             else { return .notAsked }
-            stored = found
+            stored = held.session
         }
         guard let key = pageAnswerKey(request, stored: stored, generation: tabs.generation) else { return .notAsked }
         guard let entry = pageAnswers.entry(for: key) else { return .miss }

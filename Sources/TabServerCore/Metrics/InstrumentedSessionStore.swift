@@ -61,6 +61,15 @@ final class InstrumentedSessionStore: SessionStore {
     var answersLater: Bool { base.answersLater }
     func awaitsCommit(_ id: SessionID) -> Bool { base.awaitsCommit(id) }
     func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
+    /// Timed as a load (it is one, from memory).
+    func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
+        let started = AppMetrics.monotonicNanos()
+        defer {
+            metrics.storeLatency.record(
+                AppMetrics.StoreOperation.load.rawValue, nanos: AppMetrics.monotonicNanos() &- started)
+        }
+        return base.heldCopy(id, now: now)
+    }
     var waitsForUsers: Bool { base.waitsForUsers }
     var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
     var insertsAtOnce: Bool { base.insertsAtOnce }

@@ -184,12 +184,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         let finishing = finishing
         let cookie = request.cookie(configuration.cookieName)
         let mayWait = onWorker || synchronously || contentResult != nil
-        if !mayWait, wouldWait(request, cookie: cookie, user: user) {
-            return runOnWorker(request, cookie: cookie, user: user, finishing: finishing)
-        }
         // A page seen before, of a session unchanged since, changes nothing: it is answered
         // from the cache without the visitor's lock, so two engine threads serving one
-        // visitor's reloads never wait for each other.
+        // visitor's reloads never wait for each other. Asked first: it never waits (a
+        // session the store does not hold in memory is not asked for).
         var asked = false
         if user == nil, contentResult == nil, case .found = resolution {
             switch cachedPage(request, cookie: cookie) {
@@ -197,6 +195,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
             case .miss: asked = true
             case .notAsked: break
             }
+        }
+        if !mayWait, wouldWait(request, cookie: cookie, user: user) {
+            return runOnWorker(request, cookie: cookie, user: user, finishing: finishing)
         }
         let run = { [request] (user: String?) in
             self.run(
