@@ -231,17 +231,16 @@ public final class SQLiteSessionStore: SessionStore {
         // One copy of the session out of the lock (not of the whole entry, twice): both
         // engine threads and the writer take this lock.
         let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
-            guard let index = memory.cache.index(forKey: id) else { return nil }
-            let expired = lifetime.isExpired(memory.cache.values[index].session, now: now)
-            if !expired, now - memory.cache.values[index].storedLastSeen >= Self.touchInterval {
+            guard var cached = memory.cache[id] else { return nil }
+            let expired = lifetime.isExpired(cached.session, now: now)
+            if !expired, now - cached.storedLastSeen >= Self.touchInterval {
                 // Refreshes `last_seen` in the file (queued; nobody waits for it).
-                memory.cache.values[index].storedLastSeen = now
-                if memory.cache.values[index].session.lastSeen < now {
-                    memory.cache.values[index].session.lastSeen = now
-                }
-                enqueue(.touch(id, key: memory.cache.values[index].key, lastSeen: now), in: &memory)
+                cached.storedLastSeen = now
+                if cached.session.lastSeen < now { cached.session.lastSeen = now }
+                memory.cache[id] = cached
+                enqueue(.touch(id, key: cached.key, lastSeen: now), in: &memory)
             }
-            return (memory.cache.values[index].session, expired)
+            return (cached.session, expired)
         }
         if let cached {
             if cached.expired {
@@ -352,8 +351,7 @@ public final class SQLiteSessionStore: SessionStore {
     /// copy is expired or its `last_seen` is due to be refreshed: `load` does that.
     public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
         memory.withLock { memory in
-            guard let index = memory.cache.index(forKey: id) else { return nil }
-            let cached = memory.cache.values[index]
+            guard let cached = memory.cache[id] else { return nil }
             guard now - cached.storedLastSeen < Self.touchInterval, !lifetime.isExpired(cached.session, now: now)
             else { return nil }
             return HeldSession(session: cached.session, awaitsCommit: memory.unflushed[id] != nil)

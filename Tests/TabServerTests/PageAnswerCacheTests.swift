@@ -103,4 +103,18 @@ struct PageAnswerCacheTests {
         #expect(try #require(Self.shared(cache.entry(for: keys[1]))).array == Array("again".utf8))
         #expect(cache.footprint.bytes == 6000)
     }
+
+    @Test("a page's ETag is \"p\", the tag in lower-case hex without leading zeros, \"-gz\" when gzip'd")
+    func etagText() {
+        #expect(TabServerResponder.etag(0, gzip: false) == "\"p0\"")
+        #expect(TabServerResponder.etag(0xabc, gzip: true) == "\"pabc-gz\"")
+        #expect(TabServerResponder.etag(.max, gzip: false) == "\"pffffffffffffffff\"")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let tag = UInt64.random(in: 0...(.max >> UInt64.random(in: 0..<64)), using: &generator)
+            let gzip = Bool.random(using: &generator)
+            #expect(
+                TabServerResponder.etag(tag, gzip: gzip) == "\"p" + String(tag, radix: 16) + (gzip ? "-gz" : "") + "\"")
+        }
+    }
 }

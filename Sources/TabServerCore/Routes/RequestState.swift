@@ -129,6 +129,12 @@ struct RequestState {
         return value
     }
 
+    /// The session cookie's value as the caller read it from this request's head already
+    /// (`HTTPRequest.cookie` with the configured name), so `cookie` need not read it again.
+    mutating func knowCookie(_ value: String?) {
+        cookieValue = .some(value)
+    }
+
     /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
     /// unchanged: a cached page of it answers, and the commit only confirms it is current.
     mutating func answersFromCache(_ stored: Session) {

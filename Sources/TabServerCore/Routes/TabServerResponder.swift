@@ -201,8 +201,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         }
         let run = { [request] (user: String?) in
             self.run(
-                request, user: user, resolution: resolution, bodyError: bodyError, finishing: finishing,
-                synchronously: synchronously, contentResult: contentResult, pageCacheAsked: asked, mayWait: mayWait)
+                request, user: user, cookie: cookie, resolution: resolution, bodyError: bodyError,
+                finishing: finishing, synchronously: synchronously, contentResult: contentResult,
+                pageCacheAsked: asked, mayWait: mayWait)
         }
         guard let cookie else {
             return user.map { user in userLocks.withLock(for: user) { run(user) } } ?? run(nil)
@@ -219,7 +220,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// instance sharing the store re-runs it, on the fresh session; observer hooks fire
     /// once, after the commit is durable, and the answer waits for that too.
     private func run(
-        _ request: HTTPRequest, user: String?, resolution: Router<RequestState>.Resolution, bodyError: HTTPError?,
+        _ request: HTTPRequest, user: String?, cookie: String?, resolution: Router<RequestState>.Resolution,
+        bodyError: HTTPError?,
         finishing: Finishing, synchronously: Bool, contentResult: ContentResult?, pageCacheAsked: Bool = false,
         mayWait: Bool = true
     ) -> HTTPAnswer {
@@ -227,6 +229,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
             var state = RequestState(
                 app: self, request: request, model: tabs.current, user: user, contentResult: contentResult)
             state.pageCacheAsked = pageCacheAsked && attempt == 0
+            state.knowCookie(cookie)
             var response: HTTPResponse
             do throws(HTTPError) {
                 if let bodyError { throw bodyError }
