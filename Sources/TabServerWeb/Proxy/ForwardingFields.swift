@@ -11,6 +11,12 @@ struct ForwardingFields {
     var forwardedHost: [String] = []
     var forwardedPrefix: [String] = []
 
+    /// Whether the request carries none of these fields.
+    var isEmpty: Bool {
+        forwarded.isEmpty && forwardedFor.isEmpty && forwardedProto.isEmpty && forwardedHost.isEmpty
+            && forwardedPrefix.isEmpty
+    }
+
     init(_ headers: HTTPHeaders) {
         for field in headers {
             let name = field.name

@@ -55,12 +55,16 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
     public func origin(of request: HTTPRequest) -> RequestOrigin {
         let peer = request.remoteAddress
         let ownScheme = request.isSecure ? "https" : "http"
-        guard trusts(peer) else { return RequestOrigin(client: peer, scheme: ownScheme, host: nil, prefix: nil) }
+        // A request that names no hop is its peer's, trusted or not: most requests, and
+        // then no address is parsed.
+        let fields = ForwardingFields(request.headers)
+        guard !fields.isEmpty, trusts(peer) else {
+            return RequestOrigin(client: peer, scheme: ownScheme, host: nil, prefix: nil)
+        }
         var client = peer
         var scheme = ownScheme
         var host: String? = nil
         var prefix: String? = nil
-        let fields = ForwardingFields(request.headers)
         if let forwarded = ForwardedHeader(fields.forwarded, lastElements: Self.hopLimit) {
             // Walk from the nearest hop outwards: the first address not of a trusted
             // proxy is the client; scheme and host come from the nearest hop that says.
