@@ -228,8 +228,8 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
-        // One copy of the session out of the lock (not of the whole entry, twice): both
-        // engine threads and the writer take this lock.
+        // Only the session and whether it has expired leave the lock, not the whole entry
+        // to be read again outside it.
         let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
             guard var cached = memory.cache[id] else { return nil }
             let expired = lifetime.isExpired(cached.session, now: now)

@@ -122,6 +122,46 @@ struct PageAnswerTests {
         #expect(nextHour.headers["etag"] != first.headers["etag"])
     }
 
+    @Test(
+        "a cached page never outlives its session: visits keep it alive past the idle timeout; after a quiet spell longer than it, the visitor gets a new session, not the page",
+        arguments: ["memory", "sqlite"])
+    func idleTimeout(store: String) throws {
+        let clock = ManualClock(1_000_000_000)
+        var configuration = sevenTabConfiguration()
+        configuration.metrics = true
+        configuration.sessionIdleTimeout = .seconds(600)
+        if store == "sqlite" {
+            configuration.sessions = .sqlite(path: TestFixtures.temporaryDirectory("idle-page") + "/sessions.sqlite")
+        }
+        let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })
+        let client = TestClient(app.responder)
+        _ = client.get("/tabs/music")
+        let cookie = try #require(client.cookies["tabserver_session"])
+        let page = client.get("/tabs/music")
+        let hits = sample(client, "tabserver_page_cache_hits_total")
+        let hit = client.get("/tabs/music").bodyBytes == page.bodyBytes
+        #expect(hit)
+        #expect(sample(client, "tabserver_page_cache_hits_total") == hits + 1)
+        // Visits 500 s apart: each keeps the session alive (SQLite refreshes `last_seen`,
+        // which a page answered from memory must not skip), 1,000 s after it was made.
+        for _ in 0..<2 {
+            clock.advance(500)
+            let visit = client.get("/tabs/music")
+            #expect(visit.status == 200)
+            #expect(visit.headers["set-cookie"] == nil)
+            let same = visit.bodyBytes == page.bodyBytes
+            #expect(same, "the session's own page")
+        }
+        #expect(client.cookies["tabserver_session"] == cookie)
+        // Quiet for longer than the idle timeout: the session is gone, and so is its page.
+        clock.advance(601)
+        let after = client.get("/tabs/music")
+        #expect(after.status == 200)
+        #expect(after.headers["set-cookie"] != nil)
+        #expect(client.cookies["tabserver_session"] != cookie)
+        #expect(after.csrfToken != page.csrfToken)
+    }
+
     @Test("gzip when accepted: the same page packed, its own ETag, Vary; identity otherwise")
     func gzip() throws {
         let app = try metricsApp()
