@@ -32,7 +32,7 @@ let package = Package(
         .library(name: "TabServerSQLite", targets: ["TabServerSQLite"]),
         // An app's tests: one client in-process or over a socket, fixtures, real servers.
         .library(name: "TabServerTesting", targets: ["TabServerTesting"]),
-        .executable(name: "tabserver", targets: ["tabserver"]),
+        .executable(name: "tabserver", targets: ["TabServerCommand"]),
     ],
     targets: [
         // C libraries from Debian, each imported only by its own wrapper target.
@@ -70,7 +70,9 @@ let package = Package(
         // Wrappers: the only places that import the C modules.
         .target(
             name: "TabServerEngine",
-            dependencies: ["CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS", "TabServerHTTP2"]),
+            dependencies: [
+                "CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS", "TabServerHTTP2", "TabServerThreads",
+            ]),
         // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
         .target(name: "TabServerTLS", dependencies: ["CSSL"]),
         // HTTP/2 (libnghttp2): one server session per connection, bytes in and out; no nghttp2 type leaves it.
@@ -100,17 +102,25 @@ let package = Package(
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
+                "TabServerGzip",
             ]),
         .target(
             name: "TabServerRedisSessions",
             dependencies: ["TabServerCore", "TabServerSessions", "TabServerRedis", "TabServerCrypto"]),
-        .target(name: "TabServer", dependencies: ["TabServerCore", "TabServerEngine"]),
-        .target(name: "TabServerProcess", dependencies: ["TabServer"]),
+        .target(
+            name: "TabServerProcess",
+            dependencies: ["TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
+        .target(
+            name: "TabServer",
+            dependencies: [
+                "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
+                "TabServerTabBar", "TabServerWeb",
+            ]),
 
         // The demo store: one app built on the library, as any other package would.
         .target(name: "TabServerDemo", dependencies: ["TabServerCore"]),
         .executableTarget(
-            name: "tabserver",
+            name: "TabServerCommand",
             dependencies: ["TabServer", "TabServerDemo", "TabServerProcess", "TabServerRedisSessions"]),
 
         // The tutorial "Your first tab app" (Examples/FirstTabApp, a package of its own

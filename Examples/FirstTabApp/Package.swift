@@ -11,10 +11,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "FirstTabApp",
-            dependencies: [
-                .product(name: "TabServer", package: "TabServer"),
-                .product(name: "TabServerProcess", package: "TabServer"),
-            ]),
+            dependencies: [.product(name: "TabServer", package: "TabServer")]),
         .testTarget(
             name: "FirstTabAppTests",
             dependencies: ["FirstTabApp", .product(name: "TabServerTesting", package: "TabServer")]),

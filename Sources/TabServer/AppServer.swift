@@ -14,8 +14,7 @@ import TabServerHTTP
 /// server.shutdown()                      // drains, then returns once stopped
 /// ```
 ///
-/// To block until a signal, an executable passes it to `ProcessSignals.serve` (product
-/// `TabServerProcess`), or uses `AppMain.run` for its whole `main`.
+/// An app's `main` usually runs the whole lifecycle with `try await app.run()` instead.
 public final class AppServer: Sendable {
     /// The application being served.
     public let application: Application
@@ -32,6 +31,7 @@ public final class AppServer: Sendable {
         throws(StartupError)
     {
         self.application = application
+        try application.build()
         let configuration = application.configuration
         var http = configuration.http
         if let origin = configuration.publicOrigin, origin.isHTTPS {

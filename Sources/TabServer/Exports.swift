@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The library product's one import: `import TabServer` brings the app layer and the
-// modules its public API is written in, and nothing else: the HTTP values
-// (`HTTPRequest`, `HTTPResponse`, `LogSink`), the web layer (`HTTPError`, `Middleware`,
-// `FormData`), the tab model (`Tab`, `TabBarState`) and template values
-// (`MustacheValue`), as well as `AppServer`. Sessions, the stores, the engine and the C
-// wrappers stay behind it: an app that needs one imports it by name.
+// modules its public API is written in: the HTTP values (`HTTPRequest`, `HTTPResponse`,
+// `LogSink`), the web layer (`Router`, `HTTPError`, `FieldError`, `FormData`), the tab
+// model (`Tab`, `TabBarState`), template values (`MustacheValue`), the configuration's
+// flags (`AppConfiguration.parse`), and `AppServer`. Sessions, the stores, the engine and
+// the C wrappers stay behind it: an app that needs one imports it by name.
 @_exported import TabServerCore
 @_exported import TabServerHTTP
 @_exported import TabServerMustache
+@_exported import TabServerProcess
 @_exported import TabServerTabBar
 @_exported import TabServerWeb

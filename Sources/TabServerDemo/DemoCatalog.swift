@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
+import TabServerHTTP
 import TabServerMustache
 import TabServerTabBar
 import TabServerWeb
@@ -43,8 +44,9 @@ public struct DemoCatalog: TabContentProvider {
         collections = DemoCatalog.makeCollections()
     }
 
-    public func page(for request: TabPageRequest) -> TabPage? {
-        let (tab, location, basePath) = (request.tab, request.location, request.basePath)
+    public func page(for request: HTTPRequest, context: RequestContext) async throws -> TabPage? {
+        guard let tab = context.tab else { return nil }
+        let (location, basePath) = (context.location, context.basePath)
         if tab.role == .search {
             // Results depend on the query, so this page is built per request, not cached.
             return location.isEmpty
@@ -136,37 +138,45 @@ public struct DemoCatalog: TabContentProvider {
 
     /// "Play" on a player page: that item plays, and the now-playing strip above the bar
     /// shows it on every tab (see `accessory(for:)`).
-    public func action(for request: TabActionRequest) -> TabAction? {
-        let location = request.location
-        guard location.count == 3, location[2] == "play", let collection = collections[request.tab.id],
+    public func hasPage(for context: RequestContext) -> Bool {
+        guard let tab = context.tab else { return false }
+        if tab.role == .search { return context.location.isEmpty }
+        return makePage(tab: tab, location: context.location, basePath: context.basePath) != nil
+    }
+
+    public func action(for context: RequestContext) -> (TabAction, RouteParameters)? {
+        let location = context.location
+        guard let tab = context.tab, location.count == 3, location[2] == "play", let collection = collections[tab.id],
             location[0] == collection.segment, let index = Self.index(location[1], in: collection.items.count)
         else { return nil }
         let item = collection.items[index]
-        let place = "\(request.tab.id)/\(collection.segment)/\(index + 1)"
-        return TabAction { request in
-            var values = request.visitorValues
-            values[Self.nowPlayingKey] = place
-            values[Self.playingKey] = "1"
-            return .redirect(
-                to: location.joined(separator: "/"), notice: "Playing “\(item.title)”.", visitorValues: values)
+        let place = "\(tab.id)/\(collection.segment)/\(index + 1)"
+        let action = TabAction { _, context in
+            context.setVisitorValue(NowPlaying(place: place, playing: true))
+            return .redirect(to: location.joined(separator: "/"), notice: "Playing “\(item.title)”.")
         }
+        return (action, RouteParameters())
     }
 
-    /// The visitor's values of the now-playing strip: what plays (`music/albums/3`) and
-    /// whether it is playing ("1") or paused ("0").
-    static let nowPlayingKey = "nowPlaying"
-    static let playingKey = "playing"
+    /// What the now-playing strip shows, kept for the visitor: what plays (`music/albums/3`)
+    /// and whether it is playing or paused.
+    struct NowPlaying: VisitorValue {
+        static let key = "nowPlaying"
+        var place: String
+        var playing: Bool
+    }
 
     /// The now-playing strip (UIKit's `UITabAccessory`): once something was played, above
     /// the bar on every tab, with play/pause.
     public func accessory(for request: TabAccessoryRequest) -> TabAccessory? {
-        guard let place = request.visitorValues[Self.nowPlayingKey] else { return nil }
+        guard let nowPlaying = request.visitorValue(NowPlaying.self) else { return nil }
+        let place = nowPlaying.place
         let parts = place.split(separator: "/")
         guard parts.count == 3, let collection = collections[String(parts[0])], parts[1] == collection.segment,
             let index = Self.index(parts[2], in: collection.items.count)
         else { return nil }
         let item = collection.items[index]
-        let playing = request.visitorValues[Self.playingKey] == "1"
+        let playing = nowPlaying.playing
         var strip = TabAccessory(
             label: "Now Playing", template: "now-playing",
             context: [
@@ -180,9 +190,7 @@ public struct DemoCatalog: TabContentProvider {
             guard let wanted = request.form.value("playing"), wanted == "0" || wanted == "1" else {
                 throw HTTPError.badRequest("Play or pause: the form field 'playing' must be 1 or 0.", field: "playing")
             }
-            var values = request.visitorValues
-            values[Self.playingKey] = wanted
-            return values
+            return request.settingVisitorValue(NowPlaying(place: place, playing: wanted == "1"))
         }
         return strip
     }

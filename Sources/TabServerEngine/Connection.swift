@@ -20,7 +20,7 @@ final class Connection {
         /// chunked one as it arrives. Boxed (`indirect`): the head is large, and every
         /// other phase, the ones each request passes through, stays a few words to copy.
         indirect case body(since: UInt64, head: RequestHead, chunked: ChunkedDecoder?)
-        /// The responder answers later (`HTTPAnswer.later`), asked at `since`; pipelined
+        /// The responder's task answers later, asked at `since`; pipelined
         /// input is buffered (up to the connection's memory) and served after the answer.
         case waiting(since: UInt64, answer: AwaitedAnswer)
         /// Writing a response, cut at `deadline`; nothing is read meanwhile. `closeAfter`:
@@ -37,7 +37,7 @@ final class Connection {
 
     /// An answer the responder gives later, and how to send it once it is there.
     struct AwaitedAnswer {
-        let deferred: DeferredResponse
+        let pending: PendingAnswer
         /// The request's method (a HEAD's answer has no body).
         let method: HTTPMethod
         /// Close after the answer: the request asked for it, the server is draining, or

@@ -11,6 +11,8 @@ final class Engine: Sendable {
     let configuration: HTTPServerConfiguration
     let accessLog: LogSink?
     let errorLog: LogSink
+    /// Runs the jobs of tasks whose loop has stopped (`EventLoop.stopJobs`).
+    let afterStop = AfterStopJobs()
     let listenDescriptor: Int32
     /// The listener's TLS context when it serves HTTPS; nil for plain HTTP.
     let tls: TLSServerContext?
@@ -80,7 +82,7 @@ final class Engine: Sendable {
     func recordSystemCallError(_ call: String, errno code: Int32) {
         guard let count = systemCallErrors.record() else { return }
         errorLog.write(
-            "tabserver: \(call) failed: \(String(cString: strerror(code)))\(count > 1 ? " (\(count) failures since the last report)" : ""); the connection is closed",
+            "\(call) failed: \(String(cString: strerror(code)))\(count > 1 ? " (\(count) failures since the last report)" : ""); the connection is closed",
             level: .error)
     }
 

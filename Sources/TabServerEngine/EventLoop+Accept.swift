@@ -66,7 +66,7 @@ extension EventLoop {
         if now &- lastDescriptorWarning > 1_000_000_000 {
             lastDescriptorWarning = now
             engine.errorLog.write(
-                "tabserver: accept(): out of file descriptors; refusing with 503 (raise ulimit -n)", level: .warn)
+                "accept(): out of file descriptors; refusing with 503 (raise ulimit -n)", level: .warn)
         }
         guard spareDescriptor >= 0 else {
             spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
@@ -157,7 +157,9 @@ extension EventLoop {
             closeNow(connection, aborted: true)
             return
         }
-        queue(Self.overBudgetResponse, on: connection, method: .get, close: true, keepAliveForHTTP10: false)
+        queue(
+            ResponderAnswer(Self.overBudgetResponse), on: connection, method: .get, close: true,
+            keepAliveForHTTP10: false)
         flush(connection)
     }
 }

@@ -23,21 +23,21 @@ extension EventLoop {
             method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.body,
             remoteAddress: connection.address, version: head.version)
         if connection.tls != nil { request.isSecure = true }
-        let answer = engine.responder.answer(request)
+        let asked = ask(request)
         let close = !head.keepAlive || engine.draining.load(ordering: .relaxed)
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
-        switch answer {
-        case .now(let response):
-            queue(response, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
+        switch asked {
+        case .now(let answer):
+            queue(answer, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
             flush(connection)
-        case .later(let deferred):
+        case .later(let pending):
             // The loop serves other connections meanwhile; `resume` sends the answer.
             connection.phase = .waiting(
                 since: monotonicNanos(),
                 answer: Connection.AwaitedAnswer(
-                    deferred: deferred, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive))
+                    pending: pending, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive))
             let descriptor = connection.descriptor
-            deferred.attach { [weak self] in self?.streamReady(descriptor) }
+            pending.attach { [weak self] in self?.streamReady(descriptor) }
         }
     }
 
@@ -45,7 +45,7 @@ extension EventLoop {
     /// is the request's when its head was parsed (a HEAD's refusal has no body).
     func reject(_ connection: Connection, _ rejection: EngineRejection, method: HTTPMethod = .get) {
         let response = HTTPResponse.text("\(rejection.status): \(rejection.message)\n", status: rejection.status)
-        queue(response, on: connection, method: method, close: true, keepAliveForHTTP10: false)
+        queue(ResponderAnswer(response), on: connection, method: method, close: true, keepAliveForHTTP10: false)
         flush(connection)
     }
 
@@ -53,6 +53,10 @@ extension EventLoop {
     /// something for the loop. Only the first of a burst writes to the wake pipe: a group
     /// of answers completed together costs one wake-up.
     func streamReady(_ descriptor: Int32) {
+        if isOnLoopThread {
+            localReady.append(descriptor)
+            return
+        }
         let first = readyStreams.withLock { ready -> Bool in
             ready.append(descriptor)
             return ready.count == 1
@@ -60,13 +64,13 @@ extension EventLoop {
         if first { wake() }
     }
 
-    /// Sends a deferred answer that has arrived, then serves pipelined requests.
+    /// Sends an answer that has arrived from its task, then serves pipelined requests.
     func resume(_ connection: Connection) {
-        guard case .waiting(_, let answer) = connection.phase, let response = answer.deferred.take() else { return }
+        guard case .waiting(_, let awaited) = connection.phase, let answer = awaited.pending.take() else { return }
         guard setInterest(connection, .input) else { return }
         queue(
-            response, on: connection, method: answer.method, close: answer.close,
-            keepAliveForHTTP10: answer.keepAliveForHTTP10)
+            answer, on: connection, method: awaited.method, close: awaited.close,
+            keepAliveForHTTP10: awaited.keepAliveForHTTP10)
         flush(connection)
         guard connections[connection.descriptor] === connection else { return }
         if case .idle = connection.phase, !connection.input.isEmpty { process(connection, now: monotonicNanos()) }

@@ -23,6 +23,7 @@ extension EventLoop {
     func closeNow(_ connection: Connection, aborted: Bool) {
         guard connections.removeValue(forKey: connection.descriptor) != nil else { return }
         connection.stream?.close()  // the app forgets its subscriber
+        if case .waiting(_, let awaited) = connection.phase { awaited.pending.abandon() }
         abandonHTTP2Streams(connection)
         finishRequest(connection, aborted: aborted)
         close(connection.descriptor)

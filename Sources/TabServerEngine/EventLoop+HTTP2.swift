@@ -72,7 +72,7 @@ extension EventLoop {
         if let failure {
             engine.http2ConnectionErrors.add(1, ordering: .relaxed)
             engine.errorLog.write(
-                "tabserver: HTTP/2 connection from \(connection.address) closed: \(failure.reason)", level: .info)
+                "HTTP/2 connection from \(connection.address) closed: \(failure.reason)", level: .info)
             if failure.isFlood {
                 closeNow(connection, aborted: !http2.streams.isEmpty)
                 return
@@ -148,7 +148,9 @@ extension EventLoop {
                     refusal == .headersTooLarge
                     ? "The request's header fields are larger than this server takes."
                     : "The request body is larger than \(engine.configuration.maxBodySize) bytes."
-                respondHTTP2(.text("\(status): \(message)\n", status: status), to: id, stream: stream, on: connection)
+                respondHTTP2(
+                    ResponderAnswer(.text("\(status): \(message)\n", status: status)), to: id, stream: stream,
+                    on: connection)
             case .closed(let id, let reset):
                 guard let stream = http2.streams.removeValue(forKey: id) else { continue }
                 stream.body?.stream?.close()

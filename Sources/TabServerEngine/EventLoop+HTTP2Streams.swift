@@ -27,18 +27,18 @@ extension EventLoop {
             request = try makeRequest(received, method: method, address: connection.address)
         } catch {
             respondHTTP2(
-                .text("\(error.status): \(error.message)\n", status: error.status), to: received.streamID,
-                stream: stream, on: connection)
+                ResponderAnswer(.text("\(error.status): \(error.message)\n", status: error.status)),
+                to: received.streamID, stream: stream, on: connection)
             return
         }
-        switch engine.responder.answer(request) {
-        case .now(let response):
-            respondHTTP2(response, to: received.streamID, stream: stream, on: connection)
-        case .later(let deferred):
-            stream.deferred = deferred
+        switch ask(request) {
+        case .now(let answer):
+            respondHTTP2(answer, to: received.streamID, stream: stream, on: connection)
+        case .later(let pending):
+            stream.pending = pending
             stream.waitingSince = now
             let descriptor = connection.descriptor
-            deferred.attach { [weak self] in self?.streamReady(descriptor) }
+            pending.attach { [weak self] in self?.streamReady(descriptor) }
         }
     }
 
@@ -90,15 +90,16 @@ extension EventLoop {
 
     /// Submits an answer to nghttp2: the status, the responder's valid fields, `date` and
     /// `content-length` (none for a stream), and the body unless a HEAD or the status has none.
-    func respondHTTP2(_ response: HTTPResponse, to id: Int32, stream: HTTP2Stream, on connection: Connection) {
+    func respondHTTP2(_ answer: ResponderAnswer, to id: Int32, stream: HTTP2Stream, on connection: Connection) {
         guard let http2 = connection.http2 else { return }
+        let response = answer.response
         var fields: [(name: String, value: String)] = []
         for field in response.headers {
             let name = field.name.lowercased()
             if Self.http2DroppedFields.contains(name) { continue }
             guard Self.isValidField(name: name, value: field.value) else {
                 engine.errorLog.write(
-                    "tabserver: dropped invalid response header \(field.name.debugDescription)", level: .warn)
+                    "dropped invalid response header \(field.name.debugDescription)", level: .warn)
                 continue
             }
             fields.append((name, field.value))
@@ -125,7 +126,7 @@ extension EventLoop {
         }
         stream.body = body
         stream.request?.answered(
-            status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: response.accessLogNote)
+            status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: answer.logNote)
         let total = UInt64(body?.unread ?? 0)
         stream.deadline = monotonicNanos() + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
         guard http2.session.respond(to: id, status: response.status.code, headers: fields, body: body) else {
@@ -153,9 +154,9 @@ extension EventLoop {
         guard let http2 = connection.http2 else { return }
         let now = monotonicNanos()
         for (id, stream) in http2.streams {
-            if let deferred = stream.deferred, let response = deferred.take() {
-                stream.deferred = nil
-                respondHTTP2(response, to: id, stream: stream, on: connection)
+            if let pending = stream.pending, let answer = pending.take() {
+                stream.pending = nil
+                respondHTTP2(answer, to: id, stream: stream, on: connection)
             } else if let body = stream.body, let appStream = body.stream, !body.ended {
                 let (bytes, closed) = appStream.take()
                 guard !bytes.isEmpty || closed else { continue }
@@ -187,6 +188,7 @@ extension EventLoop {
         guard let http2 = connection.http2 else { return }
         for stream in http2.streams.values {
             stream.body?.stream?.close()
+            stream.pending?.abandon()
             finishHTTP2Request(stream, on: connection, aborted: true)
         }
         http2.streams = [:]
@@ -206,12 +208,14 @@ extension EventLoop {
                     engine.timedOut.add(1, ordering: .relaxed)
                     beginHTTP2Request(stream, method: nil, target: nil, now: stream.opened)
                     respondHTTP2(
-                        .text("408 Request Timeout: the request arrived too slowly.\n", status: .requestTimeout),
+                        ResponderAnswer(
+                            .text("408 Request Timeout: the request arrived too slowly.\n", status: .requestTimeout)),
                         to: id, stream: stream, on: connection)
                 }
-            } else if stream.deferred != nil {
+            } else if let pending = stream.pending {
                 if now &- stream.waitingSince > engine.sendTimeoutNanos {
-                    stream.deferred = nil
+                    pending.abandon()
+                    stream.pending = nil
                     http2.session.reset(id, code: .internalError)
                 }
             } else if let deadline = stream.deadline, now > deadline {

@@ -211,7 +211,9 @@ extension EventLoop {
         response.headers.add("Location", location)
         let close = head.framing != .none || !head.keepAlive || engine.draining.load(ordering: .relaxed)
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
-        queue(response, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
+        queue(
+            ResponderAnswer(response), on: connection, method: head.method, close: close,
+            keepAliveForHTTP10: http10KeepAlive)
         flush(connection)
         return !close
     }

@@ -16,11 +16,12 @@ extension EventLoop {
     /// `method` is HEAD or the status has none) and starts the send deadline: the send
     /// timeout plus the time the body takes at the minimum rate.
     func queue(
-        _ response: HTTPResponse, on connection: Connection, method: HTTPMethod, close: Bool, keepAliveForHTTP10: Bool
+        _ answer: ResponderAnswer, on connection: Connection, method: HTTPMethod, close: Bool, keepAliveForHTTP10: Bool
     ) {
+        let response = answer.response
         var bytes = connection.outbound.takeBytes()
         var bodyFile: MemoryFile?
-        if let cache = response.cache,
+        if let cache = answer.prepared,
             let entry = cache.entry(orMake: { ResponseCache.Entry(prepare(response)) }),
             let prepared = entry.object as? PreparedHead
         {
@@ -56,7 +57,7 @@ extension EventLoop {
             stream.attach { [weak self] in self?.streamReady(descriptor) }
         }
         connection.request?.answered(
-            status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: response.accessLogNote)
+            status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: answer.logNote)
         let deadline = monotonicNanos() + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
         connection.phase = .responding(deadline: deadline, closeAfter: close, stream: stream)
     }

@@ -10,7 +10,8 @@ import TabServerHTTP
 
 /// One engine thread: an epoll loop that accepts from the shared listening socket
 /// (`EPOLLEXCLUSIVE`, so one loop wakes per connection), reads and parses requests,
-/// calls the responder synchronously, writes answers without blocking, and enforces
+/// gives them to the responder (at once, or as a task that runs on this loop: the loop is
+/// a task executor, `EventLoop+Executor`), writes answers without blocking, and enforces
 /// every deadline on a 100 ms sweep.
 ///
 /// This file holds the loop itself (its thread, the epoll wait, the wake-up pipe); each
@@ -21,8 +22,10 @@ import TabServerHTTP
 /// close), `+Epoll` (registrations); `Connection` carries each connection's state.
 ///
 /// `@unchecked Sendable` is safe: after `start`, every stored property except the wake
-/// pipe's write end is touched only by the loop's own thread; `wake()` only writes one
-/// byte to that pipe, which the kernel synchronizes.
+/// pipe's write end, the mutex-guarded queues and `thread` is touched only by the loop's
+/// own thread; `wake()` only writes one byte to that pipe, which the kernel synchronizes;
+/// `thread` is written once, by the loop's thread as it starts, before any job or answer
+/// for it can exist (they come from requests it reads), and only read after.
 final class EventLoop: @unchecked Sendable {
     let engine: Engine
     let epoll: Int32
@@ -31,7 +34,7 @@ final class EventLoop: @unchecked Sendable {
     var connections: [Int32: Connection] = [:]
     var listening = true
     var date = HTTPDate()
-    private var thread = pthread_t()
+    var thread = pthread_t()
     let fields: UnsafeMutablePointer<phr_header>
     let readBuffer: UnsafeMutableRawBufferPointer
     private var nextSweep: UInt64 = 0
@@ -40,6 +43,11 @@ final class EventLoop: @unchecked Sendable {
     let readyStreams = Mutex<[Int32]>([])
     /// Connections other loops accepted for this one, not yet registered.
     let adopted = Mutex<[(descriptor: Int32, address: String)]>([])
+    /// Jobs of the tasks that run on this loop (`EventLoop+Executor`).
+    let jobs = Mutex(JobQueue())
+    /// Connections with something for the loop, named on the loop's own thread (a task
+    /// that completed an answer there): served after the jobs, without the pipe.
+    var localReady: [Int32] = []
 
     static let listenTag = UInt64.max
     private static let wakeTag = UInt64.max - 1
@@ -83,8 +91,9 @@ final class EventLoop: @unchecked Sendable {
     /// Starts the loop's thread.
     func start() throws(HTTPServerError) {
         let context = Unmanaged.passRetained(self).toOpaque()
+        var created = pthread_t()
         let result = pthread_create(
-            &thread, nil,
+            &created, nil,
             { context in
                 let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
                 loop.run()
@@ -110,6 +119,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
+        thread = pthread_self()
         // OpenSSL writes records with write(2), not send(MSG_NOSIGNAL): a peer gone away
         // would raise SIGPIPE and end the process of an app that does not ignore it. On
         // the loop's own thread it is blocked, so the write fails with EPIPE instead.
@@ -119,8 +129,9 @@ final class EventLoop: @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
         var scratch = [epoll_event](repeating: epoll_event(), count: 256)
         var events = [tabserver_epoll_ready](repeating: tabserver_epoll_ready(), count: 256)
+        var jobsLeft = false
         while true {
-            let count = tabserver_epoll_wait(epoll, &scratch, &events, Int32(events.count), 100)
+            let count = tabserver_epoll_wait(epoll, &scratch, &events, Int32(events.count), jobsLeft ? 0 : 100)
             if engine.stopping.load(ordering: .relaxed) { break }
             if count > 0 {
                 for index in 0..<Int(count) {
@@ -134,6 +145,10 @@ final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
+            // What this thread named ready while it served the events (an answer given
+            // at once, a stream's first bytes), then the tasks' jobs.
+            takeReady()
+            jobsLeft = runJobs() || !localReady.isEmpty
             let now = monotonicNanos()
             if now >= nextSweep {
                 nextSweep = now + Self.sweepNanos
@@ -141,6 +156,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         closeEverything()
+        stopJobs()
     }
 
     private func drainWakePipe() {
@@ -151,10 +167,25 @@ final class EventLoop: @unchecked Sendable {
             return adopted
         }
         for arrival in arrivals { admit(arrival.descriptor, address: arrival.address) }
-        for descriptor in readyStreams.withLock({ ready in
-            defer { ready = [] }
-            return ready
-        }) {
+        serve(
+            readyStreams.withLock { ready in
+                defer { ready = [] }
+                return ready
+            })
+        if engine.draining.load(ordering: .relaxed) { sweep(now: monotonicNanos()) }
+    }
+
+    /// Serves what the loop's own thread named ready (answers its tasks completed).
+    func takeReady() {
+        guard !localReady.isEmpty else { return }
+        let ready = localReady
+        localReady.removeAll(keepingCapacity: true)
+        serve(ready)
+    }
+
+    /// Acts on connections that have something: an answer that came, a stream's bytes.
+    private func serve(_ ready: [Int32]) {
+        for descriptor in ready {
             guard let connection = connections[descriptor] else { continue }
             if connection.http2 != nil {
                 serviceHTTP2(connection)
@@ -164,6 +195,5 @@ final class EventLoop: @unchecked Sendable {
                 pump(connection)
             }
         }
-        if engine.draining.load(ordering: .relaxed) { sweep(now: monotonicNanos()) }
     }
 }

@@ -12,7 +12,7 @@ final class HTTP2Stream {
     /// The request's method (a HEAD's answer has no body).
     var method: HTTPMethod = .get
     /// An answer that comes later, and since when it is awaited.
-    var deferred: DeferredResponse?
+    var pending: PendingAnswer?
     var waitingSince: UInt64 = 0
     /// The answer's body as nghttp2 reads it (a page, a static file, or an app's stream).
     var body: HTTP2ResponseBody?

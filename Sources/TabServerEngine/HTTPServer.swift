@@ -227,7 +227,7 @@ public final class HTTPServer: @unchecked Sendable {
         if fitting != configuration.connectionLimit {
             fitted.connectionLimit = fitting
             log.write(
-                "tabserver: connection limit \(fitting) (the default \(configuration.connectionLimit) needs \(needed) open files, the hard limit is \(hardLimit)); set --connection-limit or raise ulimit -n",
+                "connection limit \(fitting) (the default \(configuration.connectionLimit) needs \(needed) open files, the hard limit is \(hardLimit)); set --connection-limit or raise ulimit -n",
                 level: .warn)
         }
         let wanted = rlim_t(fitted.connectionLimit + reservedDescriptors)

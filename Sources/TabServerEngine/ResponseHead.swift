@@ -41,7 +41,7 @@ enum ResponseHead {
             switch append(field, to: &out) {
             case .appended, .enginesOwn: break
             case .invalid:
-                log?.write("tabserver: dropped invalid response header \(field.name.debugDescription)", level: .warn)
+                log?.write("dropped invalid response header \(field.name.debugDescription)", level: .warn)
             }
         }
         if case .stream = response.body {

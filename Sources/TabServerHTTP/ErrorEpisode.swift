@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// ```swift
 /// let corrupt = ErrorEpisode()
-/// if let count = corrupt.record() { log.write("tabserver: \(count) undecodable session(s)", level: .error) }
+/// if let count = corrupt.record() { log.write("\(count) undecodable session(s)", level: .error) }
 /// ```
 public final class ErrorEpisode: Sendable {
     private struct State {

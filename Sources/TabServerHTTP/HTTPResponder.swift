@@ -1,49 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Answers requests. The engine calls it on its own threads, once the whole request has
-/// arrived; it must be thread-safe and must not block for long (a slow store call holds
-/// one engine thread and the connections on its event loop). An answer that waits for
-/// something slow is given later instead (`answer(_:)` returning `.later`).
+/// Answers requests: the seam between the engine and the app. The engine calls it on its
+/// event loops once the whole request has arrived: first `immediateAnswer(to:)`, which
+/// answers what needs no waiting (a page seen before, a static file) on the loop's thread
+/// without a task; when that has none, `answer(to:)` as a task that prefers the loop's own
+/// executor, so the app's async code runs on that loop and its answer is written there
+/// without a hop (docs/threads.md). The in-process test client calls the same two.
+///
+/// ```swift
+/// struct Hello: HTTPResponder {
+///     func answer(to request: HTTPRequest) async -> ResponderAnswer {
+///         ResponderAnswer(.text("hello\n"))
+///     }
+/// }
+/// ```
 public protocol HTTPResponder: Sendable {
-    /// The response to `request`, waiting for it if it comes later.
-    func respond(to request: HTTPRequest) -> HTTPResponse
-    /// The response now, or a `DeferredResponse` completed later from any thread. The
-    /// engine calls this; the default answers `respond(to:)` at once.
-    func answer(_ request: HTTPRequest) -> HTTPAnswer
+    /// The answer, when it can be given now without waiting for anything; nil sends the
+    /// request to `answer(to:)`. The default has none.
+    func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer?
+    /// The answer. It never throws: failures are answers too (an error page).
+    func answer(to request: HTTPRequest) async -> ResponderAnswer
 }
 
 extension HTTPResponder {
-    /// Answers at once.
-    public func answer(_ request: HTTPRequest) -> HTTPAnswer { .now(respond(to: request)) }
-}
+    /// Nothing is answered without the async path.
+    public func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? { nil }
 
-/// What a responder gives the engine for one request.
-public enum HTTPAnswer: Sendable {
-    /// The response, ready.
-    case now(HTTPResponse)
-    /// The response comes later (see `DeferredResponse`).
-    case later(DeferredResponse)
-
-    /// The response, waiting for it if it comes later.
-    public func wait() -> HTTPResponse {
-        switch self {
-        case .now(let response): response
-        case .later(let deferred): deferred.wait()
-        }
-    }
-}
-
-extension HTTPAnswer {
-    /// The same answer with `transform` applied to its response, now or when it comes.
-    public func map(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPAnswer {
-        switch self {
-        case .now(let response):
-            return .now(transform(response))
-        case .later(let deferred):
-            let mapped = DeferredResponse()
-            deferred.attach {
-                if let response = deferred.take() { mapped.complete(transform(response)) }
-            }
-            return .later(mapped)
-        }
+    /// The response to `request`, by whichever path answers it (tests, tools).
+    public func response(for request: HTTPRequest) async -> HTTPResponse {
+        if let answer = immediateAnswer(to: request) { return answer.response }
+        return await answer(to: request).response
     }
 }

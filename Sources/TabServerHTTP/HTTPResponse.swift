@@ -12,14 +12,6 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: HTTPBody
-    /// Appended to this request's access-log line (e.g. the client address a trusted
-    /// proxy reported); nil adds nothing.
-    public var accessLogNote: String?
-    /// The index of the route this answers, for an app's metrics (nil: no route).
-    public var metricsRoute: Int?
-    /// Set on a response sent many times unchanged (a static file): the engine prepares
-    /// it once and reuses that, unless it must add `Connection: close`.
-    public var cache: ResponseCache?
 
     /// A response with the given parts.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .empty) {

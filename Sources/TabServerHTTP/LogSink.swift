@@ -11,11 +11,16 @@ import Synchronization
 /// lines collect in memory and are flushed when 16 KiB accumulate, every 200 ms, and at
 /// shutdown. Lines are never interleaved mid-line.
 ///
+/// Every message starts with the app's name (`name`: "groceries: reload refused"), so the
+/// lines of several programs in one log are told apart.
+///
 /// ```swift
-/// let log = LogSink(descriptor: 2, format: .json)
-/// log.write("tabserver: reload refused", level: .error)   // {"time":…,"level":"error","msg":…}
+/// let log = LogSink(descriptor: 2, format: .json, name: "groceries")
+/// log.write("reload refused", level: .error)   // {"time":…,"level":"error","msg":"groceries: reload refused"}
 /// ```
 public final class LogSink: Sendable {
+    /// The name each message starts with.
+    public let name: String
     /// Text or JSON lines: `write(_:level:)` formats messages by it, and the engine
     /// writes the access log in it.
     public let format: LogFormat
@@ -28,10 +33,12 @@ public final class LogSink: Sendable {
     /// Standard error, for start-up, shutdown and errors.
     public static let standardError = LogSink(descriptor: 2)
 
-    /// A sink writing to `descriptor`, which the caller keeps open.
-    public init(descriptor: Int32, format: LogFormat = .text) {
+    /// A sink writing to `descriptor`, which the caller keeps open; its messages start
+    /// with `name`.
+    public init(descriptor: Int32, format: LogFormat = .text, name: String = "tabserver") {
         self.descriptor = descriptor
         self.format = format
+        self.name = name
         scheduleFlush()
     }
 
@@ -44,9 +51,15 @@ public final class LogSink: Sendable {
         }
     }
 
-    /// Appends one message: the line as it is in text format, or a JSON object with
-    /// `time`, `level` and `msg` in JSON format (a newline is added).
+    /// The same descriptor and format, its messages starting with `name`.
+    public func named(_ name: String) -> LogSink {
+        LogSink(descriptor: descriptor, format: format, name: name)
+    }
+
+    /// Appends one message, after the sink's name: the line as it is in text format, or a
+    /// JSON object with `time`, `level` and `msg` in JSON format (a newline is added).
     public func write(_ message: String, level: LogLevel = .info) {
+        let message = name + ": " + message
         switch format {
         case .text:
             write(bytes: Array(message.utf8))

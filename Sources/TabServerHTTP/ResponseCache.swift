@@ -4,13 +4,13 @@ import Synchronization
 /// A slot where the engine keeps its own ready-made form of a response that is sent
 /// again and again (a static file), so it builds that form once instead of per request.
 ///
-/// The web layer marks such responses with a cache and never looks inside; whichever
+/// The web layer keeps a slot with each such response and never looks inside; whichever
 /// engine serves them fills the slot on first use. A response without a cache is built
 /// afresh each time.
 ///
 /// ```swift
-/// var response = HTTPResponse(status: .ok, body: .shared(bytes))
-/// response.cache = ResponseCache()    // the engine prepares it once
+/// let slot = ResponseCache()                           // kept with the response
+/// let answer = ResponderAnswer(response, prepared: slot) // the engine prepares it once
 /// ```
 public final class ResponseCache: Sendable {
     /// What an engine stores: any immutable, thread-safe object of its own.

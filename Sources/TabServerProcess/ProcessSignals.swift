@@ -1,57 +1,76 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServer
+import TabServerHTTP
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Process lifecycle for a program that serves one `AppServer`: SIGTERM and SIGINT drain
-/// and stop it, SIGHUP calls a reload action. The library itself installs no handlers;
-/// an executable that wants this behaviour opts in.
+/// The write end of the pipe the signal handler writes to (-1 before `install`).
+/// `nonisolated(unsafe)` is safe: it is written once, by `install`, before the handler that
+/// reads it is installed, and only read after (by the handler, on whichever thread the
+/// kernel picks).
+nonisolated(unsafe) private var signalPipe: (read: Int32, write: Int32) = (-1, -1)
+
+/// Process lifecycle for a program that serves: SIGTERM and SIGINT drain and stop it,
+/// SIGHUP reloads. The library installs no handlers by itself; `Application.run()` (in
+/// `TabServer`) opts in.
+///
+/// The handler only writes the signal's number to a pipe (the one thing a signal handler
+/// may safely do), and `serve` reads the pipe on a thread of its own: so whichever thread
+/// the kernel hands a signal to, even one started before `install`, nothing else happens
+/// in a handler.
 ///
 /// ```swift
-/// ProcessSignals.block()                       // first thing in main, before any thread
-/// let server = try AppServer(app)
-/// exit(ProcessSignals.serve(server, onReload: { app.reloadTabs() }))
+/// ProcessSignals.install()
+/// ProcessSignals.serve(log: log, onReload: { app.reloadTabs() }, stop: { server.shutdown() })
 /// ```
 public enum ProcessSignals {
-    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and every thread it starts
-    /// afterwards, so only `serve` receives them; ignores SIGPIPE (a client that closes
-    /// early must not end the process). Call before anything starts a thread.
-    public static func block() {
-        var set = signalSet()
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+    /// Installs the handlers for SIGTERM, SIGINT and SIGHUP (once) and ignores SIGPIPE (a
+    /// client that closes early must not end the process).
+    public static func install() {
+        guard signalPipe.write < 0 else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        signalPipe = (ends[0], ends[1])
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(signalPipe.write, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Waits for signals: SIGHUP runs `onReload`; SIGTERM or SIGINT drains and stops the
-    /// server, then returns the exit status (0).
-    public static func serve(_ server: AppServer, onReload: () -> Void = {}) -> Int32 {
-        let log = server.application.log
-        var set = signalSet()
+    /// Waits for signals on the calling thread (`install` first): SIGHUP runs `onReload`;
+    /// SIGTERM or SIGINT runs `stop` (which drains and stops the server) and returns.
+    public static func serve(
+        log: LogSink, inFlight: () -> Int = { 0 }, onReload: () -> Void = {}, stop: () -> Void
+    ) {
+        install()
         while true {
-            var received: Int32 = 0
-            guard sigwait(&set, &received) == 0 else { continue }
+            var byte: UInt8 = 0
+            let count = read(signalPipe.read, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return }
+            let received = Int32(byte)
             if received == SIGHUP {
                 onReload()
                 continue
             }
-            log.write("tabserver: signal \(received), draining \(server.inFlightRequests) request(s)")
+            log.write("signal \(received), draining \(inFlight()) request(s)")
             let started = monotonicMilliseconds()
-            server.shutdown()
-            log.write("tabserver: stopped in \(monotonicMilliseconds() - started) ms")
+            stop()
+            log.write("stopped in \(monotonicMilliseconds() - started) ms")
             log.flush()
-            return 0
+            return
         }
-    }
-
-    private static func signalSet() -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGHUP)
-        return set
     }
 
     private static func monotonicMilliseconds() -> Int64 {

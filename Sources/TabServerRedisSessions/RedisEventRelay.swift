@@ -53,7 +53,7 @@ final class RedisEventRelay: EventRelay {
             _ = try client.command([Array("PUBLISH".utf8), channel, payload])
         } catch {
             guard let count = failures.record() else { return }
-            log?.write("tabserver: live events: \(count) PUBLISH failure(s): \(error)", level: .error)
+            log?.write("live events: \(count) PUBLISH failure(s): \(error)", level: .error)
         }
     }
 

@@ -54,7 +54,7 @@ public final class StoreHealth: Sendable {
             defer { state.isUp = true }
             return !state.isUp
         }
-        if recovered { log?("tabserver: session store \(name) works again", false) }
+        if recovered { log?("session store \(name) works again", false) }
     }
 
     /// Stored sessions whose bytes could not be decoded since start: each counts as absent
@@ -65,7 +65,7 @@ public final class StoreHealth: Sendable {
     public func recordUndecodable(_ error: SessionStoreError) {
         guard let count = undecodable.record() else { return }
         log?(
-            "tabserver: session store \(name): \(count) stored session(s) could not be decoded and count as absent: \(error.reason)",
+            "session store \(name): \(count) stored session(s) could not be decoded and count as absent: \(error.reason)",
             true)
     }
 
@@ -80,7 +80,7 @@ public final class StoreHealth: Sendable {
             state.probing = true
             return (wentDown, startProbe)
         }
-        if wentDown { log?("tabserver: session store \(name) failing: \(error.reason)", true) }
+        if wentDown { log?("session store \(name) failing: \(error.reason)", true) }
         if startProbe { scheduleProbe(probe) }
     }
 
@@ -98,7 +98,7 @@ public final class StoreHealth: Sendable {
                 defer { state.isUp = true }
                 return (true, !state.isUp)
             }
-            if recovered { self.log?("tabserver: session store \(self.name) works again", false) }
+            if recovered { self.log?("session store \(self.name) works again", false) }
             if !stop { self.scheduleProbe(probe) }
         }
     }

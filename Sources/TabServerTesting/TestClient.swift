@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
+import TabServerCore
 import TabServerHTTP
 import TabServerWeb
 
-/// A browser for tests, in-process or over a real socket with the same calls: in
-/// process it calls the app's responder directly (no socket, no engine); over a socket
-/// it speaks HTTP/1.1 to a server on loopback (`AppServer`, or a process), one kept-alive
-/// connection at a time. Either way it keeps cookies like a browser and can follow 303s.
+/// A browser for tests, in-process or over a real socket with the same async calls: in
+/// process it asks the app's responder directly (no socket, no engine), as the engine
+/// would; over a socket it speaks HTTP/1.1 to a server on loopback (`AppServer`, or a
+/// process), one kept-alive connection at a time. Either way it keeps cookies like a
+/// browser, can follow 303s, and reads the form token of the page it was last given.
 ///
 /// ```swift
-/// let client = TestClient(app.responder)          // or TestClient(port: server.port)
-/// let page = client.get("/tabs/music")
-/// let next = client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "movies")])
+/// let client = try TestClient(app)                   // or TestClient(port: server.port)
+/// let page = await client.get("/tabs/music")
+/// let next = await client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "movies")])
 /// #expect(next.status == 303)
 /// ```
 public final class TestClient {
@@ -33,6 +36,12 @@ public final class TestClient {
         transport = .inProcess(responder)
     }
 
+    /// A client of `app` in this process (built first; its start-up error is thrown).
+    public convenience init(_ app: Application) throws(StartupError) {
+        try app.build()
+        self.init(app.responder)
+    }
+
     /// A client of the server listening on `port` on 127.0.0.1.
     public init(port: Int) {
         transport = .socket(port: port)
@@ -44,7 +53,7 @@ public final class TestClient {
     public func send(
         _ method: HTTPMethod, _ target: String, form: [(String, String)] = [], body: [UInt8] = [],
         headers: [(String, String)] = []
-    ) -> TestResponse {
+    ) async -> TestResponse {
         var path = target
         var query: [(name: String, value: String)] = []
         if let mark = target.firstIndex(of: "?") {
@@ -68,7 +77,10 @@ public final class TestClient {
             let request = HTTPRequest(
                 method: method, path: URLEncoding.decode(path, plusIsSpace: false), query: query, headers: headerList,
                 body: bytes, remoteAddress: remoteAddress)
-            response = TestResponse(responder.respond(to: request))
+            response = TestResponse(await responder.response(for: request))
+            // The app's observers have heard of what this request committed, as a caller
+            // over a socket could wait for them.
+            if let app = responder as? TabServerResponder { _ = app.finishHooks(within: .seconds(5)) }
         case .socket(let port):
             response = exchange(method, target, headerList, bytes, port: port)
         }
@@ -103,21 +115,31 @@ public final class TestClient {
     }
 
     /// GET.
-    public func get(_ target: String, headers: [(String, String)] = []) -> TestResponse {
-        send(.get, target, headers: headers)
+    public func get(_ target: String, headers: [(String, String)] = []) async -> TestResponse {
+        await send(.get, target, headers: headers)
     }
 
     /// POST a urlencoded form.
-    public func post(_ target: String, form: [(String, String)], headers: [(String, String)] = []) -> TestResponse {
-        send(.post, target, form: form, headers: headers)
+    public func post(_ target: String, form: [(String, String)], headers: [(String, String)] = []) async
+        -> TestResponse
+    {
+        await send(.post, target, form: form, headers: headers)
+    }
+
+    /// POST `value` as JSON (`Content-Type: application/json`).
+    public func post<Value: Encodable>(_ target: String, json value: Value, headers: [(String, String)] = []) async
+        -> TestResponse
+    {
+        let body = (try? JSONEncoder().encode(value)).map { Array($0) } ?? []
+        return await send(.post, target, body: body, headers: [("Content-Type", "application/json")] + headers)
     }
 
     /// Follows 303/302/301 redirects with GETs (at most 10), returning the last response.
-    public func follow(_ response: TestResponse) -> TestResponse {
+    public func follow(_ response: TestResponse) async -> TestResponse {
         var current = response
         var hops = 0
         while [301, 302, 303, 307].contains(current.status), let location = current.location, hops < 10 {
-            current = get(location)
+            current = await get(location)
             hops += 1
         }
         return current

@@ -12,6 +12,43 @@ public enum TestFixtures {
         return parts.joined(separator: "/")
     }()
 
+    /// The folder of the Swift package named `name` (its `Package.swift` says
+    /// `name: "<name>"`): the package whose tests are running, found from where SwiftPM
+    /// built them (the folder holding `.build`), or one below it (an example built as
+    /// part of a larger package). An app's tests find their `tabs.json`, `Templates/` and
+    /// `Public/` with it, wherever the package is checked out. Falls back to the working
+    /// directory.
+    ///
+    /// ```swift
+    /// configuration.tabsFile = TestFixtures.packageRoot(of: "Groceries") + "/tabs.json"
+    /// ```
+    public static func packageRoot(of name: String) -> String {
+        func declares(_ folder: String) -> Bool {
+            guard let data = FileManager.default.contents(atPath: folder + "/Package.swift") else { return false }
+            let text = String(decoding: data, as: UTF8.self)
+            guard let package = text.range(of: "Package(") else { return false }
+            let rest = text[package.upperBound...].drop { $0 == " " || $0 == "\n" }
+            return rest.hasPrefix("name: \"\(name)\"")
+        }
+        var folder = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        while !folder.isEmpty, folder != "/" {
+            folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
+            if FileManager.default.fileExists(atPath: folder + "/.build") || declares(folder) { break }
+        }
+        if declares(folder) { return folder }
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for child in children.sorted() where !child.hasPrefix(".") {
+            for candidate in [folder + "/" + child]
+                + ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + child)) ?? []).map({
+                    folder + "/" + child + "/" + $0
+                })
+            where declares(candidate) {
+                return candidate
+            }
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+
     /// The tab model the tests were written for, owned by the tests
     /// (`Tests/Fixtures/tabs.json`): seven tabs and a search tab, without groups, hidden
     /// tabs, placements or layout keys, so the demo's model can grow without changing what

@@ -23,3 +23,20 @@ public func waitUntil(
         usleep(micros)
     }
 }
+
+/// `waitUntil` for a condition that awaits (a request through the test client).
+///
+/// ```swift
+/// #expect(await waitUntil(.seconds(3)) { await client.get("/readyz").status == 200 })
+/// ```
+@discardableResult
+public func waitUntil(
+    _ timeout: Duration, every interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: interval)
+    }
+}

@@ -7,7 +7,7 @@ import TabServerHTTP
 ///
 /// ```swift
 /// struct NewNote: Decodable { var title: String }
-/// let note = try request.decodeJSON(NewNote.self)  // 400 naming a missing field, 415 if not JSON
+/// let note = try request.decodeJSON(NewNote.self)  // 422 naming a missing field, 415 if not JSON
 /// ```
 extension HTTPRequest {
     /// The body's media type (`Content-Type` taken apart), or nil when it names none.
@@ -43,12 +43,11 @@ extension HTTPRequest {
     }
 
     /// The JSON body decoded as `type`: 415 unless the body is `application/json` (or a
-    /// `+json` type), 400 naming the field at fault, 413 past `limits`.
-    public func decodeJSON<Value: Decodable>(_ type: Value.Type, limits: BodyLimits = BodyLimits()) throws(HTTPError)
-        -> Value
-    {
+    /// `+json` type), 422 naming the field at fault, 400 when it is not JSON, 413 past
+    /// `limits`.
+    public func decodeJSON<Value: Decodable>(_ type: Value.Type, limits: BodyLimits = BodyLimits()) throws -> Value {
         guard let essence = mediaType?.essence, essence == MediaType.json || essence.hasSuffix("+json") else {
-            throw .unsupportedMediaType([MediaType.json])
+            throw HTTPError.unsupportedMediaType([MediaType.json])
         }
         return try JSONBody.decode(type, from: body, limits: limits)
     }

@@ -119,6 +119,12 @@ public struct StaticFiles: Sendable {
     /// The response for a GET or HEAD of `path` (the request path below the mount point),
     /// or nil when there is no such file (the caller answers 404).
     public func response(for request: HTTPRequest, path: String) -> HTTPResponse? {
+        answer(for: request, path: path)?.response
+    }
+
+    /// `response(for:path:)` with the slot in which the engine keeps its prepared form of
+    /// it (each variant of each file is built once and sent unchanged).
+    public func answer(for request: HTTPRequest, path: String) -> ResponderAnswer? {
         guard mayServe(path), Self.isPlausible(path) else { return nil }
         let relative = String(path.drop { $0 == "/" })
         guard let file = files[relative], let variants = prepared[relative] else { return nil }
@@ -136,14 +142,14 @@ public struct StaticFiles: Sendable {
     /// Every response a file can get, built once: [identity, identity immutable, gzip,
     /// gzip immutable], each as 200 and as 304, marked for the engine to prepare once.
     private struct Variants: Sendable {
-        let ok: [HTTPResponse]
-        let notModified: [HTTPResponse]
+        let ok: [ResponderAnswer]
+        let notModified: [ResponderAnswer]
     }
 
     private static func variants(for file: StaticFile, cacheControl: String, immutableCacheControl: String) -> Variants
     {
-        var ok: [HTTPResponse] = []
-        var notModified: [HTTPResponse] = []
+        var ok: [ResponderAnswer] = []
+        var notModified: [ResponderAnswer] = []
         for useGzip in [false, true] {
             for immutable in [false, true] {
                 let gzip = useGzip && file.gzipped != nil
@@ -151,15 +157,13 @@ public struct StaticFiles: Sendable {
                 headers.add("ETag", gzip ? file.gzipETag! : file.etag)
                 headers.add("Cache-Control", immutable ? immutableCacheControl : cacheControl)
                 if file.gzipped != nil { headers.add("Vary", "Accept-Encoding") }
-                var unchanged = HTTPResponse(status: .notModified, headers: headers)
-                unchanged.cache = ResponseCache()
-                notModified.append(unchanged)
+                let unchanged = HTTPResponse(status: .notModified, headers: headers)
+                notModified.append(ResponderAnswer(unchanged, prepared: ResponseCache()))
                 headers.add("Content-Type", file.contentType)
                 headers.add("X-Content-Type-Options", "nosniff")
                 if gzip { headers.add("Content-Encoding", "gzip") }
-                var full = HTTPResponse(status: .ok, headers: headers, body: .shared(gzip ? file.gzipped! : file.body))
-                full.cache = ResponseCache()
-                ok.append(full)
+                let full = HTTPResponse(status: .ok, headers: headers, body: .shared(gzip ? file.gzipped! : file.body))
+                ok.append(ResponderAnswer(full, prepared: ResponseCache()))
             }
         }
         return Variants(ok: ok, notModified: notModified)

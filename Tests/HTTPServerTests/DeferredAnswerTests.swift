@@ -6,19 +6,16 @@ import TabServerHTTP
 import TabServerTesting
 import Testing
 
-/// Answers `/later/N` after N milliseconds from another thread (`HTTPAnswer.later`),
-/// everything else at once.
+/// Answers `/later/N` after N milliseconds (its task suspended meanwhile), everything else
+/// at once without a task.
 struct LaterResponder: HTTPResponder {
-    func respond(to request: HTTPRequest) -> HTTPResponse { answer(request).wait() }
+    func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
+        request.path.hasPrefix("/later/") ? nil : ResponderAnswer(.text("answered \(request.path)\n"))
+    }
 
-    func answer(_ request: HTTPRequest) -> HTTPAnswer {
-        let body = HTTPResponse.text("answered \(request.path)\n")
-        guard request.path.hasPrefix("/later/"), let delay = Int(request.path.dropFirst("/later/".count)) else {
-            return .now(body)
-        }
-        let deferred = DeferredResponse()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { deferred.complete(body) }
-        return .later(deferred)
+    func answer(to request: HTTPRequest) async -> ResponderAnswer {
+        if let delay = Int(request.path.dropFirst("/later/".count)) { try? await Task.sleep(for: .milliseconds(delay)) }
+        return ResponderAnswer(.text("answered \(request.path)\n"))
     }
 }
 

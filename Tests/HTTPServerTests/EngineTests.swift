@@ -14,7 +14,7 @@ import Testing
 /// Answers with what it received, one fact per line, so tests can see what the engine
 /// passed on. A form body is decoded as the app decodes it (`decodeForm`): a body the web
 /// layer refuses answers with its status.
-struct EchoResponder: HTTPResponder {
+struct EchoResponder: ImmediateResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         var lines = ["method=\(request.method)", "path=\(request.path)"]
         for (name, value) in request.query {

@@ -12,7 +12,7 @@ import Testing
 
 /// Answers 200 with the path, and remembers every path it was asked for, so a test can
 /// tell which requests reached the app.
-final class RecordingResponder: HTTPResponder {
+final class RecordingResponder: ImmediateResponder {
     private let paths = Mutex<[String]>([])
 
     func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -12,7 +12,7 @@ import Testing
 
 /// Holds every request until the test opens the gate (at most 10 s), then answers 200:
 /// a request stays in flight exactly as long as a test needs, without a sleep.
-final class GatedResponder: HTTPResponder {
+final class GatedResponder: ImmediateResponder {
     private let gate = DispatchSemaphore(value: 0)
 
     func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -8,7 +8,7 @@ import Testing
 /// Answers with fields no responder should be able to send as they are: the engine's own
 /// (in any case), names that are not tokens, values that would split the response, and
 /// valid ones that look like them.
-private struct HeaderFieldsResponder: HTTPResponder {
+private struct HeaderFieldsResponder: ImmediateResponder {
     static let fields: [(String, String)] = [
         ("X-Before", "1"),
         ("content-LENGTH", "999"),
@@ -34,14 +34,10 @@ private struct HeaderFieldsResponder: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         var headers = HTTPHeaders()
         for (name, value) in Self.fields { headers.add(name, value) }
-        let response = HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("body".utf8)))
-        if request.path == "/prepared" {
-            var prepared = response
-            prepared.cache = ResponseCache()
-            return prepared
-        }
-        return response
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("body".utf8)))
     }
+
+    func prepared(for request: HTTPRequest) -> ResponseCache? { request.path == "/prepared" ? ResponseCache() : nil }
 }
 
 @Suite("Response heads the engine writes")

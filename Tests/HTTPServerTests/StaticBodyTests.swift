@@ -10,19 +10,19 @@ import Testing
 
 /// Answers `/big` with a 2 MiB body and `/small` with a 1 KiB one, both shared and
 /// marked cacheable like a static file (the engine sends large ones with sendfile).
-struct StaticResponder: HTTPResponder {
+struct StaticResponder: ImmediateResponder {
     static let big = pattern(2 * 1024 * 1024, seed: 7)
     static let small = pattern(1024, seed: 3)
     let bigResponse: HTTPResponse
     let smallResponse: HTTPResponse
+    let bigSlot = ResponseCache()
+    let smallSlot = ResponseCache()
 
     init() {
         func cached(_ text: String) -> HTTPResponse {
             var headers = HTTPHeaders()
             headers.add("Content-Type", "text/plain")
-            var response = HTTPResponse(status: .ok, headers: headers, body: .shared(SharedBytes(Array(text.utf8))))
-            response.cache = ResponseCache()
-            return response
+            return HTTPResponse(status: .ok, headers: headers, body: .shared(SharedBytes(Array(text.utf8))))
         }
         bigResponse = cached(Self.big)
         smallResponse = cached(Self.small)
@@ -31,6 +31,8 @@ struct StaticResponder: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         request.path == "/big" ? bigResponse : smallResponse
     }
+
+    func prepared(for request: HTTPRequest) -> ResponseCache? { request.path == "/big" ? bigSlot : smallSlot }
 
     /// Printable bytes that differ from offset to offset, so a misplaced chunk shows.
     static func pattern(_ count: Int, seed: Int) -> String {

@@ -53,14 +53,14 @@ struct SQLiteSessionStoreHealthTests {
         #expect(!store.checkReady())
         #expect(try store.load(kept.id, now: 1_000)?.language == nil, "reads still work; the write was undone")
         #expect(lines.all.count == 1, "\(lines.all)")
-        #expect(lines.all.first?.hasPrefix("error tabserver: session store sqlite:") == true)
+        #expect(lines.all.first?.hasPrefix("error session store sqlite:") == true)
         #expect(lines.all.first?.contains("readonly") == true, "\(lines.all)")
 
         // Writable again: the background probe notices without any request.
         store.setQueryOnly(false)
         #expect(waitUntil(.seconds(3), every: .milliseconds(20)) { store.checkReady() })
         #expect(lines.all.count == 2, "\(lines.all)")
-        #expect(lines.all.last?.hasPrefix("info tabserver: session store sqlite:") == true)
+        #expect(lines.all.last?.hasPrefix("info session store sqlite:") == true)
         #expect(lines.all.last?.contains("works again") == true)
         try store.insert(Session.new(now: 1_001))
         #expect(lines.all.count == 2)

@@ -17,27 +17,27 @@ struct AccessoryTests {
     }
 
     /// A demo visitor who pressed Play on the first album's player.
-    static func playing() throws -> TestClient {
+    static func playing() async throws -> TestClient {
         let client = TestClient(try makeApp().responder)
-        let player = client.get("/tabs/music/albums/1/play")
+        let player = await client.get("/tabs/music/albums/1/play")
         #expect(!player.body.contains("tab-accessory"), "nothing plays yet")
         let token = try #require(player.csrfToken)
-        let played = client.post("/tabs/music/albums/1/play", form: [("csrf", token)])
+        let played = await client.post("/tabs/music/albums/1/play", form: [("csrf", token)])
         #expect(played.status == 303)
         #expect(played.location == "/tabs/music/albums/1/play")
         return client
     }
 
     @Test("nothing until something plays; then the strip is on every tab and More, never on a page without the bar")
-    func acrossTabs() throws {
+    func acrossTabs() async throws {
         let fresh = TestClient(try makeApp().responder)
-        #expect(!fresh.get("/tabs/music").body.contains("tab-accessory"))
-        let client = try Self.playing()
-        let player = client.get("/tabs/music/albums/1/play")
+        await #expect(!fresh.get("/tabs/music").body.contains("tab-accessory"))
+        let client = try await Self.playing()
+        let player = await client.get("/tabs/music/albums/1/play")
         #expect(player.body.contains("Playing “"), "the player says so")
         #expect(!player.body.contains("tab-accessory"), "a page that hides the bar hides the strip")
         for path in ["/tabs/music", "/tabs/movies", "/tabs/tv/shows/1", "/more"] {
-            let page = client.get(path)
+            let page = await client.get(path)
             #expect(page.status == 200)
             #expect(page.body.contains("<aside class=\"tab-accessory\" aria-label=\"Now Playing\">"), "\(path)")
             #expect(page.body.contains("class=\"has-accessory "), "\(path)")
@@ -45,26 +45,26 @@ struct AccessoryTests {
             #expect(page.body.contains("action=\"/accessory/toggle\""))
         }
         // The strip comes before the bar (read before it, drawn above it).
-        let page = client.get("/tabs/movies").body
+        let page = await client.get("/tabs/movies").body
         let strip = try #require(page.range(of: "tab-accessory\""))
         let bar = try #require(page.range(of: "<nav class=\"tab-bar"))
         #expect(strip.lowerBound < bar.lowerBound)
-        #expect(!client.get("/more/edit").body.contains("tab-accessory"), "Edit is a sheet over everything")
+        await #expect(!client.get("/more/edit").body.contains("tab-accessory"), "Edit is a sheet over everything")
     }
 
     @Test("play/pause posts, 303 back to the page it was on, kept in the session; the script gets the page")
-    func toggle() throws {
-        let client = try Self.playing()
-        let page = client.get("/tabs/movies")
+    func toggle() async throws {
+        let client = try await Self.playing()
+        let page = await client.get("/tabs/movies")
         let token = try #require(page.csrfToken)
-        let paused = client.post(
+        let paused = await client.post(
             "/accessory/toggle", form: [("csrf", token), ("return", "/tabs/movies"), ("playing", "0")])
         #expect(paused.status == 303)
         #expect(paused.location == "/tabs/movies")
-        let after = client.get("/tabs/podcasts")
+        let after = await client.get("/tabs/podcasts")
         #expect(Self.toggleValue(after) == "1")
         #expect(after.body.contains("aria-label=\"Play\""))
-        let answer = client.post(
+        let answer = await client.post(
             "/accessory/toggle", form: [("csrf", token), ("return", "/tabs/podcasts"), ("playing", "1")],
             headers: [("TabServer-Answer", "page")])
         #expect(answer.status == 200)
@@ -73,40 +73,40 @@ struct AccessoryTests {
     }
 
     @Test("bad posts change nothing: no CSRF 403, a bad value 400, no such action or no strip 404, a prefetch 403")
-    func badInput() throws {
-        let client = try Self.playing()
-        let token = try #require(client.get("/tabs/movies").csrfToken)
-        #expect(client.post("/accessory/toggle", form: [("playing", "0")]).status == 403)
-        #expect(client.post("/accessory/toggle", form: [("csrf", "forged"), ("playing", "0")]).status == 403)
-        let bad = client.post("/accessory/toggle", form: [("csrf", token), ("playing", "2")])
+    func badInput() async throws {
+        let client = try await Self.playing()
+        let token = try await #require(client.get("/tabs/movies").csrfToken)
+        await #expect(client.post("/accessory/toggle", form: [("playing", "0")]).status == 403)
+        await #expect(client.post("/accessory/toggle", form: [("csrf", "forged"), ("playing", "0")]).status == 403)
+        let bad = await client.post("/accessory/toggle", form: [("csrf", token), ("playing", "2")])
         #expect(bad.status == 400)
         #expect(bad.body.contains("playing"))
-        #expect(client.post("/accessory/rewind", form: [("csrf", token)]).status == 404)
-        let prefetch = client.post(
+        await #expect(client.post("/accessory/rewind", form: [("csrf", token)]).status == 404)
+        let prefetch = await client.post(
             "/accessory/toggle", form: [("csrf", token), ("playing", "0")], headers: [("Sec-Purpose", "prefetch")])
         #expect(prefetch.status == 403)
-        #expect(Self.toggleValue(client.get("/tabs/movies")) == "0", "still playing")
+        await #expect(Self.toggleValue(client.get("/tabs/movies")) == "0", "still playing")
         let fresh = TestClient(try makeApp().responder)
-        let freshToken = try #require(fresh.get("/tabs/music").csrfToken)
-        #expect(fresh.post("/accessory/toggle", form: [("csrf", freshToken), ("playing", "1")]).status == 404)
+        let freshToken = try await #require(fresh.get("/tabs/music").csrfToken)
+        await #expect(fresh.post("/accessory/toggle", form: [("csrf", freshToken), ("playing", "1")]).status == 404)
     }
 
     @Test("cached pages never show one visitor's strip to another")
-    func cacheKeys() throws {
+    func cacheKeys() async throws {
         let app = try makeApp()
         let listener = TestClient(app.responder)
-        let token = try #require(listener.get("/tabs/music/albums/2/play").csrfToken)
-        _ = listener.post("/tabs/music/albums/2/play", form: [("csrf", token)])
+        let token = try await #require(listener.get("/tabs/music/albums/2/play").csrfToken)
+        _ = await listener.post("/tabs/music/albums/2/play", form: [("csrf", token)])
         let other = TestClient(app.responder)
         for _ in 0..<2 {
-            #expect(listener.get("/tabs/movies").body.contains("tab-accessory"))
-            #expect(!other.get("/tabs/movies").body.contains("tab-accessory"))
+            await #expect(listener.get("/tabs/movies").body.contains("tab-accessory"))
+            await #expect(!other.get("/tabs/movies").body.contains("tab-accessory"))
         }
     }
 
     @Test(
         "TabContent.accessory: an app's own strip, from its template, with its actions; a missing template shows none")
-    func api() throws {
+    func api() async throws {
         let presses = Mutex(0)
         var content = TabContent(fallback: DemoCatalog())
         content.bottomAccessory { request in
@@ -121,14 +121,14 @@ struct AccessoryTests {
         }
         let client = TestClient(
             try buildApplication(sevenTabConfiguration(), content: content, log: quietLog).responder)
-        let page = client.get("/tabs/tv")
+        let page = await client.get("/tabs/tv")
         #expect(page.body.contains("aria-label=\"Downloads\""))
         #expect(page.body.contains("3 of 5 in TV Shows"))
         let token = try #require(page.csrfToken)
-        #expect(client.post("/accessory/toggle", form: [("csrf", token), ("playing", "0")]).status == 303)
-        #expect(client.get("/tabs/tv").body.contains("aria-label=\"Downloads\""))
-        #expect(client.post("/accessory/toggle", form: [("csrf", token), ("playing", "1")]).status == 303)
-        let without = client.get("/tabs/tv")
+        await #expect(client.post("/accessory/toggle", form: [("csrf", token), ("playing", "0")]).status == 303)
+        await #expect(client.get("/tabs/tv").body.contains("aria-label=\"Downloads\""))
+        await #expect(client.post("/accessory/toggle", form: [("csrf", token), ("playing", "1")]).status == 303)
+        let without = await client.get("/tabs/tv")
         #expect(without.status == 200)
         #expect(!without.body.contains("tab-accessory"), "a missing template: the page without the strip")
         #expect(presses.withLock { $0 } == 2)

@@ -18,7 +18,7 @@ struct BackupTests {
     @Test(
         "tabserver backup under write load: a new server on the copy has every session acknowledged before the backup began"
     )
-    func backupUnderLoad() throws {
+    func backupUnderLoad() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the package first")
         let folder = TestFixtures.temporaryDirectory("backup")
         let storePath = folder + "/data/sessions.sqlite"
@@ -72,20 +72,22 @@ struct BackupTests {
         let restoredPath = TestFixtures.temporaryDirectory("restored") + "/sessions.sqlite"
         try FileManager.default.copyItem(atPath: destination, toPath: restoredPath)
         let restored = try makeApp { $0.sessions = .sqlite(path: restoredPath) }
-        func home(_ cookie: String?) -> String? {
+        func home(_ cookie: String?) async -> String? {
             var headers = HTTPHeaders()
             if let cookie { headers.add("Cookie", cookie) }
-            return restored.responder.respond(to: HTTPRequest(method: .get, path: "/", headers: headers)).headers[
-                "location"]
+            return await restored.responder.response(for: HTTPRequest(method: .get, path: "/", headers: headers))
+                .headers[
+                    "location"]
         }
-        #expect(home(nil) != "/tabs/tv", "a visitor without a session is not sent to TV: the check can fail")
-        let missing = before.filter { home($0) != "/tabs/tv" }
+        #expect(await home(nil) != "/tabs/tv", "a visitor without a session is not sent to TV: the check can fail")
+        var missing: [String] = []
+        for cookie in before where await home(cookie) != "/tabs/tv" { missing.append(cookie) }
         #expect(
             missing.isEmpty, "\(missing.count) of \(before.count) sessions acknowledged before the backup are missing")
     }
 
     @Test("the backup request is refused without the token, when relayed by a proxy, and for GET")
-    func refusals() throws {
+    func refusals() async throws {
         let folder = TestFixtures.temporaryDirectory("backup-refusals")
         let storePath = folder + "/sessions.sqlite"
         let app = try makeApp { $0.sessions = .sqlite(path: storePath) }
@@ -93,22 +95,22 @@ struct BackupTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: storePath + ".admin-token")
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "only the server's user reads the token")
         let destination = folder + "/copy.sqlite"
-        func post(_ headers: [(String, String)], method: HTTPMethod = .post, peer: String = "127.0.0.1") -> Int {
+        func post(_ headers: [(String, String)], method: HTTPMethod = .post, peer: String = "127.0.0.1") async -> Int {
             var fields = HTTPHeaders()
             for (name, value) in headers { fields.add(name, value) }
-            return app.responder.respond(
-                to: HTTPRequest(
+            return await app.responder.response(
+                for: HTTPRequest(
                     method: method, path: "/admin/backup", query: [("to", destination)], headers: fields,
                     remoteAddress: peer)
             ).status.code
         }
-        #expect(post([]) == 403)
-        #expect(post([("Authorization", "Bearer wrong")]) == 403)
-        #expect(post([("Authorization", "Bearer \(token)"), ("X-Forwarded-For", "203.0.113.9")]) == 403)
-        #expect(post([("Authorization", "Bearer \(token)")], peer: "203.0.113.9") == 403)
-        #expect(post([("Authorization", "Bearer \(token)")], method: .get) == 405)
+        await #expect(post([]) == 403)
+        await #expect(post([("Authorization", "Bearer wrong")]) == 403)
+        await #expect(post([("Authorization", "Bearer \(token)"), ("X-Forwarded-For", "203.0.113.9")]) == 403)
+        await #expect(post([("Authorization", "Bearer \(token)")], peer: "203.0.113.9") == 403)
+        await #expect(post([("Authorization", "Bearer \(token)")], method: .get) == 405)
         #expect(!FileManager.default.fileExists(atPath: destination))
-        #expect(post([("Authorization", "Bearer \(token)")]) == 200)
+        await #expect(post([("Authorization", "Bearer \(token)")]) == 200)
         #expect(FileManager.default.fileExists(atPath: destination))
     }
 }

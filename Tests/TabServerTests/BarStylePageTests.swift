@@ -6,15 +6,15 @@ import Testing
 @Suite("barStyle on the page: the body names the floating style on every page with the bar")
 struct BarStylePageTests {
     @Test("floating names itself on <body>; the default and classic name nothing")
-    func bodyClasses() throws {
+    func bodyClasses() async throws {
         for app in [try makeApp(), try makeApp(appearance: ["barStyle": "classic"])] {
-            let page = TestClient(app.responder).get("/tabs/music")
+            let page = await TestClient(app.responder).get("/tabs/music")
             #expect(page.status == 200)
             #expect(!page.body.contains("bar-floating"))
         }
         let client = TestClient(try makeApp(appearance: ["barStyle": "floating"]).responder)
         for path in ["/tabs/music", "/tabs/music/albums/1", "/more"] {
-            let page = client.get(path)
+            let page = await client.get(path)
             #expect(page.status == 200)
             #expect(page.body.contains(" bar-floating\""), "\(path) names the floating style")
         }

@@ -7,103 +7,106 @@ import Testing
 @Suite("More and customization (in-process)")
 struct CustomizationTests {
     /// Opens More → Edit and returns the page.
-    func openEditor(_ client: TestClient) -> TestResponse {
-        _ = client.get("/tabs/featured")
-        return client.get("/more/edit")
+    func openEditor(_ client: TestClient) async -> TestResponse {
+        _ = await client.get("/tabs/featured")
+        return await client.get("/more/edit")
     }
 
     @Test("More lists the tabs beyond the compact bar, each selectable")
-    func morePage() throws {
+    func morePage() async throws {
         let client = TestClient(try makeApp().responder)
-        let more = client.get("/more")
+        let more = await client.get("/more")
         #expect(more.status == 200)
         #expect(more.moreTabIDs == ["podcasts", "audiobooks", "purchased"])
         #expect(more.body.contains("href=\"/more/edit\""))
         #expect(more.currentTabID == nil, "on More, no tab item is the current page")
         let token = try #require(more.csrfToken)
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "audiobooks")]).location == "/tabs/audiobooks")
+        await #expect(
+            client.post("/select", form: [("csrf", token), ("tab", "audiobooks")]).location == "/tabs/audiobooks")
     }
 
     @Test("move a tab into the bar, reorder, reset: each a 303, the bar follows")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let recorder = HookRecorder()
         let client = TestClient(try makeApp(hooks: recorder.hooks()).responder)
-        var editor = openEditor(client)
+        var editor = await openEditor(client)
         #expect(recorder.all == ["willBeginCustomizing"])
         let token = try #require(editor.csrfToken)
 
-        func post(_ fields: [(String, String)]) -> TestResponse {
+        func post(_ fields: [(String, String)]) async -> TestResponse {
             let version = editor.customizeVersion!
-            let response = client.post("/more/edit", form: [("csrf", token), ("version", version)] + fields)
-            editor = client.get("/more/edit")
+            let response = await client.post("/more/edit", form: [("csrf", token), ("version", version)] + fields)
+            editor = await client.get("/more/edit")
             return response
         }
 
-        let toBar = post([("action", "bar"), ("tab", "audiobooks")])
+        let toBar = await post([("action", "bar"), ("tab", "audiobooks")])
         #expect(toBar.status == 303)
         // Back to the editor, focused on the row's control that undoes the step.
         #expect(toBar.location == "/more/edit#c-more-audiobooks")
-        #expect(client.get("/more").moreTabIDs == ["tv", "podcasts", "purchased"])
-        #expect(client.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "movies", "audiobooks"])
+        await #expect(client.get("/more").moreTabIDs == ["tv", "podcasts", "purchased"])
+        await #expect(
+            client.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "movies", "audiobooks"])
 
-        #expect(post([("action", "up"), ("tab", "audiobooks")]).status == 303)
-        #expect(client.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "audiobooks", "movies"])
+        await #expect(post([("action", "up"), ("tab", "audiobooks")]).status == 303)
+        await #expect(
+            client.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "audiobooks", "movies"])
 
-        #expect(post([("action", "more"), ("tab", "music")]).status == 303)
-        #expect(client.get("/more").moreTabIDs.first == "music")
+        await #expect(post([("action", "more"), ("tab", "music")]).status == 303)
+        await #expect(client.get("/more").moreTabIDs.first == "music")
 
-        #expect(post([("action", "reset")]).status == 303)
-        #expect(
+        await #expect(post([("action", "reset")]).status == 303)
+        await #expect(
             client.get("/tabs/featured").barTabIDs == [
                 "featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased",
             ])
         #expect(recorder.all == ["willBeginCustomizing"], "begin is called once per editing session")
 
-        let done = client.post("/more/edit", form: [("csrf", token), ("action", "done")])
+        let done = await client.post("/more/edit", form: [("csrf", token), ("action", "done")])
         #expect(done.location == "/more")
         #expect(recorder.all.last == "didEndCustomizing changed=false")
     }
 
     @Test("Done reports whether the order changed")
-    func doneChanged() throws {
+    func doneChanged() async throws {
         let recorder = HookRecorder()
         let client = TestClient(try makeApp(hooks: recorder.hooks()).responder)
-        let editor = openEditor(client)
+        let editor = await openEditor(client)
         let token = try #require(editor.csrfToken)
-        _ = client.post(
+        _ = await client.post(
             "/more/edit",
             form: [("csrf", token), ("version", editor.customizeVersion!), ("action", "down"), ("tab", "music")])
-        _ = client.post("/more/edit", form: [("csrf", token), ("action", "done")])
+        _ = await client.post("/more/edit", form: [("csrf", token), ("action", "done")])
         #expect(recorder.all.last == "didEndCustomizing changed=true")
     }
 
     @Test("a post from a stale page answers 409 with the current arrangement and changes nothing")
-    func stale() throws {
+    func stale() async throws {
         let client = TestClient(try makeApp().responder)
-        let first = openEditor(client)
+        let first = await openEditor(client)
         let token = try #require(first.csrfToken)
         let oldVersion = try #require(first.customizeVersion)
         // Another window moves a tab.
-        #expect(
+        await #expect(
             client.post(
                 "/more/edit", form: [("csrf", token), ("version", oldVersion), ("action", "down"), ("tab", "music")]
             ).status == 303)
-        let arranged = client.get("/tabs/featured").barTabIDs
+        let arranged = await client.get("/tabs/featured").barTabIDs
         // The first window, still showing the old arrangement, posts.
-        let conflict = client.post(
+        let conflict = await client.post(
             "/more/edit", form: [("csrf", token), ("version", oldVersion), ("action", "up"), ("tab", "tv")])
         #expect(conflict.status == 409)
         #expect(conflict.body.contains("changed since this page was shown"))
         #expect(conflict.customizeVersion != oldVersion, "the 409 page shows the current arrangement")
-        #expect(client.get("/tabs/featured").barTabIDs == arranged)
+        await #expect(client.get("/tabs/featured").barTabIDs == arranged)
     }
 
     @Test("browsing in another window does not make the editor stale")
-    func browsingIsNotAConflict() throws {
+    func browsingIsNotAConflict() async throws {
         let client = TestClient(try makeApp().responder)
-        let editor = openEditor(client)
-        _ = client.get("/tabs/music/albums/3")
-        let response = client.post(
+        let editor = await openEditor(client)
+        _ = await client.get("/tabs/music/albums/3")
+        let response = await client.post(
             "/more/edit",
             form: [
                 ("csrf", editor.csrfToken!), ("version", editor.customizeVersion!), ("action", "down"),
@@ -124,22 +127,22 @@ struct CustomizationTests {
             ([("action", "order"), ("order", "music")], "order"),
             ([("action", "order")], "order"),
         ] as [([(String, String)], String)])
-    func badInput(fields: [(String, String)], field: String) throws {
+    func badInput(fields: [(String, String)], field: String) async throws {
         let client = TestClient(try makeApp().responder)
-        let editor = openEditor(client)
-        let before = client.get("/tabs/featured").barTabIDs
-        let response = client.post(
+        let editor = await openEditor(client)
+        let before = await client.get("/tabs/featured").barTabIDs
+        let response = await client.post(
             "/more/edit", form: [("csrf", editor.csrfToken!), ("version", editor.customizeVersion!)] + fields)
         #expect(response.status == 400)
         #expect(response.body.contains("<code>\(field)</code>"))
-        #expect(client.get("/tabs/featured").barTabIDs == before)
+        await #expect(client.get("/tabs/featured").barTabIDs == before)
     }
 
     @Test("a missing version is a 400 naming it")
-    func missingVersion() throws {
+    func missingVersion() async throws {
         let client = TestClient(try makeApp().responder)
-        let editor = openEditor(client)
-        let response = client.post("/more/edit", form: [("csrf", editor.csrfToken!), ("action", "reset")])
+        let editor = await openEditor(client)
+        let response = await client.post("/more/edit", form: [("csrf", editor.csrfToken!), ("action", "reset")])
         #expect(response.status == 400)
         #expect(response.body.contains("<code>version</code>"))
     }

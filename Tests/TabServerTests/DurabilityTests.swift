@@ -14,28 +14,28 @@ import Testing
 @Suite("Sessions that last (SQLite)", .serialized)
 struct DurabilityTests {
     @Test("a visitor's state survives a restart of the app")
-    func restart() throws {
+    func restart() async throws {
         let path = TestFixtures.temporaryDirectory("durable") + "/sessions.sqlite"
         let cookie: String
         do {
             let app = try makeApp { $0.sessions = .sqlite(path: path) }
             let client = TestClient(app.responder)
-            let page = client.get("/tabs/featured")
-            _ = client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "tv")])
-            #expect(client.get("/tabs/music/albums/2").status == 200)
+            let page = await client.get("/tabs/featured")
+            _ = await client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "tv")])
+            await #expect(client.get("/tabs/music/albums/2").status == 200)
             cookie = try #require(client.cookies["tabserver_session"])
         }
         let app = try makeApp { $0.sessions = .sqlite(path: path) }
         let client = TestClient(app.responder)
         client.cookies["tabserver_session"] = cookie
-        #expect(client.get("/").location == "/tabs/music/albums/2")
-        let token = try #require(client.get("/tabs/music").csrfToken)
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
+        await #expect(client.get("/").location == "/tabs/music/albums/2")
+        let token = try await #require(client.get("/tabs/music").csrfToken)
+        await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
         #expect(client.cookies["tabserver_session"] == cookie, "the same session, not a new one")
     }
 
     @Test("kill -9 during 500 concurrent posts: every post answered with 303 is there after restart")
-    func killDuringPosts() throws {
+    func killDuringPosts() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary), "build the package first")
         let folder = TestFixtures.temporaryDirectory("kill9")
         let store = "sqlite:\(folder)/sessions.sqlite"
@@ -63,7 +63,7 @@ struct DurabilityTests {
         let acknowledged = Mutex<[Int]>([])
         let answered = Atomic<Int>(0)
         let all = visitors
-        DispatchQueue.concurrentPerform(iterations: 16) { worker in
+        await onThreads(16) { worker in
             guard let connection = RawHTTPConnection(port: port, timeoutSeconds: 2) else { return }
             for index in stride(from: worker, to: all.count, by: 16) {
                 let visitor = all[index]

@@ -326,15 +326,12 @@ struct HTTP2ServerTests {
 
 /// Answers `/later/N` after N milliseconds from another thread, anything else at once.
 private struct LaterAnswers: HTTPResponder {
-    func respond(to request: HTTPRequest) -> HTTPResponse { answer(request).wait() }
+    func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
+        request.path.hasPrefix("/later/") ? nil : ResponderAnswer(.text("answered \(request.path)\n"))
+    }
 
-    func answer(_ request: HTTPRequest) -> HTTPAnswer {
-        let body = HTTPResponse.text("answered \(request.path)\n")
-        guard request.path.hasPrefix("/later/"), let delay = Int(request.path.dropFirst("/later/".count)) else {
-            return .now(body)
-        }
-        let deferred = DeferredResponse()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { deferred.complete(body) }
-        return .later(deferred)
+    func answer(to request: HTTPRequest) async -> ResponderAnswer {
+        if let delay = Int(request.path.dropFirst("/later/".count)) { try? await Task.sleep(for: .milliseconds(delay)) }
+        return ResponderAnswer(.text("answered \(request.path)\n"))
     }
 }

@@ -32,15 +32,15 @@ struct HiddenTabsRouteTests {
     }
 
     @Test("the bar: TV hidden, Audiobooks only in the sidebar, Purchased pinned after More")
-    func bar() throws {
+    func bar() async throws {
         let client = TestClient(try app().0.responder)
-        let page = client.get("/tabs/featured")
+        let page = await client.get("/tabs/featured")
         #expect(page.barTabIDs == ["featured", "music", "movies", "podcasts", "audiobooks", "purchased"])
         #expect(page.body.contains("tab-item in-more-compact in-more-regular is-sidebar-only"))
         #expect(page.body.contains("is-pinned"))
         #expect(!page.body.contains("has-more-compact"), "four tabs and a pinned one fit a phone")
-        #expect(client.get("/tabs/tv").status == 404, "a hidden tab has no pages")
-        #expect(client.get("/tabs/audiobooks").status == 200, "a sidebar-only tab has")
+        await #expect(client.get("/tabs/tv").status == 404, "a hidden tab has no pages")
+        await #expect(client.get("/tabs/audiobooks").status == 200, "a sidebar-only tab has")
         // The pinned tab comes after More in the markup, as on screen.
         let bar = try #require(page.section(from: "<nav class=\"tab-bar", to: "</nav>"))
         let more = try #require(bar.range(of: "tab-item tab-more"))
@@ -49,9 +49,9 @@ struct HiddenTabsRouteTests {
     }
 
     @Test("Edit lists hideable tabs with Hide and hidden ones with Show; both are plain posts answered with 303")
-    func hideAndShow() throws {
+    func hideAndShow() async throws {
         let client = TestClient(try app().0.responder)
-        let edit = client.get("/more/edit")
+        let edit = await client.get("/more/edit")
         #expect(edit.body.contains("id=\"c-hide-movies\""))
         #expect(!edit.body.contains("c-hide-featured") && !edit.body.contains("c-hide-music"))
         #expect(!edit.body.contains("c-hide-purchased"))
@@ -60,82 +60,83 @@ struct HiddenTabsRouteTests {
         #expect(edit.body.contains("Only in the sidebar"))
         let token = try #require(edit.csrfToken)
         let version = try #require(Self.version(edit))
-        let shown = client.post(
+        let shown = await client.post(
             "/more/edit", form: [("csrf", token), ("action", "show"), ("tab", "tv"), ("version", version)])
         #expect(shown.status == 303)
         #expect(shown.location == "/more/edit#c-row-tv")
-        let after = client.get("/more/edit")
+        let after = await client.get("/more/edit")
         #expect(after.body.contains("TV Shows</bdi> is shown again."))
         #expect(!after.body.contains("id=\"show-tv\""))
-        let page = client.get("/tabs/tv")
+        let page = await client.get("/tabs/tv")
         #expect(page.status == 200)
         #expect(page.body.contains("has-more-compact"), "five tabs and a pinned one: 3 + More + Purchased on a phone")
-        let hidden = client.post(
+        let hidden = await client.post(
             "/more/edit",
             form: [
                 ("csrf", token), ("action", "hide"), ("tab", "movies"), ("version", try #require(Self.version(after))),
             ])
         #expect(hidden.status == 303)
         #expect(hidden.location == "/more/edit#show-movies")
-        #expect(client.get("/more/edit").body.contains("Movies</bdi> is hidden."))
-        #expect(!client.get("/tabs/featured").barTabIDs.contains("movies"))
+        await #expect(client.get("/more/edit").body.contains("Movies</bdi> is hidden."))
+        await #expect(!client.get("/tabs/featured").barTabIDs.contains("movies"))
         // Reset brings the model's default back: Movies shown, TV hidden.
-        let reset = client.post(
+        let reset = await client.post(
             "/more/edit",
             form: [
                 ("csrf", token), ("action", "reset"), ("version", try #require(Self.version(client.get("/more/edit")))),
             ])
         #expect(reset.status == 303)
-        #expect(
+        await #expect(
             client.get("/tabs/featured").barTabIDs == [
                 "featured", "music", "movies", "podcasts", "audiobooks", "purchased",
             ])
     }
 
     @Test("bad input changes nothing: unknown ids and tabs that do not allow hiding 400, no CSRF 403, a stale post 409")
-    func badInput() throws {
+    func badInput() async throws {
         let client = TestClient(try app().0.responder)
-        let edit = client.get("/more/edit")
+        let edit = await client.get("/more/edit")
         let token = try #require(edit.csrfToken)
         let version = try #require(Self.version(edit))
-        func post(_ action: String, _ tab: String, csrf: String? = nil, version v: String? = nil) -> TestResponse {
-            client.post(
+        func post(_ action: String, _ tab: String, csrf: String? = nil, version v: String? = nil) async -> TestResponse
+        {
+            await client.post(
                 "/more/edit",
                 form: [("csrf", csrf ?? token), ("action", action), ("tab", tab), ("version", v ?? version)])
         }
-        let unknown = post("hide", "ghost")
+        let unknown = await post("hide", "ghost")
         #expect(unknown.status == 400)
         #expect(unknown.body.contains("ghost"))
-        let fixed = post("hide", "featured")
+        let fixed = await post("hide", "featured")
         #expect(fixed.status == 400)
         #expect(fixed.body.contains("does not allow hiding"))
-        #expect(post("hide", "purchased").status == 400)
-        #expect(post("hide", "audiobooks").status == 400)
-        let already = post("show", "movies")
+        await #expect(post("hide", "purchased").status == 400)
+        await #expect(post("hide", "audiobooks").status == 400)
+        let already = await post("show", "movies")
         #expect(already.status == 400)
         #expect(already.body.contains("already shown"))
-        #expect(post("hide", "movies", csrf: "forged").status == 403)
-        #expect(post("hide", "movies", version: "0000000000000000").status == 409)
-        #expect(client.get("/tabs/featured").barTabIDs.contains("movies"), "nothing was hidden")
+        await #expect(post("hide", "movies", csrf: "forged").status == 403)
+        await #expect(post("hide", "movies", version: "0000000000000000").status == 409)
+        await #expect(client.get("/tabs/featured").barTabIDs.contains("movies"), "nothing was hidden")
         // Two windows: one hides Movies, the other (its page from before) tries to show TV.
-        #expect(post("hide", "movies").status == 303)
-        let stale = post("show", "tv")
+        await #expect(post("hide", "movies").status == 303)
+        let stale = await post("show", "tv")
         #expect(stale.status == 409)
         #expect(stale.body.contains("id=\"show-movies\""), "the answer shows the arrangement as it is")
-        #expect(client.get("/tabs/tv").status == 404, "TV stays hidden")
+        await #expect(client.get("/tabs/tv").status == 404, "TV stays hidden")
         // Selecting a hidden tab is refused too.
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 400)
+        await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 400)
     }
 
     @Test("a model change reconciles every session: unknown ids dropped, tabs that no longer allow hiding shown")
-    func reload() throws {
+    func reload() async throws {
         let (app, path) = try app()
         let alice = TestClient(app.responder)
         let bob = TestClient(app.responder)
         for client in [alice, bob] {
-            let edit = client.get("/more/edit")
+            let edit = await client.get("/more/edit")
             let token = try #require(edit.csrfToken)
-            #expect(
+            await #expect(
                 client.post(
                     "/more/edit",
                     form: [
@@ -144,7 +145,7 @@ struct HiddenTabsRouteTests {
                     ]
                 ).status == 303)
         }
-        #expect(alice.get("/tabs/movies").status == 404)
+        await #expect(alice.get("/tabs/movies").status == 404)
         // Movies no longer allows hiding; TV is gone.
         TestFixtures.write(
             Self.tabs.replacingOccurrences(of: #", "allowsHiding": true"#, with: "")
@@ -154,10 +155,10 @@ struct HiddenTabsRouteTests {
             to: path)
         #expect(app.reloadTabs() == nil)
         for client in [alice, bob] {
-            let page = client.get("/tabs/featured")
+            let page = await client.get("/tabs/featured")
             #expect(page.barTabIDs == ["featured", "music", "movies", "podcasts", "audiobooks", "purchased"])
-            #expect(client.get("/tabs/movies").status == 200)
-            #expect(!client.get("/more/edit").body.contains("hidden-heading"), "no hidden tabs left")
+            await #expect(client.get("/tabs/movies").status == 200)
+            await #expect(!client.get("/more/edit").body.contains("hidden-heading"), "no hidden tabs left")
         }
     }
 }

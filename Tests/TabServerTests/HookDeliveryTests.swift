@@ -30,69 +30,69 @@ struct HookDeliveryTests {
     }
 
     @Test("didSelect fires once although the write conflicted three times")
-    func didSelectOnce() throws {
+    func didSelectOnce() async throws {
         let counter = Counter()
         let (app, store) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
         // Visiting Movies stores a session, so the select below updates it (and can conflict).
-        let token = try #require(client.get("/tabs/movies").csrfToken)
+        let token = try await #require(client.get("/tabs/movies").csrfToken)
         store.arm(3)
-        let response = client.post("/select", form: [("csrf", token), ("tab", "music")])
+        let response = await client.post("/select", form: [("csrf", token), ("tab", "music")])
         #expect(response.status == 303)
         #expect(store.conflicts.load(ordering: .relaxed) == 3, "the request really was re-run")
         #expect(counter.events == ["didSelect music selected=music"])
-        #expect(client.follow(response).currentTabID == "music")
+        await #expect(client.follow(response).currentTabID == "music")
     }
 
     @Test("customizing hooks fire once each under conflicts, with the committed result")
-    func customizingOnce() throws {
+    func customizingOnce() async throws {
         let counter = Counter()
         let (app, store) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/movies")
+        _ = await client.get("/tabs/movies")
         store.arm(2)
-        let edit = client.get("/more/edit")
+        let edit = await client.get("/more/edit")
         #expect(edit.status == 200)
         let token = try #require(edit.csrfToken)
         let version = try #require(edit.attribute(named: "value", inTagContaining: "name=\"version\""))
         store.arm(2)
-        #expect(
+        await #expect(
             client.post(
                 "/more/edit", form: [("csrf", token), ("version", version), ("action", "down"), ("tab", "music")]
             )
             .status == 303)
         store.arm(2)
-        #expect(client.post("/more/edit", form: [("csrf", token), ("action", "done")]).status == 303)
+        await #expect(client.post("/more/edit", form: [("csrf", token), ("action", "done")]).status == 303)
         #expect(counter.events == ["willBegin", "didEnd changed=true"])
         #expect(store.conflicts.load(ordering: .relaxed) == 6)
     }
 
     @Test("a request that fails to commit tells no observer")
-    func noEventWithoutCommit() throws {
+    func noEventWithoutCommit() async throws {
         let counter = Counter()
         let (app, store) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/movies").csrfToken)
+        let token = try await #require(client.get("/tabs/movies").csrfToken)
         store.arm(1000)  // every attempt loses: the app gives up with 409
-        let response = client.post("/select", form: [("csrf", token), ("tab", "music")])
+        let response = await client.post("/select", form: [("csrf", token), ("tab", "music")])
         #expect(response.status == 409)
         #expect(counter.events.isEmpty)
     }
 
     @Test("64 concurrent selects on one session all answer 303, each observed once")
-    func concurrentSelects() throws {
+    func concurrentSelects() async throws {
         let counter = Counter()
         let (app, _) = try app(interferences: 0, counter: counter)
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/movies").csrfToken)
+        let token = try await #require(client.get("/tabs/movies").csrfToken)
         let cookie = try #require(client.cookies["tabserver_session"])
         let statuses = Mutex<[Int]>([])
         let responder = app.responder
-        DispatchQueue.concurrentPerform(iterations: 64) { index in
+        await onThreads(64) { index in
             let visitor = TestClient(responder)
             visitor.cookies["tabserver_session"] = cookie
             let tab = ["music", "movies", "tv", "featured"][index % 4]
-            let status = visitor.post("/select", form: [("csrf", token), ("tab", tab)]).status
+            let status = await visitor.post("/select", form: [("csrf", token), ("tab", tab)]).status
             statuses.withLock { $0.append(status) }
         }
         #expect(statuses.withLock { $0 }.allSatisfy { $0 == 303 })
@@ -100,16 +100,16 @@ struct HookDeliveryTests {
     }
 
     /// `tabserver_hook_events_total` from `/metrics`.
-    func queued(_ client: TestClient) -> Int {
+    func queued(_ client: TestClient) async -> Int {
         let name = "tabserver_hook_events_total"
-        for line in client.get("/metrics").body.split(separator: "\n") where line.hasPrefix(name + " ") {
+        for line in await client.get("/metrics").body.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Int(line.dropFirst(name.count + 1)) ?? -1
         }
         return -1
     }
 
     @Test("without an observer hook no event is queued; with one, each tap's event is")
-    func queuedOnlyForObservers() throws {
+    func queuedOnlyForObservers() async throws {
         var configuration = sevenTabConfiguration()
         configuration.metrics = true
         for observed in [false, true] {
@@ -118,12 +118,12 @@ struct HookDeliveryTests {
             if observed { hooks.didSelect = { tab, _ in counter.record(tab.id) } }
             let app = try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, log: quietLog)
             let client = TestClient(app.responder)
-            let token = try #require(client.get("/tabs/movies").csrfToken)
+            let token = try await #require(client.get("/tabs/movies").csrfToken)
             for tab in ["music", "tv", "featured"] {
-                #expect(client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 303)
+                await #expect(client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 303)
             }
             #expect(app.responder.finishHooks(within: .seconds(5)))
-            #expect(queued(client) == (observed ? 3 : 0))
+            await #expect(queued(client) == (observed ? 3 : 0))
             #expect(counter.events == (observed ? ["music", "tv", "featured"] : []))
         }
     }

@@ -30,91 +30,92 @@ private final class Browser {
     }
 
     var headers: [(String, String)] { user.map { [("X-Forwarded-User", $0)] } ?? [] }
-    func get(_ path: String) -> TestResponse { client.get(path, headers: headers) }
-    func post(_ path: String, _ form: [(String, String)]) -> TestResponse {
-        client.post(path, form: form, headers: headers)
+    func get(_ path: String) async -> TestResponse { await client.get(path, headers: headers) }
+    func post(_ path: String, _ form: [(String, String)]) async -> TestResponse {
+        await client.post(path, form: form, headers: headers)
     }
 
     /// One step in More → Edit, with the editor page's token and version.
-    func customize(_ fields: [(String, String)]) throws -> TestResponse {
-        let editor = get("/more/edit")
+    func customize(_ fields: [(String, String)]) async throws -> TestResponse {
+        let editor = await get("/more/edit")
         let token = try #require(editor.csrfToken)
         let version = try #require(editor.customizeVersion)
-        return post("/more/edit", [("csrf", token), ("version", version)] + fields)
+        return await post("/more/edit", [("csrf", token), ("version", version)] + fields)
     }
 
-    func select(_ tab: String) throws -> TestResponse {
-        let token = try #require(get("/more").csrfToken)
-        return post("/select", [("csrf", token), ("tab", tab)])
+    func select(_ tab: String) async throws -> TestResponse {
+        let token = try await #require(get("/more").csrfToken)
+        return await post("/select", [("csrf", token), ("tab", tab)])
     }
 
-    var more: [String] { self.get("/more").moreTabIDs }
+    var more: [String] { get async { await self.get("/more").moreTabIDs } }
 }
 
 @Suite("Signed-in users: state follows the user (in-process)")
 struct IdentityTests {
     @Test("an arrangement made in one browser shows in the other; the selection does not")
-    func arrangementFollows() throws {
+    func arrangementFollows() async throws {
         let app = try makeIdentityApp()
         let laptop = Browser(app, user: "alice")
         let phone = Browser(app, user: "alice")
-        #expect(try laptop.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
-        #expect(try laptop.customize([("action", "down"), ("tab", "music")]).status == 303)
-        #expect(laptop.more == ["tv", "podcasts", "purchased"])
-        let laptopBar = laptop.get("/tabs/music").barTabIDs
+        await #expect(try laptop.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        await #expect(try laptop.customize([("action", "down"), ("tab", "music")]).status == 303)
+        await #expect(laptop.more == ["tv", "podcasts", "purchased"])
+        let laptopBar = await laptop.get("/tabs/music").barTabIDs
         #expect(laptopBar.prefix(3) == ["featured", "movies", "music"])
-        #expect(phone.more == ["tv", "podcasts", "purchased"], "the arrangement follows the user")
-        #expect(phone.get("/tabs/featured").barTabIDs == laptopBar)
-        #expect(try laptop.select("tv").location == "/tabs/tv")
-        #expect(laptop.get("/tabs/tv/shows/3").status == 200)
-        #expect(laptop.get("/").location == "/tabs/tv/shows/3")
-        let phoneHome = phone.get("/").location
+        await #expect(phone.more == ["tv", "podcasts", "purchased"], "the arrangement follows the user")
+        await #expect(phone.get("/tabs/featured").barTabIDs == laptopBar)
+        await #expect(try laptop.select("tv").location == "/tabs/tv")
+        await #expect(laptop.get("/tabs/tv/shows/3").status == 200)
+        await #expect(laptop.get("/").location == "/tabs/tv/shows/3")
+        let phoneHome = await phone.get("/").location
         #expect(phoneHome != nil && phoneHome != "/tabs/tv/shows/3", "selection and positions stay per browser")
         // A language chosen on the phone shows on the laptop.
-        let token = try #require(phone.get("/more").csrfToken)
-        #expect(phone.post("/language", [("csrf", token), ("lang", "de")]).status == 303)
-        #expect(laptop.get("/more").body.contains("<html lang=\"de\""))
-        #expect(Browser(app, user: "bob").more == ["podcasts", "audiobooks", "purchased"], "another user: default")
+        let token = try await #require(phone.get("/more").csrfToken)
+        await #expect(phone.post("/language", [("csrf", token), ("lang", "de")]).status == 303)
+        await #expect(laptop.get("/more").body.contains("<html lang=\"de\""))
+        await #expect(
+            Browser(app, user: "bob").more == ["podcasts", "audiobooks", "purchased"], "another user: default")
     }
 
     @Test("signing out falls back to the browser's own choices, unchanged; signing in again restores the user's")
-    func signOut() throws {
+    func signOut() async throws {
         let app = try makeIdentityApp()
         let browser = Browser(app, user: nil)
-        #expect(try browser.customize([("action", "bar"), ("tab", "purchased")]).status == 303)
-        let anonymous = browser.more
+        await #expect(try browser.customize([("action", "bar"), ("tab", "purchased")]).status == 303)
+        let anonymous = await browser.more
         #expect(!anonymous.contains("purchased"))
         let other = Browser(app, user: "alice")
-        #expect(try other.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        await #expect(try other.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
         browser.user = "alice"
-        #expect(browser.more == ["tv", "podcasts", "purchased"], "the user's existing arrangement wins")
-        #expect(try browser.customize([("action", "more"), ("tab", "music")]).status == 303)
+        await #expect(browser.more == ["tv", "podcasts", "purchased"], "the user's existing arrangement wins")
+        await #expect(try browser.customize([("action", "more"), ("tab", "music")]).status == 303)
         browser.user = nil
-        #expect(browser.more == anonymous, "signed out: the anonymous arrangement, unchanged")
+        await #expect(browser.more == anonymous, "signed out: the anonymous arrangement, unchanged")
         browser.user = "alice"
-        #expect(browser.more.first == "music")
-        #expect(other.more.first == "music")
+        await #expect(browser.more.first == "music")
+        await #expect(other.more.first == "music")
     }
 
     @Test("the first signed-in request merges the browser's choices into a user who has none")
-    func mergeOnSignIn() throws {
+    func mergeOnSignIn() async throws {
         let app = try makeIdentityApp()
         let browser = Browser(app, user: nil)
-        #expect(try browser.customize([("action", "bar"), ("tab", "purchased")]).status == 303)
-        let anonymous = browser.more
+        await #expect(try browser.customize([("action", "bar"), ("tab", "purchased")]).status == 303)
+        let anonymous = await browser.more
         browser.user = "carol"
-        #expect(browser.more == anonymous, "carol had the default: the browser's arrangement is taken")
+        await #expect(browser.more == anonymous, "carol had the default: the browser's arrangement is taken")
         let phone = Browser(app, user: "carol")
-        #expect(phone.more == anonymous, "and now follows carol")
+        await #expect(phone.more == anonymous, "and now follows carol")
         // Merged once: a reset by carol elsewhere is not undone by this browser's old choices.
-        #expect(try phone.customize([("action", "reset")]).status == 303)
-        #expect(browser.more == ["podcasts", "audiobooks", "purchased"])
+        await #expect(try phone.customize([("action", "reset")]).status == 303)
+        await #expect(browser.more == ["podcasts", "audiobooks", "purchased"])
         browser.user = nil
-        #expect(browser.more == anonymous)
+        await #expect(browser.more == anonymous)
     }
 
     @Test("a header from an untrusted peer is ignored (and logged once); bad values count as absent")
-    func spoofing() throws {
+    func spoofing() async throws {
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(getpid()).log").path
         let descriptor = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer {
@@ -127,71 +128,71 @@ struct IdentityTests {
         let app = try buildApplication(
             configuration, content: DemoCatalog(), hooks: demoHooks(), redis: .standard, log: log)
         let alice = Browser(app, user: "alice")
-        #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
-        let aliceMore = alice.more
+        await #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        let aliceMore = await alice.more
 
         let spoofer = Browser(app, user: "alice")
         spoofer.client.remoteAddress = "203.0.113.9"
-        #expect(spoofer.more == ["podcasts", "audiobooks", "purchased"], "not alice's arrangement")
-        #expect(try spoofer.customize([("action", "more"), ("tab", "music")]).status == 303)
-        #expect(alice.more == aliceMore, "alice's record is untouched")
+        await #expect(spoofer.more == ["podcasts", "audiobooks", "purchased"], "not alice's arrangement")
+        await #expect(try spoofer.customize([("action", "more"), ("tab", "music")]).status == 303)
+        await #expect(alice.more == aliceMore, "alice's record is untouched")
         log.flush()
         let text = try String(contentsOfFile: logPath, encoding: .utf8)
         #expect(text.components(separatedBy: "X-Forwarded-User").count - 1 == 1, "logged once: \(text)")
 
         for bad in ["", String(repeating: "a", count: 257), "ali\u{1}ce"] {
             let browser = Browser(app, user: bad)
-            #expect(browser.more == ["podcasts", "audiobooks", "purchased"], "\(bad.prefix(5).debugDescription)")
+            await #expect(browser.more == ["podcasts", "audiobooks", "purchased"], "\(bad.prefix(5).debugDescription)")
         }
         // 256 bytes is still a name.
         let long = Browser(app, user: String(repeating: "a", count: 256))
-        #expect(try long.customize([("action", "bar"), ("tab", "purchased")]).status == 303)
-        #expect(Browser(app, user: String(repeating: "a", count: 256)).more.contains("purchased") == false)
+        await #expect(try long.customize([("action", "bar"), ("tab", "purchased")]).status == 303)
+        await #expect(Browser(app, user: String(repeating: "a", count: 256)).more.contains("purchased") == false)
     }
 
     @Test("--identity-header takes a header name; empty turns it off; two values are no name")
-    func configuration() throws {
-        func header(_ arguments: [String], _ environment: [String: String] = [:]) throws -> String? {
+    func configuration() async throws {
+        func header(_ arguments: [String], _ environment: [String: String] = [:]) async throws -> String? {
             guard case .run(let parsed) = try AppConfiguration.parse(arguments: arguments, environment: environment)
             else { throw ConfigurationError("not a run") }
             return parsed.identityHeader
         }
-        #expect(try header(["--identity-header", "Remote-User"]) == "Remote-User")
-        #expect(try header([], ["TABSERVER_IDENTITY_HEADER": "X-Forwarded-Email"]) == "X-Forwarded-Email")
-        #expect(try header([]) == nil)
-        #expect(try header(["--identity-header="]) == nil)
+        await #expect(try header(["--identity-header", "Remote-User"]) == "Remote-User")
+        await #expect(try header([], ["TABSERVER_IDENTITY_HEADER": "X-Forwarded-Email"]) == "X-Forwarded-Email")
+        await #expect(try header([]) == nil)
+        await #expect(try header(["--identity-header="]) == nil)
         #expect(throws: ConfigurationError.self) {
             _ = try AppConfiguration.parse(arguments: ["--identity-header", "X User:"], environment: [:])
         }
         let app = try makeIdentityApp()
         let alice = Browser(app, user: "alice")
-        #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        await #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
         let twice = TestClient(app.responder)
-        let more = twice.get("/more", headers: [("X-Forwarded-User", "alice"), ("X-Forwarded-User", "alice")])
+        let more = await twice.get("/more", headers: [("X-Forwarded-User", "alice"), ("X-Forwarded-User", "alice")])
         #expect(more.moreTabIDs == ["podcasts", "audiobooks", "purchased"])
     }
 
     @Test("with the feature off the header means nothing")
-    func off() throws {
+    func off() async throws {
         let app = try makeApp()
         let alice = Browser(app, user: "alice")
-        #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
-        #expect(Browser(app, user: "alice").more == ["podcasts", "audiobooks", "purchased"])
+        await #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        await #expect(Browser(app, user: "alice").more == ["podcasts", "audiobooks", "purchased"])
     }
 
     @Test("a cookie naming a user's record is refused: it starts a fresh session")
-    func recordIsNoSession() throws {
+    func recordIsNoSession() async throws {
         let app = try makeIdentityApp()
         let alice = Browser(app, user: "alice")
-        #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        await #expect(try alice.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
         let forger = Browser(app, user: nil)
         forger.client.cookies["tabserver_session"] = SessionID.user("alice").text
-        #expect(forger.more == ["podcasts", "audiobooks", "purchased"])
+        await #expect(forger.more == ["podcasts", "audiobooks", "purchased"])
         #expect(forger.client.cookies["tabserver_session"] == SessionID.user("alice").text, "no cookie for nothing")
     }
 
     @Test("a user's record written meanwhile by another device: the request runs again and applies once")
-    func conflict() throws {
+    func conflict() async throws {
         let store = InterferingSessionStore(
             MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
         var configuration = sevenTabConfiguration()
@@ -200,10 +201,10 @@ struct IdentityTests {
             configuration, content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
         let laptop = Browser(app, user: "alice")
         let phone = Browser(app, user: "alice")
-        #expect(try laptop.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
-        let editor = phone.get("/more/edit")
+        await #expect(try laptop.customize([("action", "bar"), ("tab", "audiobooks")]).status == 303)
+        let editor = await phone.get("/more/edit")
         store.arm(1)
-        let moved = phone.post(
+        let moved = await phone.post(
             "/more/edit",
             [
                 ("csrf", try #require(editor.csrfToken)), ("version", try #require(editor.customizeVersion)),
@@ -211,38 +212,39 @@ struct IdentityTests {
             ])
         #expect(moved.status == 303)
         #expect(store.conflicts.load(ordering: .relaxed) == 1)
-        #expect(laptop.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "audiobooks", "movies"])
+        await #expect(
+            laptop.get("/tabs/featured").barTabIDs.prefix(4) == ["featured", "music", "audiobooks", "movies"])
     }
 
     @Test("a cleared badge follows the user; badges the app sets for a browser or for the user show")
-    func badges() throws {
+    func badges() async throws {
         let app = try makeIdentityApp()
         let laptop = Browser(app, user: "alice")
         let phone = Browser(app, user: "alice")
         let three = "aria-hidden=\"true\">3</span>"
-        #expect(phone.get("/tabs/featured").body.contains(three))
-        #expect(try laptop.select("music").status == 303)
-        #expect(!laptop.get("/tabs/featured").body.contains(three))
-        #expect(!phone.get("/tabs/featured").body.contains(three), "music's badge was cleared by alice")
-        #expect(Browser(app, user: "bob").get("/tabs/featured").body.contains(three))
+        await #expect(phone.get("/tabs/featured").body.contains(three))
+        await #expect(try laptop.select("music").status == 303)
+        await #expect(!laptop.get("/tabs/featured").body.contains(three))
+        await #expect(!phone.get("/tabs/featured").body.contains(three), "music's badge was cleared by alice")
+        await #expect(Browser(app, user: "bob").get("/tabs/featured").body.contains(three))
 
         // For one browser of hers (by session id), and for alice everywhere (by her record's id).
         let laptopCookie = try #require(laptop.client.cookies["tabserver_session"])
         let laptopID = try #require(SessionID(cookieValue: laptopCookie))
         #expect(try app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: laptopID))
-        #expect(laptop.get("/tabs/featured").body.contains(">Sale</span>"))
-        #expect(!phone.get("/tabs/featured").body.contains(">Sale</span>"))
+        await #expect(laptop.get("/tabs/featured").body.contains(">Sale</span>"))
+        await #expect(!phone.get("/tabs/featured").body.contains(">Sale</span>"))
         #expect(try app.setBadge(.badge(.text("Gift")), forTab: "tv", visitor: .user("alice")))
-        #expect(laptop.get("/tabs/featured").body.contains(">Gift</span>"))
-        #expect(phone.get("/tabs/featured").body.contains(">Gift</span>"))
+        await #expect(laptop.get("/tabs/featured").body.contains(">Gift</span>"))
+        await #expect(phone.get("/tabs/featured").body.contains(">Gift</span>"))
         laptop.user = nil
-        #expect(laptop.get("/tabs/featured").body.contains(">Sale</span>"), "the browser's own badge")
-        #expect(!laptop.get("/tabs/featured").body.contains(">Gift</span>"), "signed out")
-        #expect(laptop.get("/tabs/featured").body.contains(three), "the anonymous state never cleared it")
+        await #expect(laptop.get("/tabs/featured").body.contains(">Sale</span>"), "the browser's own badge")
+        await #expect(!laptop.get("/tabs/featured").body.contains(">Gift</span>"), "signed out")
+        await #expect(laptop.get("/tabs/featured").body.contains(three), "the anonymous state never cleared it")
     }
 
     @Test("hooks and the content provider see the user")
-    func hooksSeeUser() throws {
+    func hooksSeeUser() async throws {
         let seen = Mutex<[String]>([])
         var hooks = demoHooks()
         hooks.didSelect = { tab, _ in seen.withLock { $0.append("didSelect \(tab.id) \(AppHooks.user ?? "-")") } }
@@ -256,11 +258,11 @@ struct IdentityTests {
         configuration.identityHeader = "X-Forwarded-User"
         let app = try buildApplication(configuration, content: provider, hooks: hooks, log: quietLog)
         let alice = Browser(app, user: "alice")
-        #expect(try alice.select("tv").status == 303)
-        #expect(alice.get("/tabs/tv").status == 200)
+        await #expect(try alice.select("tv").status == 303)
+        await #expect(alice.get("/tabs/tv").status == 200)
         alice.user = nil
-        #expect(try alice.select("music").status == 303)
-        #expect(alice.get("/tabs/music").status == 200)
+        await #expect(try alice.select("music").status == 303)
+        await #expect(alice.get("/tabs/music").status == 200)
         #expect(
             seen.withLock { $0 } == ["shouldSelect alice", "didSelect tv alice", "shouldSelect -", "didSelect music -"])
         #expect(provider.users == ["alice", nil])
@@ -274,9 +276,9 @@ private final class UserRecordingCatalog: TabContentProvider {
     private let seen = Mutex<[String?]>([])
     var users: [String?] { seen.withLock { $0 } }
 
-    func page(for request: TabPageRequest) -> TabPage? {
-        seen.withLock { $0.append(request.user) }
-        return base.page(for: request)
+    func page(for request: HTTPRequest, context: RequestContext) async throws -> TabPage? {
+        seen.withLock { $0.append(context.user) }
+        return try await base.page(for: request, context: context)
     }
 }
 
@@ -412,22 +414,22 @@ struct IdentityProxyTests {
     }
 
     @Test("an arrangement changed on one device redraws the bar on the user's other devices (live, across instances)")
-    func liveBar() throws {
+    func liveBar() async throws {
         let redis = try RedisServer()
         defer { redis.stop() }
-        func instance() throws -> Application {
+        func instance() async throws -> Application {
             try makeApp {
                 $0.sessions = try SessionStoreConfiguration(redis.url)
                 $0.identityHeader = "X-Forwarded-User"
             }
         }
-        let first = try instance()
-        let second = try instance()
+        let first = try await instance()
+        let second = try await instance()
         let server = try second.start()
         defer { server.shutdown() }
         let laptop = Browser(first, user: "alice")
         let phone = Browser(second, user: "alice")
-        _ = phone.get("/more/edit")
+        _ = await phone.get("/more/edit")
         let cookie = try #require(phone.client.cookies["tabserver_session"])
         let stream = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 3))
         #expect(
@@ -443,7 +445,7 @@ struct IdentityProxyTests {
         let actions = [("bar", "audiobooks"), ("up", "audiobooks"), ("down", "audiobooks")]
         for attempt in 0..<20 where !received.contains("event: bar") {
             let (action, tab) = actions[attempt % actions.count]
-            _ = try laptop.customize([("action", action), ("tab", tab)])
+            _ = try await laptop.customize([("action", action), ("tab", tab)])
             for _ in 0..<4 where !received.contains("event: bar") {
                 received += stream.readAvailable(timeoutMilliseconds: 50) ?? ""
             }

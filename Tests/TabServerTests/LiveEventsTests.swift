@@ -35,15 +35,15 @@ struct LiveEventsTests {
     }
 
     @Test("setBadge reaches the visitor's open stream, and only theirs; Last-Event-ID resumes")
-    func badgeEvents() throws {
+    func badgeEvents() async throws {
         let app = try makeApp { $0.liveHeartbeat = .milliseconds(300) }
         let server = try app.start()
         defer { server.shutdown() }
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/music")
+        _ = await visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let other = TestClient(app.responder)
-        _ = other.get("/tabs/music")
+        _ = await other.get("/tabs/music")
         let otherCookie = try #require(other.cookies["tabserver_session"])
 
         let stream = try subscribe(server.port, cookie: cookie)
@@ -73,7 +73,7 @@ struct LiveEventsTests {
     }
 
     @Test("through nginx (docs/deployment.md's proxy settings) each event arrives as it is written")
-    func throughNginx() throws {
+    func throughNginx() async throws {
         let app = try makeApp()
         let server = try app.start()
         defer { server.shutdown() }
@@ -88,7 +88,7 @@ struct LiveEventsTests {
                 """)
         defer { nginx.stop() }
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/music")
+        _ = await visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let stream = try subscribe(nginx.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("retry:"), "the first bytes pass nginx at once")
@@ -100,7 +100,7 @@ struct LiveEventsTests {
     }
 
     @Test("two instances on Redis: a badge set on one reaches a stream on the other (pub/sub)")
-    func acrossInstances() throws {
+    func acrossInstances() async throws {
         let redis = try RedisServer()
         defer { redis.stop() }
         let first = try makeApp { $0.sessions = try SessionStoreConfiguration(redis.url) }
@@ -111,7 +111,7 @@ struct LiveEventsTests {
             serverB.shutdown()
         }
         let visitor = TestClient(first.responder)
-        _ = visitor.get("/tabs/music")
+        _ = await visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let stream = try subscribe(serverB.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("200"))
@@ -128,45 +128,45 @@ struct LiveEventsTests {
     }
 
     @Test("a badge cleared by opening its tab (clearsBadgeOnSelect) redraws the visitor's other windows")
-    func clearedBadge() throws {
+    func clearedBadge() async throws {
         let app = try makeApp()
         let server = try app.start()
         defer { server.shutdown() }
         let visitor = TestClient(app.responder)
-        let page = visitor.get("/tabs/movies")
+        let page = await visitor.get("/tabs/movies")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let stream = try subscribe(server.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("200"))
         let token = try #require(page.csrfToken)
-        #expect(visitor.post("/select", form: [("csrf", token), ("tab", "music")]).status == 303)
+        await #expect(visitor.post("/select", form: [("csrf", token), ("tab", "music")]).status == 303)
         #expect(read(stream, until: "event: bar").contains("event: bar"))
     }
 
     @Test("the bar event names the window whose post caused it (TabServer-Window), so that one need not redraw")
-    func barEventNamesItsWindow() throws {
+    func barEventNamesItsWindow() async throws {
         let app = try makeApp()
         let server = try app.start()
         defer { server.shutdown() }
         let visitor = TestClient(app.responder)
-        let page = visitor.get("/tabs/movies")
+        let page = await visitor.get("/tabs/movies")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         let stream = try subscribe(server.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("200"))
         let token = try #require(page.csrfToken)
         let window = "0123456789abcdef01234567"
-        let tapped = visitor.post(
+        let tapped = await visitor.post(
             "/select", form: [("csrf", token), ("tab", "music")], headers: [("TabServer-Window", window)])
         #expect(tapped.status == 303)
         #expect(read(stream, until: "\"}").contains("data: {\"from\":\"\(window)\"}"))
     }
 
     @Test("a reload of the tab file tells every open page to redraw its bar")
-    func barOnReload() throws {
+    func barOnReload() async throws {
         let app = try makeApp()
         let server = try app.start()
         defer { server.shutdown() }
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/music")
+        _ = await visitor.get("/tabs/music")
         let stream = try subscribe(server.port, cookie: try #require(visitor.cookies["tabserver_session"]))
         _ = read(stream, until: "retry:")
         #expect(app.reloadTabs() == nil)
@@ -174,7 +174,7 @@ struct LiveEventsTests {
     }
 
     @Test("without a session /events is 204; streams per session are capped; shutdown ends streams at once")
-    func capsAndShutdown() throws {
+    func capsAndShutdown() async throws {
         let app = try makeApp()
         let server = try app.start()
         let anonymous = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 3))
@@ -182,7 +182,7 @@ struct LiveEventsTests {
         #expect(anonymous.readResponse()?.status == 204)
 
         let visitor = TestClient(app.responder)
-        _ = visitor.get("/tabs/music")
+        _ = await visitor.get("/tabs/music")
         let cookie = try #require(visitor.cookies["tabserver_session"])
         var open: [RawHTTPConnection] = []
         for _ in 0..<app.responder.events.maximumPerSession {

@@ -17,10 +17,10 @@ struct LocalizationTests {
             ("fr", "en", "ltr", "More"),
             ("", "en", "ltr", "More"), ("*", "en", "ltr", "More"),
         ])
-    func negotiation(header: String, code: String, direction: String, more: String) throws {
+    func negotiation(header: String, code: String, direction: String, more: String) async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", header)]
-        let page = client.get("/tabs/featured")
+        let page = await client.get("/tabs/featured")
         #expect(page.body.contains("<html lang=\"\(code)\" dir=\"\(direction)\">"))
         #expect(page.body.contains("<span class=\"tab-title\" aria-hidden=\"true\">\(more)</span>"))
     }
@@ -30,53 +30,54 @@ struct LocalizationTests {
         arguments: [
             (15, "DE-at", "de"), (16, "de", "en"), (0, String(repeating: "d", count: 100) + ", Ja", "ja"),
         ])
-    func boundedNegotiation(before: Int, range: String, code: String) throws {
+    func boundedNegotiation(before: Int, range: String, code: String) async throws {
         let client = TestClient(try makeApp().responder)
         let unknown = (0..<before).map { "x\($0)-yy" } + [range]
         let padding = String(repeating: ", zz", count: 7_000)
         client.defaultHeaders = [("Accept-Language", unknown.joined(separator: ", ") + padding)]
-        #expect(client.get("/tabs/featured").body.contains("<html lang=\"\(code)\""))
+        await #expect(client.get("/tabs/featured").body.contains("<html lang=\"\(code)\""))
     }
 
     @Test("tab titles and positions are translated; the model's titles stay for English")
-    func tabTitles() throws {
+    func tabTitles() async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
-        let page = client.get("/tabs/music")
+        let page = await client.get("/tabs/music")
         #expect(page.body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Musik</span>"))
         #expect(page.body.contains("Tab 2 von 7"))
         #expect(page.body.contains("<title>Musik · TabServer Store</title>"))
         let english = TestClient(try makeApp().responder)
-        #expect(english.get("/tabs/music").body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Music</span>"))
+        await #expect(
+            english.get("/tabs/music").body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Music</span>"))
     }
 
     @Test("an explicit choice is kept in the session and beats Accept-Language; auto goes back")
-    func explicitChoice() throws {
+    func explicitChoice() async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
-        let more = client.get("/more")
+        let more = await client.get("/more")
         #expect(more.body.contains("<option value=\"ar\">العربية</option>"))
         var token = try #require(more.csrfToken)
-        let chosen = client.post("/language", form: [("csrf", token), ("lang", "ja")])
+        let chosen = await client.post("/language", form: [("csrf", token), ("lang", "ja")])
         #expect(chosen.status == 303)
         #expect(chosen.location == "/more")
         // The choice stored a session, whose pages carry a token of its own from now on.
-        let stored = try #require(client.get("/more").csrfToken)
+        let stored = try await #require(client.get("/more").csrfToken)
         #expect(stored != token)
-        #expect(client.post("/language", form: [("csrf", token), ("lang", "ja")]).status == 403)
+        await #expect(client.post("/language", form: [("csrf", token), ("lang", "ja")]).status == 403)
         token = stored
-        #expect(client.get("/tabs/featured").body.contains("<html lang=\"ja\""))
-        #expect(client.get("/more").body.contains("<option value=\"ja\" selected>"))
-        _ = client.post("/language", form: [("csrf", token), ("lang", "auto")])
-        #expect(client.get("/tabs/featured").body.contains("<html lang=\"de\""))
-        let bad = client.post("/language", form: [("csrf", token), ("lang", "xx")])
+        await #expect(client.get("/tabs/featured").body.contains("<html lang=\"ja\""))
+        await #expect(client.get("/more").body.contains("<option value=\"ja\" selected>"))
+        _ = await client.post("/language", form: [("csrf", token), ("lang", "auto")])
+        await #expect(client.get("/tabs/featured").body.contains("<html lang=\"de\""))
+        let bad = await client.post("/language", form: [("csrf", token), ("lang", "xx")])
         #expect(bad.status == 400)
         #expect(bad.body.contains("<code>lang</code>"))
-        #expect(client.post("/language", form: [("lang", "ar")]).status == 403)
+        await #expect(client.post("/language", form: [("lang", "ar")]).status == 403)
     }
 
     @Test("adding a language is adding a file; a missing string falls back to English and is logged once")
-    func missingStrings() throws {
+    func missingStrings() async throws {
         let folder = TestFixtures.temporaryDirectory("locales")
         let english = try String(contentsOfFile: TestFixtures.repositoryRoot + "/Locales/en.json", encoding: .utf8)
         TestFixtures.write(english, to: folder + "/en.json")
@@ -93,10 +94,10 @@ struct LocalizationTests {
         log.flush()
         let client = TestClient(app.responder)
         client.defaultHeaders = [("Accept-Language", "nl")]
-        let page = client.get("/more")
+        let page = await client.get("/more")
         #expect(page.body.contains("<span class=\"tab-title\" aria-hidden=\"true\">Meer</span>"))
         #expect(page.body.contains("Edit tabs"), "English fallback")
-        _ = client.get("/more")
+        _ = await client.get("/more")
         log.flush()
         let logged = try String(contentsOfFile: logPath, encoding: .utf8)
         #expect(logged.components(separatedBy: "locale nl has no string 'editTabs'").count == 2, "once")

@@ -61,7 +61,7 @@ struct LogFormatTests {
         #expect(raw.count == 2)
         #expect(raw[0].contains(#"quote \" backslash \\ newline \n tab \t bell \u0007 del \u007f ünïcödé 日本 🎉"#))
         let objects = try log.objects()
-        #expect(objects[0]["msg"] as? String == nasty)
+        #expect(objects[0]["msg"] as? String == "tabserver: " + nasty, "the sink's name starts the message")
         #expect(objects[0]["level"] as? String == "error")
         #expect(objects[1]["level"] as? String == "info")
         let time = try #require(objects[0]["time"] as? String)
@@ -72,8 +72,8 @@ struct LogFormatTests {
     @Test("text format writes messages unchanged")
     func textMessages() {
         let log = FileLog(format: .text)
-        log.sink.write("tabserver: hello", level: .warn)
-        #expect(log.lines == ["tabserver: hello"])
+        log.sink.write("hello", level: .warn)
+        #expect(log.lines == ["tabserver: hello"], "the sink's name, then the message unchanged")
     }
 
     @Test("the engine's access log in JSON: remote, method, path, status, bytes, duration_ms, note")

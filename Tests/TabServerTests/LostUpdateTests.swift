@@ -10,20 +10,20 @@ struct LostUpdateTests {
     @Test(
         "two clients × 200 concurrent posts on one session: every accepted change is there",
         arguments: ["memory", "sqlite"])
-    func concurrentPosts(store: String) throws {
+    func concurrentPosts(store: String) async throws {
         let path = TestFixtures.temporaryDirectory("lost") + "/sessions.sqlite"
         let app = try makeApp { $0.sessions = store == "memory" ? .memory() : .sqlite(path: path) }
-        try Self.run(app)
+        try await Self.run(app)
     }
 
     /// Client A selects tabs; client B rearranges them, at the same time, 200 posts each.
     /// Each client's last accepted change must be in the final state: a lost update would
     /// put back the other's stale copy.
-    static func run(_ app: Application) throws {
+    static func run(_ app: Application) async throws {
         let first = TestClient(app.responder)
-        let token = try #require(first.get("/tabs/music").csrfToken)
+        let token = try await #require(first.get("/tabs/music").csrfToken)
         let cookie = try #require(first.cookies["tabserver_session"])
-        _ = first.get("/more/edit")
+        _ = await first.get("/more/edit")
 
         let lastSelection = Mutex<String?>(nil)
         // Where Music should be after B's accepted moves: it starts second (index 1);
@@ -31,25 +31,25 @@ struct LostUpdateTests {
         let musicIndex = Mutex(1)
         let accepted = Atomic<Int>(0)
         let box = AppBox(app)
-        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+        await onThreads(2) { worker in
             let client = TestClient(box.app.responder)
             client.cookies["tabserver_session"] = cookie
             let tabs = ["movies", "tv", "music"]
             for step in 0..<200 {
                 if worker == 0 {
                     let tab = tabs[step % tabs.count]
-                    let response = client.post("/select", form: [("csrf", token), ("tab", tab)])
+                    let response = await client.post("/select", form: [("csrf", token), ("tab", tab)])
                     if response.status == 303 {
                         lastSelection.withLock { $0 = tab }
                         accepted.add(1, ordering: .relaxed)
                     }
                 } else {
-                    let editor = client.get("/more/edit")
+                    let editor = await client.get("/more/edit")
                     guard let version = editor.customizeVersion else { continue }
                     // Down and up in turn; when Music sits first among the movable tabs, down.
                     let position = musicIndex.withLock { $0 }
                     let direction = step % 2 == 0 || position <= 1 ? "down" : "up"
-                    let response = client.post(
+                    let response = await client.post(
                         "/more/edit",
                         form: [("csrf", token), ("version", version), ("action", direction), ("tab", "music")])
                     if response.status == 303 {
@@ -63,9 +63,9 @@ struct LostUpdateTests {
         let check = TestClient(app.responder)
         check.cookies["tabserver_session"] = cookie
         let selected = try #require(lastSelection.withLock { $0 })
-        #expect(check.get("/").location == "/tabs/\(selected)")
+        await #expect(check.get("/").location == "/tabs/\(selected)")
         let expectedMusicIndex = musicIndex.withLock { $0 }
-        #expect(check.get("/tabs/featured").barTabIDs.firstIndex(of: "music") == expectedMusicIndex)
+        await #expect(check.get("/tabs/featured").barTabIDs.firstIndex(of: "music") == expectedMusicIndex)
     }
 }
 

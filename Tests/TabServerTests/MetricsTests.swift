@@ -16,9 +16,9 @@ struct MetricsTests {
     }
 
     @Test("off by default: /metrics is 404")
-    func offByDefault() throws {
+    func offByDefault() async throws {
         let client = TestClient(try makeApp().responder)
-        #expect(client.get("/metrics").status == 404)
+        await #expect(client.get("/metrics").status == 404)
         #expect(try makeApp().metrics == nil)
     }
 
@@ -41,16 +41,16 @@ struct MetricsTests {
     }
 
     @Test("counters move by route pattern, method and status; static and unmatched have their own labels")
-    func countersMove() throws {
+    func countersMove() async throws {
         let app = try makeApp { $0.metrics = true }
         let client = TestClient(app.responder)
-        #expect(client.get("/tabs/music").status == 200)
-        #expect(client.get("/tabs/music").status == 200)
-        #expect(client.get("/tabs/nope").status == 404)
-        #expect(client.get("/css/app.css").status == 200)
-        #expect(client.get("/no/such/thing").status == 404)
-        #expect(client.post("/select", form: [("tab", "tv")]).status == 403)
-        let scrape = client.get("/metrics")
+        await #expect(client.get("/tabs/music").status == 200)
+        await #expect(client.get("/tabs/music").status == 200)
+        await #expect(client.get("/tabs/nope").status == 404)
+        await #expect(client.get("/css/app.css").status == 200)
+        await #expect(client.get("/no/such/thing").status == 404)
+        await #expect(client.post("/select", form: [("tab", "tv")]).status == 403)
+        let scrape = await client.get("/metrics")
         #expect(scrape.status == 200)
         #expect(scrape.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
         let body = scrape.body
@@ -64,7 +64,7 @@ struct MetricsTests {
         // The raw path never becomes a label.
         #expect(!body.contains("/tabs/music\""))
         #expect(!body.contains("/no/such/thing"))
-        let again = client.get("/metrics").body
+        let again = await client.get("/metrics").body
         #expect(Self.sample(again, #"tabserver_http_requests_total{route="/metrics",method="GET",status="200"}"#) == 1)
         #expect(Self.sample(again, "tabserver_session_store_up") == 1)
         #expect(Self.sample(again, "tabserver_sessions") == 1)
@@ -73,11 +73,11 @@ struct MetricsTests {
     }
 
     @Test("histograms are well-formed: ascending le, cumulative counts, +Inf equals _count, a _sum")
-    func histogramShape() throws {
+    func histogramShape() async throws {
         let app = try makeApp { $0.metrics = true }
         let client = TestClient(app.responder)
-        for _ in 0..<5 { _ = client.get("/tabs/featured") }
-        let body = client.get("/metrics").body
+        for _ in 0..<5 { _ = await client.get("/tabs/featured") }
+        let body = await client.get("/metrics").body
         let prefix = #"tabserver_http_request_duration_seconds_bucket{route="/tabs/{tab}",le=""#
         var bounds: [Double] = []
         var counts: [Double] = []
@@ -106,31 +106,31 @@ struct MetricsTests {
     }
 
     @Test("refused from a peer outside loopback and --trusted-proxies, and when relayed by a proxy")
-    func refusedFromStrangers() throws {
+    func refusedFromStrangers() async throws {
         let app = try makeApp {
             $0.metrics = true
             $0.trustedProxies = try ProxyTrust("10.0.0.5")
         }
         let client = TestClient(app.responder)
         client.remoteAddress = "203.0.113.9"
-        #expect(client.get("/metrics").status == 403)
+        await #expect(client.get("/metrics").status == 403)
         client.remoteAddress = "10.0.0.5"
-        #expect(client.get("/metrics").status == 200)
-        #expect(client.get("/metrics", headers: [("X-Forwarded-For", "203.0.113.9")]).status == 403)
+        await #expect(client.get("/metrics").status == 200)
+        await #expect(client.get("/metrics", headers: [("X-Forwarded-For", "203.0.113.9")]).status == 403)
         client.remoteAddress = "127.0.0.1"
-        #expect(client.get("/metrics").status == 200)
-        #expect(client.post("/metrics", form: [("a", "b")]).status == 405)
+        await #expect(client.get("/metrics").status == 200)
+        await #expect(client.post("/metrics", form: [("a", "b")]).status == 405)
     }
 
     @Test("at the root only, whatever the base path")
-    func rootOnly() throws {
+    func rootOnly() async throws {
         let client = TestClient(
             try makeApp {
                 $0.metrics = true
                 $0.basePath = "/app"
             }.responder)
-        #expect(client.get("/metrics").status == 200)
-        #expect(client.get("/app/metrics").status == 404)
+        await #expect(client.get("/metrics").status == 200)
+        await #expect(client.get("/app/metrics").status == 404)
     }
 
     @Test("on a real socket the engine reports open connections and in-flight requests")

@@ -7,73 +7,115 @@ import TabServerTesting
 import TabServerWeb
 import Testing
 
-/// The app's own steps in the middleware chain, after the library's.
+/// The app's own middleware: around every answer (static files, the manifest, the service
+/// worker, pages, errors), async, in the order added, handing typed values on.
 @Suite("Middleware")
 struct MiddlewareTests {
     /// The README's example: visitors the authenticating proxy did not name are sent to
-    /// sign in, except for health checks and the static files (which come earlier).
-    struct RequireSignIn: Middleware {
-        func handle(_ request: HTTPRequest, next: (HTTPRequest) -> HTTPAnswer) -> HTTPAnswer {
+    /// sign in, except for health checks and the sign-in page itself.
+    struct RequireSignIn: RouterMiddleware {
+        func handle(
+            _ request: HTTPRequest, context: RequestContext,
+            next: (HTTPRequest, RequestContext) async throws -> HTTPResponse
+        ) async throws -> HTTPResponse {
             if request.headers["x-forwarded-user"] != nil || request.path == "/healthz" || request.path == "/sign-in" {
-                return next(request)
+                return try await next(request, context)
             }
-            return .now(.redirect(to: "/sign-in"))
+            var response = HTTPResponse(status: .seeOther)
+            response.headers.add("Location", "/sign-in")
+            return response
         }
     }
 
-    func app(_ middleware: [any Middleware], configure: (inout AppConfiguration) -> Void = { _ in }) throws
-        -> Application
+    /// What a sign-in step found, for the routes after it.
+    struct Account: Sendable { let name: String }
+
+    func app(
+        _ middleware: [any RouterMiddleware<RequestContext>], configure: (inout AppConfiguration) -> Void = { _ in }
+    )
+        throws -> Application
     {
         var configuration = TestFixtures.configuration()
         configure(&configuration)
         return try buildApplication(configuration, content: DemoCatalog(), middleware: middleware, log: quietLog)
     }
 
-    @Test("a sign-in check: strangers are sent to sign in, static files and health checks still answer")
-    func signIn() throws {
+    @Test("a sign-in check wraps every answer: static files too; health checks pass")
+    func signIn() async throws {
         let client = TestClient(try app([RequireSignIn()]).responder)
-        let stranger = client.get("/tabs/music")
+        let stranger = await client.get("/tabs/music")
         #expect(stranger.status == 303)
         #expect(stranger.location == "/sign-in")
-        #expect(client.get("/healthz").status == 200)
-        #expect(client.get("/css/app.css").status == 200, "static files come before the app's steps")
-        #expect(client.get("/tabs/music", headers: [("X-Forwarded-User", "alice")]).status == 200)
+        #expect(await client.get("/healthz").status == 200)
+        #expect(await client.get("/css/app.css").status == 303, "static files pass through the app's steps")
+        #expect(await client.get("/tabs/music", headers: [("X-Forwarded-User", "alice")]).status == 200)
     }
 
-    @Test("steps run in order, see the path below the base path, and can change every answer, deferred ones too")
-    func orderAndAnswers() throws {
+    @Test("steps run in order on the path below the base path and change every answer: pages, files, posts, errors")
+    func orderAndAnswers() async throws {
         let seen = Mutex<[String]>([])
-        let first = MiddlewareStep("first") { request, next in
+        let first = MiddlewareStep<RequestContext>("first") { request, context, next in
             seen.withLock { $0.append("first \(request.path)") }
-            return next(request).map { response in
-                var response = response
-                response.headers.add("X-Step", "first")
-                return response
-            }
+            var response = try await next(request, context)
+            response.headers.add("X-Step", "first")
+            return response
         }
-        let second = MiddlewareStep("second") { request, next in
+        let second = MiddlewareStep<RequestContext>("second") { request, context, next in
             seen.withLock { $0.append("second") }
-            return next(request)
+            return try await next(request, context)
         }
         var configuration = TestFixtures.configuration()
-        configuration.basePath = "/app"  // metrics stay off: their step is left out
+        configuration.basePath = "/app"
         configuration.sessions = .sqlite(
             path: TestFixtures.temporaryDirectory("tabserver-middleware") + "/s.sqlite", maxSessions: 100)
         let app = try buildApplication(
             configuration, content: DemoCatalog(), middleware: [first, second], log: quietLog)
         let client = TestClient(app.responder)
-        let page = client.get("/app/tabs/music")
+        let page = await client.get("/app/tabs/music")
         #expect(page.status == 200)
         #expect(page.headers["x-step"] == "first")
         #expect(seen.withLock { $0 } == ["first /tabs/music", "second"])
         // A post whose answer waits for the SQLite commit: the header is still added.
-        let posted = client.post("/app/select", form: [("csrf", page.csrfToken ?? ""), ("tab", "movies")])
+        let posted = await client.post("/app/select", form: [("csrf", page.csrfToken ?? ""), ("tab", "movies")])
         #expect(posted.status == 303)
         #expect(posted.headers["x-step"] == "first")
-        #expect(
-            app.responder.middleware.steps.map { "\($0)" } == [
-                "admin backup", "base path", "installed app (manifest, service worker)", "static files",
-                "offline cache key", "first", "second",
-            ])
+        for path in ["/app/css/app.css", "/app/manifest.webmanifest", "/app/sw.js", "/app/tabs/nowhere", "/app/more"] {
+            #expect(await client.get(path).headers["x-step"] == "first", "\(path)")
+        }
+    }
+
+    @Test("a step hands a typed value to the routes; a route that needs one no step set is a 500, logged")
+    func typedValues() async throws {
+        let signIn = MiddlewareStep<RequestContext>("account") { request, context, next in
+            var context = context
+            if let name = request.headers["x-account"] { context.values[Account.self] = Account(name: name) }
+            return try await next(request, context)
+        }
+        var configuration = TestFixtures.configuration()
+        configuration.accessLog = false
+        let app = Application(configuration: configuration, log: quietLog)
+        app.add(middleware: signIn)
+        app.router.get("/api/me") { _, context in HTTPResponse.text(try context.values.require(Account.self).name) }
+        let client = try TestClient(app)
+        #expect(await client.get("/api/me", headers: [("X-Account", "ada")]).body == "ada")
+        #expect(await client.get("/api/me").status == 500)
+    }
+
+    @Test("a step that throws gets the error page for its error, and the steps outside it still see an answer")
+    func throwingStep() async throws {
+        let outer = MiddlewareStep<RequestContext>("outer") { request, context, next in
+            var response = try await next(request, context)
+            response.headers.add("X-Outer", String(response.status.code))
+            return response
+        }
+        let refuse = MiddlewareStep<RequestContext>("refuse") { request, context, next in
+            if request.path.hasPrefix("/tabs/tv") { throw HTTPError.forbidden("Not for you.") }
+            return try await next(request, context)
+        }
+        let client = TestClient(try app([outer, refuse]).responder)
+        let refused = await client.get("/tabs/tv")
+        #expect(refused.status == 403)
+        #expect(refused.headers["x-outer"] == "403")
+        #expect(refused.body.contains("Not for you."))
     }
 }

@@ -6,13 +6,13 @@ import Testing
 @Suite("minimizeBehavior on the page (issue #23, item 9): the body names it, every page with the bar")
 struct MinimizeBehaviorPageTests {
     @Test("onScrollDown and onScrollUp name themselves on <body>; the default names nothing")
-    func bodyClasses() throws {
-        let plain = TestClient(try makeApp().responder).get("/tabs/music")
+    func bodyClasses() async throws {
+        let plain = await TestClient(try makeApp().responder).get("/tabs/music")
         #expect(!plain.body.contains("minimizes-bar"))
         for (value, name) in [("onScrollDown", "minimize-on-scroll-down"), ("onScrollUp", "minimize-on-scroll-up")] {
             let client = TestClient(try makeApp(appearance: ["minimizeBehavior": value]).responder)
             for path in ["/tabs/music", "/tabs/music/albums/1", "/more"] {
-                let page = client.get(path)
+                let page = await client.get(path)
                 #expect(page.status == 200)
                 #expect(page.body.contains("minimizes-bar \(name)\""), "\(path) names \(name)")
             }

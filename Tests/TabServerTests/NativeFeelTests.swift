@@ -8,117 +8,117 @@ import Testing
 @Suite("Feels native: More, confirmation, history, prefetch, translations (in-process)")
 struct NativeFeelTests {
     @Test("#11 a prefetch never changes the session", arguments: ["Sec-Purpose", "Purpose"])
-    func prefetchChangesNothing(header: String) throws {
+    func prefetchChangesNothing(header: String) async throws {
         let client = TestClient(try makeApp().responder)
-        #expect(client.get("/tabs/music/albums/2").status == 200)
-        let prefetched = client.get("/tabs/movies", headers: [(header, "prefetch")])
+        await #expect(client.get("/tabs/music/albums/2").status == 200)
+        let prefetched = await client.get("/tabs/movies", headers: [(header, "prefetch")])
         #expect(prefetched.status == 200)
-        #expect(client.get("/").location == "/tabs/music/albums/2")
+        await #expect(client.get("/").location == "/tabs/music/albums/2")
     }
 
     @Test("#5 a confirmation asked from More is asked on More, with Confirm and Cancel, and survives a reload")
-    func confirmationWhereTheTapHappened() throws {
+    func confirmationWhereTheTapHappened() async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
-        let more = client.get("/more")
+        let more = await client.get("/more")
         let token = try #require(more.csrfToken)
         #expect(more.body.contains("name=\"return\" value=\"/more\""))
-        let refused = client.post("/select", form: [("csrf", token), ("tab", "purchased"), ("return", "/more")])
+        let refused = await client.post("/select", form: [("csrf", token), ("tab", "purchased"), ("return", "/more")])
         #expect(refused.status == 303)
         #expect(refused.location == "/more?confirm=purchased")
         for _ in 0..<2 {  // a reload asks again
-            let question = client.follow(refused)
+            let question = await client.follow(refused)
             #expect(question.status == 200)
             #expect(question.body.contains("Bestellverlauf"))
             #expect(question.body.contains("name=\"confirmed\" value=\"1\""))
             #expect(question.body.contains("class=\"button notice-cancel\" href=\"/more\""))
         }
         // An outside return path is never followed.
-        let outside = client.post(
+        let outside = await client.post(
             "/select", form: [("csrf", token), ("tab", "purchased"), ("return", "//evil.example/")])
         #expect(outside.location?.hasPrefix("/tabs/") == true)
     }
 
     @Test("#6 More opens a tab at its remembered place, even the selected one")
-    func moreOpensTheRememberedPlace() throws {
+    func moreOpensTheRememberedPlace() async throws {
         let client = TestClient(try makeApp().responder)
-        let page = client.get("/tabs/podcasts/shows/1")
+        let page = await client.get("/tabs/podcasts/shows/1")
         #expect(page.status == 200)
         let token = try #require(page.csrfToken)
-        let fromMore = client.post("/select", form: [("csrf", token), ("tab", "podcasts"), ("return", "/more")])
+        let fromMore = await client.post("/select", form: [("csrf", token), ("tab", "podcasts"), ("return", "/more")])
         #expect(fromMore.location == "/tabs/podcasts/shows/1")
         // A root page of a tab that lives in More carries UIKit's "‹ More" back item.
-        let root = client.get("/tabs/podcasts")
+        let root = await client.get("/tabs/podcasts")
         #expect(root.body.contains("class=\"back-link back-to-more only-compact\" href=\"/more\""))
-        #expect(!client.get("/tabs/music").body.contains("back-to-more"))
+        await #expect(!client.get("/tabs/music").body.contains("back-to-more"))
     }
 
     @Test("#4 re-tapping the current tab at its root adds no history entry (204)")
-    func retapAtRootStaysPut() throws {
+    func retapAtRootStaysPut() async throws {
         let client = TestClient(try makeApp().responder)
-        let page = client.get("/tabs/music")
+        let page = await client.get("/tabs/music")
         let token = try #require(page.csrfToken)
         let retap = [("csrf", token), ("tab", "music"), ("return", "/tabs/music")]
-        #expect(client.post("/select", form: retap).status == 204)
-        #expect(client.get("/tabs/music/albums/1").status == 200)
+        await #expect(client.post("/select", form: retap).status == 204)
+        await #expect(client.get("/tabs/music/albums/1").status == 200)
         let deeper = [("csrf", token), ("tab", "music"), ("return", "/tabs/music/albums/1")]
-        #expect(client.post("/select", form: deeper).location == "/tabs/music")
+        await #expect(client.post("/select", form: deeper).location == "/tabs/music")
     }
 
     @Test("a re-tap at the root posted by the browser itself (no script) goes to the root again, shown from the top")
-    func retapAtRootWithoutScript() throws {
+    func retapAtRootWithoutScript() async throws {
         let client = TestClient(try makeApp().responder)
-        let token = try #require(client.get("/tabs/music").csrfToken)
+        let token = try await #require(client.get("/tabs/music").csrfToken)
         let retap = [("csrf", token), ("tab", "music"), ("return", "/tabs/music")]
         client.defaultHeaders = [("Sec-Fetch-Mode", "navigate")]
-        let answer = client.post("/select", form: retap)
+        let answer = await client.post("/select", form: retap)
         #expect(answer.status == 303)
         #expect(answer.location == "/tabs/music")
         client.defaultHeaders = [("Sec-Fetch-Mode", "cors")]
-        #expect(client.post("/select", form: retap).status == 204, "the script scrolls up itself")
+        await #expect(client.post("/select", form: retap).status == 204, "the script scrolls up itself")
     }
 
     @Test("#7 error pages, badges and the dot's label are translated; embedded names isolated")
-    func translations() throws {
+    func translations() async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
-        let missing = client.get("/tabs/music/nothing-here")
+        let missing = await client.get("/tabs/music/nothing-here")
         #expect(missing.status == 404)
         #expect(missing.body.contains("<h2>Nicht gefunden</h2>"))
         #expect(missing.body.contains("<bdi>Musik</bdi>"))
         #expect(!missing.body.contains("There is no such page"))
-        let page = client.get("/tabs/featured")
+        let page = await client.get("/tabs/featured")
         #expect(page.body.contains(">Neu</span>"))
         #expect(page.body.contains(", neuer Inhalt"))
     }
 
     @Test("#3 the Edit page is titled Edit tabs and has the regular-width arrangement too")
-    func editPage() throws {
+    func editPage() async throws {
         let client = TestClient(try makeApp().responder)
-        let edit = client.get("/more/edit")
+        let edit = await client.get("/more/edit")
         #expect(edit.body.contains("<title>Edit tabs · TabServer Store</title>"))
         #expect(edit.body.contains("customize-compact"))
         #expect(edit.body.contains("customize-regular"))
         let token = try #require(edit.csrfToken)
         let version = try #require(edit.customizeVersion)
-        let moved = client.post(
+        let moved = await client.post(
             "/more/edit", form: [("csrf", token), ("version", version), ("tab", "tv"), ("action", "more")])
         #expect(moved.location == "/more/edit#c-bar-tv")
         // live.js redraws the bar of every open window (this one too) with a prefetch
         // that can arrive before the redirect is followed: it must leave the notice.
         for path in ["/more/edit", "/more", "/tabs/music"] {
-            let redraw = client.get(path, headers: [("Purpose", "prefetch")])
+            let redraw = await client.get(path, headers: [("Purpose", "prefetch")])
             #expect(redraw.status == 200)
             #expect(!redraw.body.contains("took its place"), "\(path)")
         }
-        let after = client.get("/more/edit")
+        let after = await client.get("/more/edit")
         // Says what it swapped.
         #expect(after.body.contains("role=\"status\""))
         #expect(after.body.contains("<bdi>Podcasts</bdi>"))
     }
 
     @Test("appearance: a background image must be a static file; it reaches the page with its hashed URL")
-    func backgroundImage() throws {
+    func backgroundImage() async throws {
         let app = try makeApp()
         var look = TabBarAppearance()
         look.backgroundImage = "icons/nope.png"
@@ -127,7 +127,7 @@ struct NativeFeelTests {
         look.backgroundImage = "icons/app.svg"
         look.regularLayout = .sidebar
         try app.tabs.replaceModel(TabBarModel(tabs: tabs, appearance: look))
-        let page = TestClient(app.responder).get("/tabs/music")
+        let page = await TestClient(app.responder).get("/tabs/music")
         #expect(page.body.contains("--tab-background-image:url(&#39;/icons/app."))
         #expect(page.body.contains("regular-sidebar"))
     }

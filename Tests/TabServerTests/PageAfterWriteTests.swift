@@ -22,9 +22,9 @@ struct PageAfterWriteTests {
         return try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
     }
 
-    func hits(_ client: TestClient) -> Int {
+    func hits(_ client: TestClient) async -> Int {
         let name = "tabserver_page_cache_hits_total"
-        for line in client.get("/metrics").body.split(separator: "\n") where line.hasPrefix(name + " ") {
+        for line in await client.get("/metrics").body.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Int(line.dropFirst(name.count + 1)) ?? -1
         }
         return -1
@@ -36,95 +36,95 @@ struct PageAfterWriteTests {
     }
 
     /// A visitor on music, then a visit to movies (a write) and one more (a hit).
-    func visitAndReturn(_ app: Application) throws {
+    func visitAndReturn(_ app: Application) async throws {
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        _ = client.get("/tabs/music")
-        let visit = client.get("/tabs/movies")
+        _ = await client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
+        let visit = await client.get("/tabs/movies")
         #expect(visit.status == 200)
         #expect(try selected(app, client) == "movies")
-        let before = hits(client)
-        let again = client.get("/tabs/movies")
-        #expect(hits(client) == before + 1, "the page the visit wrote was kept")
+        let before = await hits(client)
+        let again = await client.get("/tabs/movies")
+        await #expect(hits(client) == before + 1, "the page the visit wrote was kept")
         let same = again.bodyBytes == visit.bodyBytes
         #expect(same, "the kept page is the page")
         #expect(again.headers["etag"] != nil && again.headers["etag"] == visit.headers["etag"])
         #expect(again.tags(containing: "aria-current=\"page\"").contains { $0.contains("movies") })
         // The kept page goes when the session changes again: a tap elsewhere, then back.
         let token = try #require(again.csrfToken)
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
-        let tv = client.get("/tabs/tv")
+        await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
+        let tv = await client.get("/tabs/tv")
         #expect(tv.tags(containing: "aria-current=\"page\"").contains { $0.contains("tv") })
-        let back = client.get("/tabs/movies")
+        let back = await client.get("/tabs/movies")
         #expect(try selected(app, client) == "movies", "a visit after a change writes again")
         let backSame = back.bodyBytes == visit.bodyBytes
         #expect(backSame, "the same state: the same page")
     }
 
     @Test("memory store: the next visit is a hit, the same bytes and ETag, and the visit was written")
-    func memoryStore() throws {
-        try visitAndReturn(try app())
+    func memoryStore() async throws {
+        try await visitAndReturn(try app())
     }
 
     @Test("SQLite file: kept once the group commit is durable")
-    func sqliteStore() throws {
+    func sqliteStore() async throws {
         let path = TestFixtures.temporaryDirectory("after-write") + "/sessions.sqlite"
-        try visitAndReturn(try app { $0.sessions = .sqlite(path: path) })
+        try await visitAndReturn(try app { $0.sessions = .sqlite(path: path) })
     }
 
     @Test("a write that loses to another is run again; the page kept is the retry's, under its revision")
-    func conflictRetries() throws {
+    func conflictRetries() async throws {
         let store = InterferingSessionStore(
             MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
         var configuration = sevenTabConfiguration()
         configuration.metrics = true
         let app = try buildApplication(configuration, content: DemoCatalog(), sessionStore: store, log: quietLog)
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
         store.arm(1)
-        let visit = client.get("/tabs/movies")
+        let visit = await client.get("/tabs/movies")
         #expect(store.conflicts.load(ordering: .relaxed) == 1)
-        let before = hits(client)
-        let again = client.get("/tabs/movies")
-        #expect(hits(client) == before + 1)
+        let before = await hits(client)
+        let again = await client.get("/tabs/movies")
+        await #expect(hits(client) == before + 1)
         let same = again.bodyBytes == visit.bodyBytes
         #expect(same)
         #expect(try selected(app, client) == "movies")
     }
 
     @Test("a write that fails keeps no page: the visit after it writes again instead of hitting")
-    func failedWriteKeepsNothing() throws {
+    func failedWriteKeepsNothing() async throws {
         let path = TestFixtures.temporaryDirectory("after-write-fail") + "/sessions.sqlite"
         let app = try app { $0.sessions = .sqlite(path: path) }
         let store = try #require(app.store as? SQLiteSessionStore)
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        _ = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
         store.setQueryOnly(true)
-        #expect(client.get("/tabs/movies").status == 503, "the write failed and was undone")
+        await #expect(client.get("/tabs/movies").status == 503, "the write failed and was undone")
         store.setQueryOnly(false)
         #expect(try selected(app, client) == "music")
         // Another write makes the revision the failed one would have made.
-        #expect(client.get("/tabs/tv").status == 200)
+        await #expect(client.get("/tabs/tv").status == 200)
         #expect(try selected(app, client) == "tv")
-        let before = hits(client)
-        let movies = client.get("/tabs/movies")
+        let before = await hits(client)
+        let movies = await client.get("/tabs/movies")
         #expect(movies.tags(containing: "aria-current=\"page\"").contains { $0.contains("movies") })
-        #expect(hits(client) == before, "not the failed visit's page")
+        await #expect(hits(client) == before, "not the failed visit's page")
         #expect(try selected(app, client) == "movies", "the visit was written")
     }
 
     @Test("a visit to a page with a notice, a query or a prefetch keeps nothing")
-    func notKept() throws {
+    func notKept() async throws {
         let app = try app()
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        _ = client.get("/tabs/movies?x=1")
+        _ = await client.get("/tabs/music")
+        _ = await client.get("/tabs/movies?x=1")
         let prefetch = [("Sec-Purpose", "prefetch")]
-        _ = client.get("/tabs/tv", headers: prefetch)
-        let before = hits(client)
-        _ = client.get("/tabs/movies?x=1")
-        _ = client.get("/tabs/tv", headers: prefetch)
-        #expect(hits(client) == before)
+        _ = await client.get("/tabs/tv", headers: prefetch)
+        let before = await hits(client)
+        _ = await client.get("/tabs/movies?x=1")
+        _ = await client.get("/tabs/tv", headers: prefetch)
+        await #expect(hits(client) == before)
     }
 }

@@ -24,8 +24,8 @@ struct PageAnswerTests {
     }
 
     /// A counter or gauge read from `/metrics`.
-    func sample(_ client: TestClient, _ name: String) -> Int {
-        let body = client.get("/metrics").body
+    func sample(_ client: TestClient, _ name: String) async -> Int {
+        let body = await client.get("/metrics").body
         for line in body.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Int(line.dropFirst(name.count + 1)) ?? -1
         }
@@ -33,91 +33,91 @@ struct PageAnswerTests {
     }
 
     @Test("a reload of an unchanged page is the cached page: the same bytes and ETag; If-None-Match gets 304")
-    func reloadIsCached() throws {
+    func reloadIsCached() async throws {
         let app = try metricsApp()
         let client = TestClient(app.responder)
-        let first = client.get("/tabs/music")  // stores the session (music selected)
+        let first = await client.get("/tabs/music")  // stores the session (music selected)
         #expect(first.headers["set-cookie"] != nil)
-        let second = client.get("/tabs/music")  // nothing changes: kept
-        let hitsBefore = sample(client, "tabserver_page_cache_hits_total")
-        let third = client.get("/tabs/music")
-        #expect(sample(client, "tabserver_page_cache_hits_total") == hitsBefore + 1)
+        let second = await client.get("/tabs/music")  // nothing changes: kept
+        let hitsBefore = await sample(client, "tabserver_page_cache_hits_total")
+        let third = await client.get("/tabs/music")
+        await #expect(sample(client, "tabserver_page_cache_hits_total") == hitsBefore + 1)
         #expect(third.bodyBytes == second.bodyBytes)
         let etag = try #require(third.headers["etag"])
         #expect(etag == second.headers["etag"])
         #expect(third.headers["cache-control"] == "private, no-cache")
         #expect(third.headers["vary"] == "Accept-Encoding")
         #expect(third.headers["set-cookie"] == nil)
-        let revalidated = client.get("/tabs/music", headers: [("If-None-Match", etag)])
+        let revalidated = await client.get("/tabs/music", headers: [("If-None-Match", etag)])
         #expect(revalidated.status == 304)
         #expect(revalidated.bodyBytes.isEmpty)
         #expect(revalidated.headers["etag"] == etag)
-        #expect(client.get("/tabs/music", headers: [("If-None-Match", "\"other\"")]).status == 200)
-        #expect(sample(client, "tabserver_page_cache_entries") >= 1)
-        #expect(sample(client, "tabserver_page_cache_bytes") > second.bodyBytes.count)
+        await #expect(client.get("/tabs/music", headers: [("If-None-Match", "\"other\"")]).status == 200)
+        await #expect(sample(client, "tabserver_page_cache_entries") >= 1)
+        await #expect(sample(client, "tabserver_page_cache_bytes") > second.bodyBytes.count)
     }
 
     @Test("every write shows at once: a tap, a language, a badge set for the visitor")
-    func writesAreNeverStale() throws {
+    func writesAreNeverStale() async throws {
         let app = try metricsApp()
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        let cached = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
+        let cached = await client.get("/tabs/music")
         let token = try #require(cached.csrfToken)
         #expect(cached.body.contains("<html lang=\"en\""))
         // A tap elsewhere and back: the page is rendered anew and shows music selected again.
-        _ = client.post("/select", form: [("csrf", token), ("tab", "movies")])
-        let back = client.get("/tabs/music")
+        _ = await client.post("/select", form: [("csrf", token), ("tab", "movies")])
+        let back = await client.get("/tabs/music")
         #expect(back.tags(containing: "aria-current=\"page\"").contains { $0.contains("music") })
         // The language.
-        let german = client.post("/language", form: [("csrf", token), ("lang", "de")])
+        let german = await client.post("/language", form: [("csrf", token), ("lang", "de")])
         #expect(german.status == 303)
-        #expect(client.get("/tabs/music").body.contains("<html lang=\"de\""))
+        await #expect(client.get("/tabs/music").body.contains("<html lang=\"de\""))
         // A badge the app sets for this visitor alone, outside any request of theirs.
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
-        _ = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
         #expect(try app.setBadge(.badge(.count(7)), forTab: "tv", visitor: id))
-        #expect(client.get("/tabs/music").body.contains(">7<"))
+        await #expect(client.get("/tabs/music").body.contains(">7<"))
     }
 
     @Test("a change of the model (tabs reloaded) is another page")
-    func modelChangeIsAnotherPage() throws {
+    func modelChangeIsAnotherPage() async throws {
         let app = try metricsApp()
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        let before = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
+        let before = await client.get("/tabs/music")
         #expect(app.reloadTabs() == nil)
-        let hits = sample(client, "tabserver_page_cache_hits_total")
-        let after = client.get("/tabs/music")
+        let hits = await sample(client, "tabserver_page_cache_hits_total")
+        let after = await client.get("/tabs/music")
         #expect(after.status == 200)
-        #expect(sample(client, "tabserver_page_cache_hits_total") == hits, "the new generation missed")
+        await #expect(sample(client, "tabserver_page_cache_hits_total") == hits, "the new generation missed")
         #expect(after.bodyBytes == before.bodyBytes, "same tabs.json: the same page, rendered again")
     }
 
     @Test(
         "the cookieless first page is one page for every visitor of the hour, with no cookie; the next hour's differs")
-    func cookielessPage() throws {
+    func cookielessPage() async throws {
         let clock = ManualClock(1_000_000_000)
         let app = try metricsApp(clock: clock)
         let one = TestClient(app.responder)
         let two = TestClient(app.responder)
-        let first = one.get("/tabs/featured")
-        let hits = sample(one, "tabserver_page_cache_hits_total")
-        let second = two.get("/tabs/featured")
-        #expect(sample(one, "tabserver_page_cache_hits_total") == hits + 1)
+        let first = await one.get("/tabs/featured")
+        let hits = await sample(one, "tabserver_page_cache_hits_total")
+        let second = await two.get("/tabs/featured")
+        await #expect(sample(one, "tabserver_page_cache_hits_total") == hits + 1)
         #expect(first.bodyBytes == second.bodyBytes)
         #expect(first.headers["set-cookie"] == nil && second.headers["set-cookie"] == nil)
         #expect(one.cookies.isEmpty && two.cookies.isEmpty)
         // The form still works (the shared, signed token), and the tap makes a session.
         let token = try #require(second.csrfToken)
-        let tapped = two.post("/select", form: [("csrf", token), ("tab", "tv")])
+        let tapped = await two.post("/select", form: [("csrf", token), ("tab", "tv")])
         #expect(tapped.status == 303)
         #expect(tapped.headers["set-cookie"] != nil)
         // A page with a session is never the shared one.
-        let own = two.get("/tabs/featured")
+        let own = await two.get("/tabs/featured")
         #expect(own.csrfToken != token)
         clock.advance(3_600)
-        let nextHour = one.get("/tabs/featured")
+        let nextHour = await one.get("/tabs/featured")
         #expect(nextHour.csrfToken != token)
         #expect(nextHour.headers["etag"] != first.headers["etag"])
     }
@@ -125,7 +125,7 @@ struct PageAnswerTests {
     @Test(
         "a cached page never outlives its session: visits keep it alive past the idle timeout; after a quiet spell longer than it, the visitor gets a new session, not the page",
         arguments: ["memory", "sqlite"])
-    func idleTimeout(store: String) throws {
+    func idleTimeout(store: String) async throws {
         let clock = ManualClock(1_000_000_000)
         var configuration = sevenTabConfiguration()
         configuration.metrics = true
@@ -135,18 +135,18 @@ struct PageAnswerTests {
         }
         let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
         let cookie = try #require(client.cookies["tabserver_session"])
-        let page = client.get("/tabs/music")
-        let hits = sample(client, "tabserver_page_cache_hits_total")
-        let hit = client.get("/tabs/music").bodyBytes == page.bodyBytes
+        let page = await client.get("/tabs/music")
+        let hits = await sample(client, "tabserver_page_cache_hits_total")
+        let hit = await client.get("/tabs/music").bodyBytes == page.bodyBytes
         #expect(hit)
-        #expect(sample(client, "tabserver_page_cache_hits_total") == hits + 1)
+        await #expect(sample(client, "tabserver_page_cache_hits_total") == hits + 1)
         // Visits 500 s apart: each keeps the session alive (SQLite refreshes `last_seen`,
         // which a page answered from memory must not skip), 1,000 s after it was made.
         for _ in 0..<2 {
             clock.advance(500)
-            let visit = client.get("/tabs/music")
+            let visit = await client.get("/tabs/music")
             #expect(visit.status == 200)
             #expect(visit.headers["set-cookie"] == nil)
             let same = visit.bodyBytes == page.bodyBytes
@@ -155,7 +155,7 @@ struct PageAnswerTests {
         #expect(client.cookies["tabserver_session"] == cookie)
         // Quiet for longer than the idle timeout: the session is gone, and so is its page.
         clock.advance(601)
-        let after = client.get("/tabs/music")
+        let after = await client.get("/tabs/music")
         #expect(after.status == 200)
         #expect(after.headers["set-cookie"] != nil)
         #expect(client.cookies["tabserver_session"] != cookie)
@@ -163,55 +163,55 @@ struct PageAnswerTests {
     }
 
     @Test("gzip when accepted: the same page packed, its own ETag, Vary; identity otherwise")
-    func gzip() throws {
+    func gzip() async throws {
         let app = try metricsApp()
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        let plain = client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
+        let plain = await client.get("/tabs/music")
         for _ in 0..<2 {  // rendered, then cached
-            let packed = client.get("/tabs/music", headers: [("Accept-Encoding", "gzip, deflate, br")])
+            let packed = await client.get("/tabs/music", headers: [("Accept-Encoding", "gzip, deflate, br")])
             #expect(packed.headers["content-encoding"] == "gzip")
             #expect(packed.headers["vary"] == "Accept-Encoding")
             #expect(packed.bodyBytes.count < plain.bodyBytes.count / 2)
             #expect(try Gzip.decompress(packed.bodyBytes) == plain.bodyBytes)
             #expect(packed.headers["etag"] != nil && packed.headers["etag"] != plain.headers["etag"])
         }
-        #expect(
+        await #expect(
             client.get("/tabs/music", headers: [("Accept-Encoding", "gzip;q=0")]).headers["content-encoding"] == nil)
         // A page that is never cached (it shows a notice once) is packed as well.
         let token = try #require(plain.csrfToken)
-        let refused = client.post(
+        let refused = await client.post(
             "/select", form: [("csrf", token), ("tab", "purchased")], headers: [("Accept-Encoding", "gzip")])
         #expect(refused.status == 303)
-        let question = client.get(try #require(refused.location), headers: [("Accept-Encoding", "gzip")])
+        let question = await client.get(try #require(refused.location), headers: [("Accept-Encoding", "gzip")])
         #expect(question.headers["content-encoding"] == "gzip")
         #expect(String(decoding: try Gzip.decompress(question.bodyBytes), as: UTF8.self).contains("csrf"))
     }
 
     @Test("a prefetch neither uses nor fills the cache, and the visit after it still selects the tab")
-    func prefetchStaysOut() throws {
+    func prefetchStaysOut() async throws {
         let app = try metricsApp()
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/music")
-        _ = client.get("/tabs/music")
-        let hits = sample(client, "tabserver_page_cache_hits_total")
-        for _ in 0..<3 { _ = client.get("/tabs/movies", headers: [("Sec-Purpose", "prefetch")]) }
-        _ = client.get("/tabs/music", headers: [("Sec-Purpose", "prefetch")])
-        #expect(sample(client, "tabserver_page_cache_hits_total") == hits)
-        #expect(client.get("/").location == "/tabs/music", "prefetches changed nothing")
-        let visit = client.get("/tabs/movies")
+        _ = await client.get("/tabs/music")
+        _ = await client.get("/tabs/music")
+        let hits = await sample(client, "tabserver_page_cache_hits_total")
+        for _ in 0..<3 { _ = await client.get("/tabs/movies", headers: [("Sec-Purpose", "prefetch")]) }
+        _ = await client.get("/tabs/music", headers: [("Sec-Purpose", "prefetch")])
+        await #expect(sample(client, "tabserver_page_cache_hits_total") == hits)
+        await #expect(client.get("/").location == "/tabs/music", "prefetches changed nothing")
+        let visit = await client.get("/tabs/movies")
         #expect(visit.tags(containing: "aria-current=\"page\"").contains { $0.contains("movies") })
-        #expect(client.get("/").location == "/tabs/movies", "the visit selected the tab")
+        await #expect(client.get("/").location == "/tabs/movies", "the visit selected the tab")
     }
 
     @Test("two visitors never see each other's page: each cached page carries its own token")
-    func visitorsAreApart() throws {
+    func visitorsAreApart() async throws {
         let app = try metricsApp()
         let one = TestClient(app.responder)
         let two = TestClient(app.responder)
-        for client in [one, two] { for _ in 0..<3 { _ = client.get("/tabs/music") } }
-        let mine = one.get("/tabs/music")
-        let theirs = two.get("/tabs/music")
+        for client in [one, two] { for _ in 0..<3 { _ = await client.get("/tabs/music") } }
+        let mine = await one.get("/tabs/music")
+        let theirs = await two.get("/tabs/music")
         #expect(mine.csrfToken != nil && theirs.csrfToken != nil)
         #expect(mine.csrfToken != theirs.csrfToken)
         // The same page but for the token, wherever it appears (each form, the script's
@@ -224,21 +224,21 @@ struct PageAnswerTests {
         #expect(pieces.joined(separator: theirToken) == theirs.body)
         // One's cookie with the other's ETag: a 200 of one's own page, not a 304.
         let etag = try #require(theirs.headers["etag"])
-        let crossed = one.get("/tabs/music", headers: [("If-None-Match", etag)])
+        let crossed = await one.get("/tabs/music", headers: [("If-None-Match", etag)])
         #expect(crossed.status == 200)
         #expect(crossed.csrfToken == mine.csrfToken)
     }
 
     @Test("signed-in visitors and pages with a query are not kept")
-    func notKept() throws {
+    func notKept() async throws {
         var configuration = sevenTabConfiguration()
         configuration.metrics = true
         configuration.identityHeader = "X-User"
         let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
         let client = TestClient(app.responder)
         let user = [("X-User", "ada")]
-        for _ in 0..<3 { _ = client.get("/tabs/music", headers: user) }
-        for _ in 0..<3 { _ = client.get("/tabs/music?x=1") }
-        #expect(sample(client, "tabserver_page_cache_hits_total") == 0)
+        for _ in 0..<3 { _ = await client.get("/tabs/music", headers: user) }
+        for _ in 0..<3 { _ = await client.get("/tabs/music?x=1") }
+        await #expect(sample(client, "tabserver_page_cache_hits_total") == 0)
     }
 }

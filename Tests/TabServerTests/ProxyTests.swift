@@ -10,10 +10,10 @@ import Testing
 @Suite("Forwarded headers: believed from trusted proxies only")
 struct ForwardedHeaderTests {
     @Test("spoofed X-Forwarded-* and Forwarded from an untrusted peer change nothing")
-    func spoofing() throws {
+    func spoofing() async throws {
         let client = TestClient(try makeApp().responder)
         client.remoteAddress = "203.0.113.9"
-        let response = client.get(
+        let response = await client.get(
             "/",
             headers: [
                 ("X-Forwarded-Proto", "https"), ("X-Forwarded-Host", "evil.example"), ("X-Forwarded-For", "10.9.9.9"),
@@ -21,31 +21,31 @@ struct ForwardedHeaderTests {
             ])
         #expect(response.status == 303)
         #expect(response.location == "/tabs/featured", "a path, never a foreign host")
-        let page = client.get("/tabs/music", headers: [("X-Forwarded-Proto", "https")])
+        let page = await client.get("/tabs/music", headers: [("X-Forwarded-Proto", "https")])
         #expect(page.headers["set-cookie"]?.contains("Secure") == false)
         let app = try makeApp()
         var request = HTTPRequest(method: .get, path: "/healthz", remoteAddress: "203.0.113.9")
         request.headers.add("X-Forwarded-For", "10.9.9.9")
-        #expect(app.responder.respond(to: request).accessLogNote == nil, "the log keeps the socket peer")
+        #expect(await app.responder.answer(to: request).logNote == nil, "the log keeps the socket peer")
     }
 
     @Test("X-Forwarded-Proto: https from the trusted proxy makes the cookie Secure; the client is logged")
-    func trusted() throws {
+    func trusted() async throws {
         let app = try makeApp()
         let client = TestClient(app.responder)
-        let response = client.get(
+        let response = await client.get(
             "/tabs/music", headers: [("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "198.51.100.7")])
         #expect(response.headers["set-cookie"]?.contains("; Secure") == true)
         var request = HTTPRequest(method: .get, path: "/healthz", remoteAddress: "127.0.0.1")
         request.headers.add("Forwarded", #"for="[2001:db8::7]:4711";proto=https, for=127.0.0.1"#)
-        #expect(app.responder.respond(to: request).accessLogNote == "client=2001:db8::7")
+        #expect(await app.responder.answer(to: request).logNote == "client=2001:db8::7")
     }
 
     @Test("a public origin decides the cookie's Secure flag whatever the headers say")
-    func publicOrigin() throws {
+    func publicOrigin() async throws {
         let client = TestClient(try makeApp { $0.publicOrigin = try PublicOrigin("https://shop.example") }.responder)
         client.remoteAddress = "203.0.113.9"
-        #expect(client.get("/tabs/music").headers["set-cookie"]?.contains("; Secure") == true)
+        await #expect(client.get("/tabs/music").headers["set-cookie"]?.contains("; Secure") == true)
     }
 
     @Test(

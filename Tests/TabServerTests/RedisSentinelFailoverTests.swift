@@ -22,13 +22,13 @@ import Testing
 @Suite("Redis Sentinel failover", .serialized)
 struct RedisSentinelFailoverTests {
     @Test("SENTINEL FAILOVER: 503 for a few seconds at most, then serving on the new master without a restart")
-    func requestedFailover() throws {
-        try failover(crash: false)
+    func requestedFailover() async throws {
+        try await failover(crash: false)
     }
 
     @Test("kill -9 of the master: 503 for a few seconds at most, then serving on the promoted replica")
-    func killedMaster() throws {
-        try failover(crash: true)
+    func killedMaster() async throws {
+        try await failover(crash: true)
     }
 
     @Test("the URL names the sentinels and the master; --redis-wait-replicas reaches the client's configuration")
@@ -95,7 +95,7 @@ struct RedisSentinelFailoverTests {
         }
     }
 
-    private func failover(crash: Bool) throws {
+    private func failover(crash: Bool) async throws {
         let cluster = try SentinelCluster()
         let configuration = try Self.configuration(cluster.url)
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: quietLog)
@@ -110,7 +110,7 @@ struct RedisSentinelFailoverTests {
         // A live stream on the other instance, relayed from this one.
         let live = LiveEventsTests()
         let watcher = TestClient(app.responder)
-        let first = watcher.get("/tabs/music")
+        let first = await watcher.get("/tabs/music")
         #expect(first.status == 200, "\(first.body.suffix(500))")
         let watcherCookie = try #require(watcher.cookies["tabserver_session"])
         let stream = try live.subscribe(otherServer.port, cookie: watcherCookie)
@@ -122,16 +122,15 @@ struct RedisSentinelFailoverTests {
         let visitors = Mutex<[Visitor]>([])
         let writes = Timeline()
         let reads = Timeline()
-        var threads: [Thread] = []
-        let done = DispatchGroup()
-        func spawn(_ body: @escaping @Sendable () -> Void) {
-            done.enter()
-            let thread = Thread {
-                body()
-                done.leave()
-            }
-            threads.append(thread)
-            thread.start()
+        var tasks: [Task<Void, Never>] = []
+        func spawn(_ body: @escaping @Sendable () async -> Void) {
+            // A thread each: the clients block on their calls.
+            let executor = ThreadExecutor()
+            tasks.append(
+                Task(executorPreference: executor) {
+                    await body()
+                    executor.stop()
+                })
         }
         let responder = app.responder
         let tabs = ["tv", "movies", "podcasts", "music"]
@@ -139,13 +138,13 @@ struct RedisSentinelFailoverTests {
             spawn {
                 let client = TestClient(responder)
                 var visitor = Visitor()
-                guard let token = client.get("/tabs/music").csrfToken else { return }
+                guard let token = await client.get("/tabs/music").csrfToken else { return }
                 visitor.cookie = client.cookies["tabserver_session"] ?? ""
                 var turn = 0
                 while !stop.load(ordering: .relaxed) {
                     let tab = tabs[turn % tabs.count]
                     turn += 1
-                    if client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 303 {
+                    if await client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 303 {
                         visitor.acknowledged += 1
                         visitor.lastAcknowledgedTab = tab
                     } else {
@@ -160,27 +159,24 @@ struct RedisSentinelFailoverTests {
         }
         spawn {
             let client = TestClient(responder)
-            guard let token = client.get("/tabs/music").csrfToken else { return }
+            guard let token = await client.get("/tabs/music").csrfToken else { return }
             var turn = 0
             while !stop.load(ordering: .relaxed) {
                 turn += 1
-                writes.record(
+                await writes.record(
                     client.post("/select", form: [("csrf", token), ("tab", tabs[turn % tabs.count])]).status == 303)
                 usleep(5_000)
             }
         }
         spawn {
             let client = TestClient(responder)
-            _ = client.get("/tabs/music")
+            _ = await client.get("/tabs/music")
             while !stop.load(ordering: .relaxed) {
-                reads.record(client.get("/tabs/music").status == 200)
+                await reads.record(client.get("/tabs/music").status == 200)
                 usleep(5_000)
             }
         }
-        defer {
-            stop.store(true, ordering: .relaxed)
-            done.wait()
-        }
+        // (Early exits leave the writers to stop on their own: each ends at its first refusal.)
         #expect(waitUntil(.seconds(5), every: .milliseconds(20)) { writes.successesAtEnd >= 20 }, "writing before")
 
         // The failover.
@@ -208,7 +204,9 @@ struct RedisSentinelFailoverTests {
         }
         #expect(served, "serving again after the failover:\n\(cluster.sentinelLog)")
         stop.store(true, ordering: .relaxed)
-        #expect(done.wait(timeout: .now() + 30) == .success, "the writers stopped")
+        let waited = ContinuousClock.now
+        for task in tasks { await task.value }
+        #expect(ContinuousClock.now - waited < .seconds(30), "the writers stopped")
 
         // Every acknowledged write is on the new master: a fresh instance reads them there.
         let reader = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: quietLog)
@@ -221,7 +219,7 @@ struct RedisSentinelFailoverTests {
             acknowledged += visitor.acknowledged
             let client = TestClient(reader.responder)
             client.cookies["tabserver_session"] = visitor.cookie
-            let location = client.get("/").location
+            let location = await client.get("/").location
             // The refused write may have been applied too (the master had it, the replica
             // may have got it later); anything else is an acknowledged write lost.
             let allowed = ["/tabs/\(visitor.lastAcknowledgedTab)"] + (visitor.refusedTab.map { ["/tabs/\($0)"] } ?? [])

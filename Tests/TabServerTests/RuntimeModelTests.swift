@@ -25,13 +25,13 @@ struct RuntimeModelTests {
     }
 
     @Test("live visitors reconcile after a reload: new tabs appear, removed ones vanish, selection falls back")
-    func reload() throws {
+    func reload() async throws {
         let (app, path) = try app(tabs: Self.baseTabs)
         let alice = TestClient(app.responder)
         let bob = TestClient(app.responder)
-        #expect(alice.get("/tabs/movies/films/2").status == 200)
-        #expect(bob.get("/tabs/music/albums/1").status == 200)
-        #expect(alice.get("/tabs/featured").barTabIDs == ["featured", "music", "movies", "tv"])
+        await #expect(alice.get("/tabs/movies/films/2").status == 200)
+        await #expect(bob.get("/tabs/music/albums/1").status == 200)
+        await #expect(alice.get("/tabs/featured").barTabIDs == ["featured", "music", "movies", "tv"])
 
         TestFixtures.write(
             """
@@ -45,15 +45,15 @@ struct RuntimeModelTests {
         #expect(app.reloadTabs() == nil)
 
         // Alice had Movies selected: it is gone, so she lands on the first enabled tab.
-        #expect(alice.get("/").location == "/tabs/featured")
-        #expect(alice.get("/tabs/featured").barTabIDs == ["featured", "podcasts", "music", "tv"])
-        #expect(alice.get("/tabs/movies").status == 404)
+        await #expect(alice.get("/").location == "/tabs/featured")
+        await #expect(alice.get("/tabs/featured").barTabIDs == ["featured", "podcasts", "music", "tv"])
+        await #expect(alice.get("/tabs/movies").status == 404)
         // Bob's selection and stack survive.
-        #expect(bob.get("/").location == "/tabs/music/albums/1")
+        await #expect(bob.get("/").location == "/tabs/music/albums/1")
     }
 
     @Test("an invalid file is refused and the current model kept")
-    func invalidReload() throws {
+    func invalidReload() async throws {
         let (app, path) = try app(tabs: Self.baseTabs)
         let client = TestClient(app.responder)
         for broken in [
@@ -64,15 +64,15 @@ struct RuntimeModelTests {
         ] {
             TestFixtures.write(broken, to: path)
             #expect(app.reloadTabs() != nil, "\(broken)")
-            #expect(client.get("/tabs/featured").barTabIDs == ["featured", "music", "movies", "tv"])
+            await #expect(client.get("/tabs/featured").barTabIDs == ["featured", "music", "movies", "tv"])
         }
     }
 
     @Test("replaceModel refuses a tab without a template or icon, with a typed error, and keeps serving")
-    func replaceModelValidates() throws {
+    func replaceModelValidates() async throws {
         let (app, _) = try app(tabs: Self.baseTabs)
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/tv")
+        _ = await client.get("/tabs/tv")
         // The old README example: "home" has no Templates/tabs/home.mustache.
         let noTemplate = try TabBarModel(tabs: [
             Tab(id: "home", title: "Home", icon: "featured.svg", isCustomizable: false),
@@ -89,30 +89,30 @@ struct RuntimeModelTests {
         #expect(throws: TabModelError(tabID: "music", reason: "unknown icon 'nope.svg' (no Public/icons/nope.svg)")) {
             try app.tabs.replaceModel(noIcon)
         }
-        let page = client.get("/tabs/tv")
+        let page = await client.get("/tabs/tv")
         #expect(page.status == 200)
         #expect(page.barTabIDs == ["featured", "music", "movies", "tv"], "the refused models changed nothing")
     }
 
     @Test("the Swift API can replace the model while sessions exist")
-    func swiftAPI() throws {
+    func swiftAPI() async throws {
         let (app, _) = try app(tabs: Self.baseTabs)
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/tv")
+        _ = await client.get("/tabs/tv")
         let model = try TabBarModel(tabs: [
             Tab(id: "featured", title: "Featured", icon: "featured.svg", isCustomizable: false),
             Tab(id: "tv", title: "TV", icon: "tv.svg", isEnabled: false),
             Tab(id: "music", title: "Music", icon: "music.svg"),
         ])
         try app.tabs.replaceModel(model)
-        #expect(client.get("/").location == "/tabs/featured", "a disabled selection falls back")
-        let page = client.get("/tabs/featured")
+        await #expect(client.get("/").location == "/tabs/featured", "a disabled selection falls back")
+        let page = await client.get("/tabs/featured")
         #expect(page.barTabIDs == ["featured", "tv", "music"])
         #expect(page.body.contains("value=\"tv\" class=\"tab\" disabled"))
-        #expect(client.get("/tabs/tv").status == 403)
-        let refused = client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "tv")])
+        await #expect(client.get("/tabs/tv").status == 403)
+        let refused = await client.post("/select", form: [("csrf", page.csrfToken!), ("tab", "tv")])
         #expect(refused.status == 303)
-        #expect(client.follow(refused).body.contains("not available"))
+        await #expect(client.follow(refused).body.contains("not available"))
     }
 }
 

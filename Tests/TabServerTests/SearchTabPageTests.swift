@@ -25,9 +25,9 @@ struct SearchTabPageTests {
     }
 
     @Test("the bar ends with the search tab after More; the page is a search landmark with a GET form")
-    func page() throws {
+    func page() async throws {
         let client = TestClient(try app().responder)
-        let page = client.get("/tabs/search")
+        let page = await client.get("/tabs/search")
         #expect(page.status == 200)
         #expect(page.barTabIDs.last == "search")
         #expect(page.body.contains("role=\"search\""))
@@ -37,26 +37,26 @@ struct SearchTabPageTests {
     }
 
     @Test("results are a shareable URL, and selecting the tab later returns to the last query")
-    func rememberedQuery() throws {
+    func rememberedQuery() async throws {
         let client = TestClient(try app().responder)
-        let results = client.get("/tabs/search?q=blue")
+        let results = await client.get("/tabs/search?q=blue")
         #expect(results.status == 200)
         #expect(results.body.contains("class=\"row\""), "the demo catalogue has something blue")
-        let elsewhere = client.get("/tabs/music")
+        let elsewhere = await client.get("/tabs/music")
         let token = try #require(elsewhere.csrfToken)
-        let back = client.post("/select", form: [("csrf", token), ("tab", "search")])
+        let back = await client.post("/select", form: [("csrf", token), ("tab", "search")])
         #expect(back.status == 303)
         #expect(back.location == "/tabs/search?q=blue")
-        #expect(client.get("/").location == "/tabs/search?q=blue")
+        await #expect(client.get("/").location == "/tabs/search?q=blue")
     }
 
     @Test("the shipped tabs.json has the search tab: the demo's bar ends with it, its page answers")
-    func shipped() throws {
+    func shipped() async throws {
         var configuration = TestFixtures.configuration()
         configuration.tabsFile = TestFixtures.demoTabsFile
         let app = try buildApplication(configuration, content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
         let client = TestClient(app.responder)
-        let page = client.get("/tabs/search")
+        let page = await client.get("/tabs/search")
         #expect(page.status == 200)
         #expect(page.barTabIDs.last == "search")
         #expect(page.body.contains("class=\"search-field\""))

@@ -8,13 +8,13 @@ import Testing
 @Suite("CSRF, cookies and bad input (in-process)")
 struct SecurityTests {
     @Test("a post without a valid token, or from another site, is a 403 and changes nothing")
-    func csrf() throws {
+    func csrf() async throws {
         let app = try makeApp()
         let client = TestClient(app.responder)
         let other = TestClient(app.responder)
         // Visiting Music is something to remember: both get a stored session and a token of its own.
-        let token = try #require(client.get("/tabs/music").csrfToken)
-        let otherToken = try #require(other.get("/tabs/music").csrfToken)
+        let token = try await #require(client.get("/tabs/music").csrfToken)
+        let otherToken = try await #require(other.get("/tabs/music").csrfToken)
         #expect(otherToken != token)
         #expect(client.cookies["tabserver_session"] != nil)
         let attempts: [([(String, String)], [(String, String)])] = [
@@ -25,14 +25,14 @@ struct SecurityTests {
             ([("csrf", token), ("tab", "movies")], [("Sec-Fetch-Site", "cross-site")]),
         ]
         for (form, headers) in attempts {
-            let response = client.post("/select", form: form, headers: headers)
+            let response = await client.post("/select", form: form, headers: headers)
             #expect(response.status == 403)
             #expect(response.body.contains("not accepted"))
             #expect(response.body.contains("href=\"/\""), "the 403 page offers a way back")
         }
-        #expect(client.get("/").location == "/tabs/music")
+        await #expect(client.get("/").location == "/tabs/music")
         // Same-origin posts with the token still work.
-        #expect(
+        await #expect(
             client.post(
                 "/select", form: [("csrf", token), ("tab", "movies")], headers: [("Sec-Fetch-Site", "same-origin")]
             ).status == 303)
@@ -44,10 +44,10 @@ struct SecurityTests {
             "AAAAAAAAAAAAAAAAAAAAAA", "short", String(repeating: "A", count: 200), "ÄÖÜäöüßÄÖÜäöüßÄÖÜäöüß12",
             "AAAAAAAAAAAAAAAAAAAAAA==", "%00%00", "",
         ])
-    func invalidCookie(value: String) throws {
+    func invalidCookie(value: String) async throws {
         let client = TestClient(try makeApp().responder)
         client.cookies["tabserver_session"] = value
-        let response = client.get("/tabs/music")
+        let response = await client.get("/tabs/music")
         #expect(response.status == 200)
         let cookie = try #require(response.headers["set-cookie"])
         let issued = cookie.split(separator: ";")[0].dropFirst("tabserver_session=".count)
@@ -56,39 +56,39 @@ struct SecurityTests {
     }
 
     @Test("an expired session is replaced, not revived")
-    func expired() throws {
+    func expired() async throws {
         let clock = ManualClock(1_000_000)
         var configuration = sevenTabConfiguration()
         configuration.sessionIdleTimeout = .seconds(60)
         let app = try buildApplication(configuration, content: DemoCatalog(), log: quietLog, clock: { clock.now })
         let client = TestClient(app.responder)
-        _ = client.get("/tabs/movies")
+        _ = await client.get("/tabs/movies")
         let first = try #require(client.cookies["tabserver_session"])
         clock.advance(30)
-        #expect(client.get("/").location == "/tabs/movies")
+        await #expect(client.get("/").location == "/tabs/movies")
         clock.advance(61)
-        #expect(client.get("/").location == "/tabs/featured")
-        _ = client.get("/tabs/movies")
+        await #expect(client.get("/").location == "/tabs/featured")
+        _ = await client.get("/tabs/movies")
         #expect(client.cookies["tabserver_session"] != first)
     }
 
     @Test("a form without fields, or naming an unknown tab, is a 400 naming the field")
-    func malformedSelect() throws {
+    func malformedSelect() async throws {
         let client = TestClient(try makeApp().responder)
-        let token = try #require(client.get("/tabs/featured").csrfToken)
-        let missing = client.post("/select", form: [("csrf", token)])
+        let token = try await #require(client.get("/tabs/featured").csrfToken)
+        let missing = await client.post("/select", form: [("csrf", token)])
         #expect(missing.status == 400)
         #expect(missing.body.contains("<code>tab</code>"))
-        let unknown = client.post("/select", form: [("csrf", token), ("tab", "<script>")])
+        let unknown = await client.post("/select", form: [("csrf", token), ("tab", "<script>")])
         #expect(unknown.status == 400)
         #expect(unknown.body.contains("&lt;script&gt;"))
         #expect(!unknown.body.contains("<script>\""))
     }
 
     @Test("pages carry protective headers; only the browser keeps them, and revalidates them")
-    func headers() throws {
+    func headers() async throws {
         let client = TestClient(try makeApp().responder)
-        let page = client.get("/tabs/featured")
+        let page = await client.get("/tabs/featured")
         // `private`: no shared cache keeps one visitor's page; `no-cache`: the browser asks
         // again before using its copy (and may keep the page for Back).
         #expect(page.headers["cache-control"] == "private, no-cache")

@@ -182,5 +182,5 @@ struct TypedConfigurationTests {
 
 /// Content for apps that are only built, never browsed.
 private struct EmptyContent: TabContentProvider {
-    func page(for request: TabPageRequest) -> TabPage? { nil }
+    func page(for request: HTTPRequest, context: RequestContext) async throws -> TabPage? { nil }
 }

@@ -24,58 +24,58 @@ struct SidebarGroupRouteTests {
     }
 
     @Test("the heading is a button of the bar's form; collapsing is a 303 back, kept in the session")
-    func collapseAndExpand() throws {
+    func collapseAndExpand() async throws {
         let client = TestClient(try app().0.responder)
-        let page = client.get("/tabs/featured")
+        let page = await client.get("/tabs/featured")
         #expect(page.body.contains("name=\"collapse\" value=\"Watch\""))
         #expect(page.body.contains("aria-expanded=\"true\""))
         #expect(page.body.contains("formaction=\"/sidebar/group\""))
         #expect(!page.body.contains("in-collapsed-group"))
         let token = try #require(page.csrfToken)
-        let collapsed = client.post(
+        let collapsed = await client.post(
             "/sidebar/group", form: [("csrf", token), ("return", "/tabs/featured"), ("collapse", "Watch")])
         #expect(collapsed.status == 303)
         #expect(collapsed.location == "/tabs/featured")
-        let after = client.get("/tabs/music")
+        let after = await client.get("/tabs/music")
         #expect(after.body.contains("name=\"expand\" value=\"Watch\""))
         #expect(after.body.contains("aria-expanded=\"false\""))
         #expect(after.body.contains("in-collapsed-group"))
         #expect(after.body.contains("name=\"collapse\" value=\"Listen\""), "the other group stays open")
         #expect(after.barTabIDs == ["featured", "movies", "tv", "music", "podcasts"], "the tabs stay in the markup")
         let again = try #require(after.csrfToken, "the session's own token from now on")
-        let expanded = client.post("/sidebar/group", form: [("csrf", again), ("expand", "Watch")])
+        let expanded = await client.post("/sidebar/group", form: [("csrf", again), ("expand", "Watch")])
         #expect(expanded.status == 303)
-        #expect(!client.get("/tabs/music").body.contains("in-collapsed-group"))
+        await #expect(!client.get("/tabs/music").body.contains("in-collapsed-group"))
     }
 
     @Test("bad input changes nothing: an unknown group 400, no field 400, no CSRF 403, a stale post 409")
-    func badInput() throws {
+    func badInput() async throws {
         let client = TestClient(try app().0.responder)
-        let token = try #require(client.get("/tabs/featured").csrfToken)
-        let unknown = client.post("/sidebar/group", form: [("csrf", token), ("collapse", "Read")])
+        let token = try await #require(client.get("/tabs/featured").csrfToken)
+        let unknown = await client.post("/sidebar/group", form: [("csrf", token), ("collapse", "Read")])
         #expect(unknown.status == 400)
         #expect(unknown.body.contains("Read"))
-        #expect(client.post("/sidebar/group", form: [("csrf", token)]).status == 400)
-        #expect(client.post("/sidebar/group", form: [("collapse", "Watch")]).status == 403)
-        #expect(client.post("/sidebar/group", form: [("csrf", "x"), ("collapse", "Watch")]).status == 403)
-        #expect(!client.get("/tabs/featured").body.contains("in-collapsed-group"))
-        #expect(client.post("/sidebar/group", form: [("csrf", token), ("collapse", "Watch")]).status == 303)
-        let session = try #require(client.get("/tabs/featured").csrfToken)
-        let stale = client.post("/sidebar/group", form: [("csrf", session), ("collapse", "Watch")])
+        await #expect(client.post("/sidebar/group", form: [("csrf", token)]).status == 400)
+        await #expect(client.post("/sidebar/group", form: [("collapse", "Watch")]).status == 403)
+        await #expect(client.post("/sidebar/group", form: [("csrf", "x"), ("collapse", "Watch")]).status == 403)
+        await #expect(!client.get("/tabs/featured").body.contains("in-collapsed-group"))
+        await #expect(client.post("/sidebar/group", form: [("csrf", token), ("collapse", "Watch")]).status == 303)
+        let session = try await #require(client.get("/tabs/featured").csrfToken)
+        let stale = await client.post("/sidebar/group", form: [("csrf", session), ("collapse", "Watch")])
         #expect(stale.status == 409)
         #expect(stale.body.contains("already collapsed"))
-        #expect(client.post("/sidebar/group", form: [("csrf", session), ("expand", "Listen")]).status == 409)
+        await #expect(client.post("/sidebar/group", form: [("csrf", session), ("expand", "Listen")]).status == 409)
     }
 
     @Test("a model without the group drops the choice on reload")
-    func reload() throws {
+    func reload() async throws {
         let (app, path) = try app()
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/featured").csrfToken)
-        #expect(client.post("/sidebar/group", form: [("csrf", token), ("collapse", "Watch")]).status == 303)
+        let token = try await #require(client.get("/tabs/featured").csrfToken)
+        await #expect(client.post("/sidebar/group", form: [("csrf", token), ("collapse", "Watch")]).status == 303)
         TestFixtures.write(Self.tabs.replacingOccurrences(of: #""group": "Watch""#, with: #""group": "See""#), to: path)
         #expect(app.reloadTabs() == nil)
-        let page = client.get("/tabs/featured")
+        let page = await client.get("/tabs/featured")
         #expect(!page.body.contains("in-collapsed-group"))
         #expect(page.body.contains("name=\"collapse\" value=\"See\""))
     }

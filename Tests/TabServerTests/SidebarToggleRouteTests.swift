@@ -15,33 +15,34 @@ struct SidebarToggleRouteTests {
     }
 
     @Test("a sidebar model offers the toggle; hiding it is a 303 back, kept in the session, and shows the top bar")
-    func hideAndShow() throws {
+    func hideAndShow() async throws {
         let client = TestClient(try Self.sidebarApp().responder)
-        let page = client.get("/tabs/movies")
+        let page = await client.get("/tabs/movies")
         #expect(page.body.contains("regular-sidebar"))
         #expect(Self.toggleValue(page) == "hide")
         #expect(page.body.contains("action=\"/sidebar\""))
         let token = try #require(page.csrfToken)
-        let hidden = client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/movies")])
+        let hidden = await client.post(
+            "/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/movies")])
         #expect(hidden.status == 303)
         #expect(hidden.location == "/tabs/movies")
-        let after = client.get("/tabs/music")
+        let after = await client.get("/tabs/music")
         #expect(after.body.contains("regular-top-bar"))
         #expect(!after.body.contains("regular-sidebar"))
         #expect(Self.toggleValue(after) == "show")
         #expect(after.body.contains("aria-label=\"Show sidebar\""))
         // More and Edit follow the choice too.
-        #expect(client.get("/more").body.contains("regular-top-bar"))
-        let shown = client.post("/sidebar", form: [("csrf", token), ("sidebar", "show"), ("return", "/more")])
+        await #expect(client.get("/more").body.contains("regular-top-bar"))
+        let shown = await client.post("/sidebar", form: [("csrf", token), ("sidebar", "show"), ("return", "/more")])
         #expect(shown.location == "/more")
-        #expect(client.get("/tabs/music").body.contains("regular-sidebar"))
+        await #expect(client.get("/tabs/music").body.contains("regular-sidebar"))
     }
 
     @Test("the script's post gets the page itself in one round trip")
-    func oneRoundTrip() throws {
+    func oneRoundTrip() async throws {
         let client = TestClient(try Self.sidebarApp().responder)
-        let token = try #require(client.get("/tabs/tv").csrfToken)
-        let answer = client.post(
+        let token = try await #require(client.get("/tabs/tv").csrfToken)
+        let answer = await client.post(
             "/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/tv")],
             headers: [("TabServer-Answer", "page")])
         #expect(answer.status == 200)
@@ -50,51 +51,52 @@ struct SidebarToggleRouteTests {
     }
 
     @Test("bad input changes nothing: an unknown value is a 400 naming the field, no CSRF a 403, a stale post a 409")
-    func badInput() throws {
+    func badInput() async throws {
         let client = TestClient(try Self.sidebarApp().responder)
-        let token = try #require(client.get("/tabs/music").csrfToken)
-        let unknown = client.post("/sidebar", form: [("csrf", token), ("sidebar", "sideways")])
+        let token = try await #require(client.get("/tabs/music").csrfToken)
+        let unknown = await client.post("/sidebar", form: [("csrf", token), ("sidebar", "sideways")])
         #expect(unknown.status == 400)
         #expect(unknown.body.contains("sideways") && unknown.body.contains("sidebar"))
-        #expect(client.post("/sidebar", form: [("csrf", token)]).status == 400)
-        let forged = client.post("/sidebar", form: [("csrf", "nope"), ("sidebar", "hide")])
+        await #expect(client.post("/sidebar", form: [("csrf", token)]).status == 400)
+        let forged = await client.post("/sidebar", form: [("csrf", "nope"), ("sidebar", "hide")])
         #expect(forged.status == 403)
-        #expect(client.post("/sidebar", form: [("sidebar", "hide")]).status == 403)
-        #expect(client.get("/tabs/music").body.contains("regular-sidebar"), "still the sidebar")
+        await #expect(client.post("/sidebar", form: [("sidebar", "hide")]).status == 403)
+        await #expect(client.get("/tabs/music").body.contains("regular-sidebar"), "still the sidebar")
         // Two windows: one hides the sidebar, the other (still showing it) asks the same.
-        #expect(client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide")]).status == 303)
-        let stale = client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/music")])
+        await #expect(client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide")]).status == 303)
+        let stale = await client.post(
+            "/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/music")])
         #expect(stale.status == 409)
         #expect(stale.body.contains("already hidden"))
         #expect(Self.toggleValue(stale) == "show", "the answer's bar shows the state as it is")
-        #expect(client.get("/tabs/music").body.contains("regular-top-bar"))
+        await #expect(client.get("/tabs/music").body.contains("regular-top-bar"))
     }
 
     @Test("a model without the toggle shows none and refuses the post; sidebarToggle offers it with any layout")
-    func offered() throws {
+    func offered() async throws {
         let plain = TestClient(try makeApp().responder)
-        let page = plain.get("/tabs/music")
+        let page = await plain.get("/tabs/music")
         #expect(Self.toggleValue(page) == nil)
         let token = try #require(page.csrfToken)
-        #expect(plain.post("/sidebar", form: [("csrf", token), ("sidebar", "show")]).status == 409)
+        await #expect(plain.post("/sidebar", form: [("csrf", token), ("sidebar", "show")]).status == 409)
         let bottom = TestClient(try makeApp(appearance: ["sidebarToggle": true]).responder)
-        let bar = bottom.get("/tabs/music")
+        let bar = await bottom.get("/tabs/music")
         #expect(Self.toggleValue(bar) == "show")
         let bottomToken = try #require(bar.csrfToken)
-        #expect(bottom.post("/sidebar", form: [("csrf", bottomToken), ("sidebar", "show")]).status == 303)
-        #expect(bottom.get("/tabs/music").body.contains("regular-sidebar"))
+        await #expect(bottom.post("/sidebar", form: [("csrf", bottomToken), ("sidebar", "show")]).status == 303)
+        await #expect(bottom.get("/tabs/music").body.contains("regular-sidebar"))
     }
 
     @Test("Edit's reset restores the tab arrangement, not the layout choice; a first-time visitor's choice is kept")
-    func resetAndCookieless() throws {
+    func resetAndCookieless() async throws {
         let client = TestClient(try Self.sidebarApp().responder)
-        let token = try #require(client.get("/more/edit").csrfToken)
-        #expect(client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide")]).status == 303)
+        let token = try await #require(client.get("/more/edit").csrfToken)
+        await #expect(client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide")]).status == 303)
         #expect(!client.cookies.isEmpty, "the choice needs a session of its own")
-        let edit = client.get("/more/edit")
+        let edit = await client.get("/more/edit")
         let version = try #require(edit.attribute(named: "value", inTagContaining: "name=\"version\""))
-        let reset = client.post("/more/edit", form: [("csrf", token), ("action", "reset"), ("version", version)])
+        let reset = await client.post("/more/edit", form: [("csrf", token), ("action", "reset"), ("version", version)])
         #expect(reset.status == 303)
-        #expect(client.get("/tabs/music").body.contains("regular-top-bar"))
+        await #expect(client.get("/tabs/music").body.contains("regular-top-bar"))
     }
 }

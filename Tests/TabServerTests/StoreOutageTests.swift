@@ -37,45 +37,46 @@ struct StoreOutageTests {
     }
 
     @Test("SQLite read-only: changes answer 503, /readyz 503, one log line; writable again: ready by itself")
-    func sqliteReadOnly() throws {
+    func sqliteReadOnly() async throws {
         let log = LogFile()
         var configuration = sevenTabConfiguration()
         configuration.sessions = .sqlite(path: TestFixtures.temporaryDirectory("outage") + "/sessions.sqlite")
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: log.sink)
         let store = try #require(app.store as? SQLiteSessionStore)
         let client = TestClient(app.responder)
-        let token = try #require(client.get("/tabs/music").csrfToken)
-        #expect(client.get("/readyz").status == 200)
+        let token = try await #require(client.get("/tabs/music").csrfToken)
+        await #expect(client.get("/readyz").status == 200)
 
         store.setQueryOnly(true)
         for tab in ["tv", "movies", "podcasts", "tv", "movies"] {
-            #expect(client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 503)
+            await #expect(client.post("/select", form: [("csrf", token), ("tab", tab)]).status == 503)
         }
-        #expect(client.get("/readyz").status == 503)
-        #expect(client.get("/readyz").status == 503, "not ready until a write succeeds")
-        #expect(client.get("/healthz").status == 200)
-        #expect(client.get("/tabs/music").status == 200, "an unchanged page needs no write")
+        await #expect(client.get("/readyz").status == 503)
+        await #expect(client.get("/readyz").status == 503, "not ready until a write succeeds")
+        await #expect(client.get("/healthz").status == 200)
+        await #expect(client.get("/tabs/music").status == 200, "an unchanged page needs no write")
         #expect(log.storeLines.count == 1, "\(log.storeLines)")
         #expect(log.storeLines.first?.contains("failing") == true)
 
         store.setQueryOnly(false)
-        #expect(waitUntil(.seconds(3), every: .milliseconds(20)) { client.get("/readyz").status == 200 })
-        #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
+        #expect(await waitUntil(.seconds(3), every: .milliseconds(20)) { await client.get("/readyz").status == 200 })
+        await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
         #expect(log.storeLines.count == 2, "\(log.storeLines)")
         #expect(log.storeLines.last?.contains("works again") == true)
     }
 
     @Test("Redis stopped: every request 503 within 50 ms, one log line; restarted: ready within 2 s by itself")
-    func redisStopped() throws {
-        try redisOutage(hang: false)
+    func redisStopped() async throws {
+        // Timed: on a thread of its own, not the pool the suites beside it share.
+        try await onOwnThread { try await Self().redisOutage(hang: false) }
     }
 
     @Test("Redis hung (SIGSTOP): after the first timeout, every request 503 within 50 ms; resumed: ready again")
-    func redisHung() throws {
-        try redisOutage(hang: true)
+    func redisHung() async throws {
+        try await onOwnThread { try await Self().redisOutage(hang: true) }
     }
 
-    private func redisOutage(hang: Bool) throws {
+    private func redisOutage(hang: Bool) async throws {
         let redis = try RedisServer()
         defer { redis.stop() }
         let log = LogFile()
@@ -84,18 +85,18 @@ struct StoreOutageTests {
         configuration.csrfSecret = String(repeating: "x", count: 32)
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: log.sink)
         let client = TestClient(app.responder)
-        #expect(client.get("/tabs/music").status == 200)
-        #expect(client.get("/readyz").status == 200)
+        await #expect(client.get("/tabs/music").status == 200)
+        await #expect(client.get("/readyz").status == 200)
 
         let pid = try #require(redis.processIdentifier)
         if hang { kill(pid, SIGSTOP) } else { redis.stop() }
         // The first request finds out (refused at once, or after the 500 ms timeout).
-        #expect(client.get("/tabs/music").status == 503)
+        await #expect(client.get("/tabs/music").status == 503)
         var took: [Duration] = []
         for index in 0..<60 {
             let started = ContinuousClock.now
             let status =
-                index.isMultiple(of: 3) ? client.get("/readyz").status : client.get("/tabs/music").status
+                await index.isMultiple(of: 3) ? client.get("/readyz").status : client.get("/tabs/music").status
             took.append(ContinuousClock.now - started)
             #expect(status == 503)
             usleep(20_000)
@@ -105,7 +106,7 @@ struct StoreOutageTests {
         took.sort()
         #expect(took[56] < .milliseconds(50), "95th percentile while down: \(took[56])")
         #expect(took[59] < .milliseconds(250), "slowest request while down: \(took[59])")
-        #expect(client.get("/healthz").status == 200)
+        await #expect(client.get("/healthz").status == 200)
         #expect(log.storeLines.count == 1, "\(log.storeLines)")
         #expect(log.storeLines.first?.contains("127.0.0.1:\(redis.port)") == true)
 
@@ -115,8 +116,8 @@ struct StoreOutageTests {
         #expect(waitUntil(.seconds(5), every: .milliseconds(20)) { app.store.checkReady() })
         let recovery = ContinuousClock.now - back
         #expect(recovery < .seconds(2), "ready again after \(recovery)")
-        #expect(client.get("/readyz").status == 200)
-        #expect(client.get("/tabs/music").status == 200)
+        await #expect(client.get("/readyz").status == 200)
+        await #expect(client.get("/tabs/music").status == 200)
         #expect(log.storeLines.count == 2, "\(log.storeLines)")
         #expect(log.storeLines.last?.contains("works again") == true)
     }

@@ -14,7 +14,7 @@ import Testing
 /// by the header deadline, and a normal visitor over HTTPS is served meanwhile.
 @Suite("TLS handshake flood", .serialized)
 struct TLSHandshakeFloodTests {
-    private struct Echo: HTTPResponder {
+    private struct Echo: ImmediateResponder {
         func respond(to request: HTTPRequest) -> HTTPResponse { .text("ok") }
     }
 

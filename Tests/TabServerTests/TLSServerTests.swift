@@ -398,6 +398,6 @@ struct TLSServerTests {
 }
 
 /// A responder for engine-only tests: 200 and the path.
-private struct EchoResponder: HTTPResponder {
+private struct EchoResponder: ImmediateResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse { .text(request.path) }
 }

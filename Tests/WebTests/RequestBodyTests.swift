@@ -15,6 +15,19 @@ struct RequestBodyTests {
 
     func request(_ contentType: String?, _ body: String) -> HTTPRequest { request(contentType, Array(body.utf8)) }
 
+    /// What a decode that may throw any error threw, as the answer it gets.
+    func failure(_ make: () throws -> Void) -> (any HTTPResponseError)? {
+        do {
+            try make()
+            return nil
+        } catch let error as any HTTPResponseError {
+            return error
+        } catch {
+            Issue.record("not an HTTPResponseError: \(error)")
+            return nil
+        }
+    }
+
     func refusal(_ make: () throws(HTTPError) -> Void) -> HTTPError? {
         do throws(HTTPError) {
             try make()
@@ -187,36 +200,26 @@ struct RequestBodyTests {
         #expect(vendor.pinned == true)
     }
 
-    @Test("JSON refusals: wrong type 415; a missing or mistyped field 400 naming it; malformed 400")
+    @Test("JSON refusals: wrong type 415; a missing or mistyped field 422 naming it; malformed 400")
     func jsonRefusals() {
-        let form = refusal { () throws(HTTPError) in
-            _ = try request(MediaType.urlEncodedForm, "a=b").decodeJSON(Note.self)
-        }
+        let form = failure { _ = try request(MediaType.urlEncodedForm, "a=b").decodeJSON(Note.self) }
         #expect(form?.status == .unsupportedMediaType)
-        let missing = refusal { () throws(HTTPError) in
-            _ = try request(MediaType.json, #"{"tags":[]}"#).decodeJSON(Note.self)
-        }
-        #expect(missing?.status == .badRequest)
-        #expect(missing?.field == "title")
-        let mistyped = refusal { () throws(HTTPError) in
-            _ = try request(MediaType.json, #"{"title":"x","tags":[1]}"#).decodeJSON(Note.self)
-        }
-        #expect(mistyped?.status == .badRequest)
-        #expect(mistyped?.field == "tags.0")
-        let malformed = refusal { () throws(HTTPError) in
-            _ = try request(MediaType.json, #"{"title":"#).decodeJSON(Note.self)
-        }
+        let missing = failure { _ = try request(MediaType.json, #"{"tags":[]}"#).decodeJSON(Note.self) }
+        #expect(missing?.status == .unprocessableContent)
+        #expect(missing?.fieldErrors.map(\.field) == ["title"])
+        let mistyped = failure { _ = try request(MediaType.json, #"{"title":"x","tags":[1]}"#).decodeJSON(Note.self) }
+        #expect(mistyped?.status == .unprocessableContent)
+        #expect(mistyped?.fieldErrors.map(\.field) == ["tags.0"])
+        let malformed = failure { _ = try request(MediaType.json, #"{"title":"#).decodeJSON(Note.self) }
         #expect(malformed?.status == .badRequest)
-        let invalid = refusal { () throws(HTTPError) in
-            _ = try request(MediaType.json, [0x22, 0xFF, 0x22]).decodeJSON(String.self)
-        }
+        let invalid = failure { _ = try request(MediaType.json, [0x22, 0xFF, 0x22]).decodeJSON(String.self) }
         #expect(invalid?.status == .badRequest)
     }
 
     @Test("JSON bombs: nesting past the depth is a 400 before decoding; past the size a 413")
     func jsonBombs() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        let error = refusal { () throws(HTTPError) in
+        let error = failure {
             _ = try request(MediaType.json, deep).decodeJSON([String].self, limits: BodyLimits(maxJSONSize: 1 << 20))
         }
         #expect(error?.status == .badRequest)
@@ -224,7 +227,7 @@ struct RequestBodyTests {
         // Brackets inside strings are not nesting.
         let quoted = #"{"title":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[","tags":[]}"#
         #expect((try? request(MediaType.json, quoted).decodeJSON(Note.self))?.title.count == 48)
-        let big = refusal { () throws(HTTPError) in
+        let big = failure {
             _ = try request(MediaType.json, "\"" + String(repeating: "x", count: 70_000) + "\"").decodeJSON(String.self)
         }
         #expect(big?.status == .contentTooLarge)

@@ -46,7 +46,7 @@ final class BackupEndpoint: Sendable {
             && Array(token.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == token.utf8.count
         if descriptor >= 0 { close(descriptor) }
         guard written else {
-            log?.write("tabserver: cannot write \(file): online backups are off", level: .warn)
+            log?.write("cannot write \(file): online backups are off", level: .warn)
             return nil
         }
         self.store = store
@@ -54,45 +54,46 @@ final class BackupEndpoint: Sendable {
         self.log = log
     }
 
-    /// The answer to a request for `path`: later, once the copy is written.
-    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+    /// The answer to a request for `path`, once the copy is written (on a thread of its
+    /// own: a copy of a large file takes a while, and must not hold a lane of the pool).
+    func answer(_ request: HTTPRequest) async -> HTTPResponse {
         guard request.method == .post else {
             var response = HTTPResponse.text("Only POST is allowed here.\n", status: .methodNotAllowed)
             response.headers.add("Allow", "POST")
-            return .now(response)
+            return response
         }
         guard isDirectLoopbackPeer(request) else {
-            return .now(.text("Backups are only made for this machine.\n", status: .forbidden))
+            return .text("Backups are only made for this machine.\n", status: .forbidden)
         }
         guard hasToken(request) else {
-            return .now(.text("Show the token of \(Self.tokenPath(for: store.path)).\n", status: .forbidden))
+            return .text("Show the token of \(Self.tokenPath(for: store.path)).\n", status: .forbidden)
         }
         guard let destination = request.queryValue("to"), destination.hasPrefix("/") else {
-            return .now(.text("Name the copy with ?to=/absolute/path.\n", status: .badRequest))
+            return .text("Name the copy with ?to=/absolute/path.\n", status: .badRequest)
         }
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            return .now(.text("A backup is being written already.\n", status: .conflict))
+            return .text("A backup is being written already.\n", status: .conflict)
         }
-        let deferred = DeferredResponse()
         let store = store
         let log = log
-        WorkerThread.detach {
-            let started = ContinuousClock.now
-            let response: HTTPResponse
-            do throws(SessionStoreError) {
-                let pages = try store.backup(to: destination)
-                let message =
-                    "backup of \(store.path) written to \(destination): \(pages) pages in \(ContinuousClock.now - started)"
-                log?.write("tabserver: " + message)
-                response = .text(message + "\n")
-            } catch {
-                log?.write("tabserver: \(error)", level: .error)
-                response = .text("\(error)\n", status: .internalServerError)
+        return await withUnsafeContinuation { continuation in
+            WorkerThread.detach {
+                let started = ContinuousClock.now
+                let response: HTTPResponse
+                do throws(SessionStoreError) {
+                    let pages = try store.backup(to: destination)
+                    let message =
+                        "backup of \(store.path) written to \(destination): \(pages) pages in \(ContinuousClock.now - started)"
+                    log?.write(message)
+                    response = .text(message + "\n")
+                } catch {
+                    log?.write("\(error)", level: .error)
+                    response = .text("\(error)\n", status: .internalServerError)
+                }
+                self.running.store(false, ordering: .releasing)
+                continuation.resume(returning: response)
             }
-            self.running.store(false, ordering: .releasing)
-            deferred.complete(response)
         }
-        return .later(deferred)
     }
 
     private func isDirectLoopbackPeer(_ request: HTTPRequest) -> Bool {

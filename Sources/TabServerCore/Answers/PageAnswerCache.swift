@@ -42,6 +42,9 @@ final class PageAnswerCache: Sendable {
     /// takes one reference to it, not a copy of its answer and tag.
     final class Entry: Sendable {
         let response: HTTPResponse
+        /// Where the engine keeps its prepared head of `response` (shared by the entry's
+        /// thin and filled-in forms: the same head).
+        let prepared: ResponseCache
         let etag: String
         /// What the entry costs: the body (unless it is kept thin) and a little for the
         /// head and the key.
@@ -68,8 +71,12 @@ final class PageAnswerCache: Sendable {
             if case .empty = response.body { true } else { false }
         }
 
-        init(response: HTTPResponse, etag: String, cost: Int, refill: Refill? = nil) {
+        init(
+            response: HTTPResponse, etag: String, cost: Int, refill: Refill? = nil,
+            prepared: ResponseCache = ResponseCache()
+        ) {
             self.response = response
+            self.prepared = prepared
             self.etag = etag
             self.cost = cost
             self.refill = refill
@@ -80,7 +87,7 @@ final class PageAnswerCache: Sendable {
             guard refill != nil, !isThin else { return nil }
             var thin = response
             thin.body = .empty
-            return Entry(response: thin, etag: etag, cost: Self.thinCost, refill: refill)
+            return Entry(response: thin, etag: etag, cost: Self.thinCost, refill: refill, prepared: prepared)
         }
 
         /// The entry as answered: whole, or a thin one filled in again; nil when a thin
@@ -90,7 +97,7 @@ final class PageAnswerCache: Sendable {
             guard let template = refill.template else { return nil }
             var filled = response
             filled.body = .shared(template.filled(with: refill.token))
-            return Entry(response: filled, etag: etag, cost: cost, refill: refill)
+            return Entry(response: filled, etag: etag, cost: cost, refill: refill, prepared: prepared)
         }
     }
 

@@ -94,7 +94,7 @@ extension TabServerResponder {
     /// What asking the cache before a request runs found.
     enum PageProbe {
         /// The answer.
-        case hit(HTTPResponse)
+        case hit(ResponderAnswer)
         /// Nothing for this request: its handler renders the page.
         case miss
         /// Not asked: the request may not be answered that way (see `cachedPage`).
@@ -110,16 +110,20 @@ extension TabServerResponder {
         {
             state.answersFromCache(stored)
         }
-        return answer(entry, to: state.request)
+        let answer = answer(entry, to: state.request)
+        state.prepared = answer.prepared
+        return answer.response
     }
 
     /// Keeps a rendered page for `key` and answers with it; without a key (the request
     /// changed something it must write, or may not be cached), the page as it is.
-    func pageAnswer(_ body: RenderedPage, key: PageAnswerCache.Key?, request: HTTPRequest) -> HTTPResponse {
-        guard let key else { return html(body, for: request) }
+    func pageAnswer(_ body: RenderedPage, key: PageAnswerCache.Key?, state: inout RequestState) -> HTTPResponse {
+        guard let key else { return html(body, for: state.request) }
         let entry = makeEntry(body, key: key)
         pageAnswers.store(entry, for: key)
-        return answer(entry, to: request)
+        let answer = answer(entry, to: state.request)
+        state.prepared = answer.prepared
+        return answer.response
     }
 
     /// `"p<hex>"`, or `"p<hex>-gz"` for a gzip'd body, written into the string's own
@@ -149,15 +153,16 @@ extension TabServerResponder {
     /// Drawn once per process: see `makeEntry`.
     private static let etagSeed = SecureRandom.bytes(16)
 
-    /// The entry's page, or 304 Not Modified when `If-None-Match` names its `ETag`.
-    private func answer(_ entry: PageAnswerCache.Entry, to request: HTTPRequest) -> HTTPResponse {
+    /// The entry's page (with its prepared head), or 304 Not Modified when
+    /// `If-None-Match` names its `ETag`.
+    func answer(_ entry: PageAnswerCache.Entry, to request: HTTPRequest) -> ResponderAnswer {
         guard let condition = request.headers["if-none-match"], StaticFiles.matches(condition, etag: entry.etag)
-        else { return entry.response }
+        else { return ResponderAnswer(entry.response, prepared: entry.prepared) }
         var headers = HTTPHeaders()
         headers.add("ETag", entry.etag)
         headers.add("Cache-Control", Self.pageCacheControl)
         headers.add("Vary", "Accept-Encoding")
-        return HTTPResponse(status: .notModified, headers: headers)
+        return ResponderAnswer(HTTPResponse(status: .notModified, headers: headers))
     }
 
     /// A finished page: gzip'd if asked for and worth it, tagged, marked for the engine to
@@ -196,7 +201,6 @@ extension TabServerResponder {
         let etag = Self.etag(tag, gzip: gzipped)
         response.headers.add("ETag", etag)
         response.body = .shared(sent)
-        response.cache = ResponseCache()
         return PageAnswerCache.Entry(
             response: response, etag: etag, cost: sent.count + PageAnswerCache.Entry.overhead, refill: refill)
     }

@@ -69,6 +69,8 @@ public struct AppConfiguration: Sendable {
     public var basePath = ""
     /// The app's name in titles and the manifest.
     public var appName = "TabServer Store"
+    /// The name every line of the app's log starts with ("groceries: listening on …").
+    public var logName = "tabserver"
     /// What the app is, one sentence, in the web app manifest (what an install dialog or
     /// a store listing shows); nil: the app's name.
     public var appDescription: String?

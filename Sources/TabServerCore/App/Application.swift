@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
+import Synchronization
 import TabServerHTTP
 import TabServerMustache
 import TabServerSessions
@@ -10,53 +10,156 @@ import TabServerWeb
     import Glibc
 #endif
 
-/// A configured tab app: the responder (callable in-process, no socket needed), the
-/// shared tab model and the session store. Made by `buildApplication(_:content:hooks:)`;
-/// `AppServer` (in the `TabServer` module) serves it on a socket.
+/// A tab app: made with its configuration, given its tabs' pages and actions, routes of
+/// its own anywhere on `router` (JSON endpoints, a sign-in page), middleware, hooks; then
+/// built (templates compiled, the tab file read, the session store opened) and served:
+/// `try await app.run()` in the `TabServer` module (flags, environment, signals), or
+/// answered in-process by tests (`TestClient(app)`).
 ///
 /// ```swift
-/// let app = try buildApplication(configuration, content: Notes())
-/// let response = app.responder.respond(to: HTTPRequest(method: .get, path: "/healthz"))
-/// app.reloadTabs()                      // what SIGHUP does in the demo
+/// let app = Application(configuration: configuration)
+/// app.tab("list") { list in
+///     list.page { _, context in try await groceries.page(context) }
+/// }
+/// app.router.get("/api/items") { _, _ in await groceries.items }
+/// app.add(middleware: ServerTiming())
+/// try app.build()                     // or let `run()` build it
 /// ```
 public final class Application: Sendable {
-    /// The configuration it was built with.
+    /// The configuration it is built with.
     public let configuration: AppConfiguration
-    /// The app as a responder.
-    public let responder: TabServerResponder
-    /// The shared tab controller (replace the model, set hooks).
-    public let tabs: TabModelHolder
-    /// The session store.
-    public let store: any SessionStore
-    /// Where start-up, reload and error messages go.
+    /// The app's routes, beside the library's (added when it is built: an app's route
+    /// of the same pattern and method comes first).
+    public let router = Router<RequestContext>()
+    /// Where start-up, reload and error messages go (the app's name starts each line).
     public let log: LogSink
-    /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
-    public let metrics: AppMetrics?
 
-    init(
-        configuration: AppConfiguration, responder: TabServerResponder, tabs: TabModelHolder, store: any SessionStore,
-        metrics: AppMetrics? = nil, log: LogSink
-    ) {
-        self.metrics = metrics
-        self.configuration = configuration
-        self.responder = responder
-        self.tabs = tabs
-        self.store = store
-        self.log = log
+    /// What the app is given before it is built.
+    struct Setup: Sendable {
+        var content = TabContent()
+        var fallback: (any TabContentProvider)?
+        var hooks = AppHooks()
+        var middleware: [any RouterMiddleware<RequestContext>] = []
+        var redis: RedisStoreOpener?
+        var sessionStore: (any SessionStore)?
+        var clock: @Sendable () -> Int64 = wallClockSeconds
     }
 
-    /// Removes expired sessions every `seconds`, off the engine's threads, for as long
-    /// as the application exists. `AppServer` calls it when it starts serving.
+    /// What building made.
+    struct Built: Sendable {
+        let responder: TabServerResponder
+        let tabs: TabModelHolder
+        let store: any SessionStore
+        let metrics: AppMetrics?
+    }
+
+    private let setup = Mutex(Setup())
+    private let built = Mutex<Built?>(nil)
+
+    /// An app configured with `configuration`, its messages to `log` (standard error,
+    /// under the configured app name, unless given).
+    public init(configuration: AppConfiguration = AppConfiguration(), log: LogSink? = nil) {
+        self.configuration = configuration
+        self.log = log ?? LogSink(descriptor: 2, format: configuration.logFormat, name: configuration.logName)
+    }
+
+    // MARK: Before it is built
+
+    /// Declares the pages and actions of the tab with this id (again: adds to them).
+    public func tab(_ id: String, _ declare: (inout TabRoutes) -> Void) {
+        setup.withLock { setup in setup.content.tab(id, declare) }
+    }
+
+    /// Declares the strip above the bar that stays across tabs (`TabAccessory`).
+    public func bottomAccessory(_ make: @escaping @Sendable (TabAccessoryRequest) -> TabAccessory?) {
+        setup.withLock { $0.content.bottomAccessory(make) }
+    }
+
+    /// Content of the app's own for the tabs `tab(_:_:)` does not declare (a provider that
+    /// matches locations itself).
+    public func content(_ provider: any TabContentProvider) {
+        setup.withLock { $0.fallback = provider }
+    }
+
+    /// The app's veto and observers (UIKit's tab bar controller delegate).
+    public func hooks(_ hooks: AppHooks) {
+        setup.withLock { $0.hooks = hooks }
+    }
+
+    /// Adds a middleware step around every answer the app gives (static files, the
+    /// manifest, the service worker, pages and errors included), inside the steps added
+    /// before it.
+    public func add(middleware step: some RouterMiddleware<RequestContext>) {
+        setup.withLock { $0.middleware.append(step) }
+    }
+
+    /// How to open sessions in Redis when the configuration names it (`.standard` from the
+    /// `TabServerRedisSessions` product).
+    public func redis(_ opener: RedisStoreOpener) {
+        setup.withLock { $0.redis = opener }
+    }
+
+    /// A session store of the app's own instead of the one the configuration names.
+    public func sessionStore(_ store: any SessionStore) {
+        setup.withLock { $0.sessionStore = store }
+    }
+
+    /// The clock the app counts session lifetimes by, in seconds since 1970 (tests).
+    public func clock(_ clock: @escaping @Sendable () -> Int64) {
+        setup.withLock { $0.clock = clock }
+    }
+
+    // MARK: Built
+
+    /// Builds the app once: reads the files, compiles templates, loads the tab definition,
+    /// opens the session store and wires the routes. Anything wrong stops here with a
+    /// message naming the file, line and reason. Calling it again does nothing.
+    public func build() throws(StartupError) {
+        if built.withLock({ $0 != nil }) { return }
+        let made = try AppBuilder.build(
+            configuration: configuration, setup: setup.withLock { $0 }, router: router, log: log)
+        built.withLock { if $0 == nil { $0 = made } }
+    }
+
+    /// Whether `build()` has succeeded.
+    public var isBuilt: Bool { built.withLock { $0 != nil } }
+
+    private var parts: Built {
+        if let parts = built.withLock({ $0 }) { return parts }
+        do {
+            try build()
+        } catch {
+            preconditionFailure("the app could not be built: \(error)")
+        }
+        return built.withLock { $0! }
+    }
+
+    /// The app as a responder (built on first use; call `build()` first to handle its errors).
+    public var responder: TabServerResponder { parts.responder }
+    /// The shared tab controller (replace the model, set hooks).
+    public var tabs: TabModelHolder { parts.tabs }
+    /// The session store.
+    public var store: any SessionStore { parts.store }
+    /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
+    public var metrics: AppMetrics? { parts.metrics }
+
+    /// Removes expired sessions every `seconds`, on the blocking pool, for as long as the
+    /// application exists. `AppServer` calls it when it starts serving.
     public func scheduleSweep(every seconds: Int) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
-            guard let self else { return }
-            do {
-                let removed = try self.store.sweep(now: wallClockSeconds())
-                if removed > 0 { self.log.write("tabserver: swept \(removed) expired session(s)") }
-            } catch {
-                self.log.write("tabserver: session sweep failed: \(error)", level: .error)
+        Task.detached { [weak self] in
+            while true {
+                try? await Task.sleep(for: .seconds(seconds))
+                guard let self else { return }
+                let store = self.store
+                do {
+                    let removed = try await self.responder.blockingPool.run { () throws -> Int in
+                        try store.sweep(now: wallClockSeconds())
+                    }
+                    if removed > 0 { self.log.write("swept \(removed) expired session(s)") }
+                } catch {
+                    self.log.write("session sweep failed: \(error)", level: .error)
+                }
             }
-            self.scheduleSweep(every: seconds)
         }
     }
 
@@ -69,7 +172,7 @@ public final class Application: Sendable {
             let model = try TabDefinition.load(path: configuration.tabsFile, validator: tabs.validator)
             do {
                 try tabs.replaceModel(model)
-                log.write("tabserver: reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
+                log.write("reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
                 return nil
             } catch {
                 refusal = StartupError("\(configuration.tabsFile): \(error)")
@@ -77,9 +180,7 @@ public final class Application: Sendable {
         } catch {
             refusal = error
         }
-        log.write(
-            "tabserver: reload of \(configuration.tabsFile) refused, keeping the current tabs: \(refusal)",
-            level: .error)
+        log.write("reload of \(configuration.tabsFile) refused, keeping the current tabs: \(refusal)", level: .error)
         return refusal
     }
 }

@@ -33,3 +33,18 @@ public struct TabAccessoryRequest: Sendable {
         self.form = form
     }
 }
+
+extension TabAccessoryRequest {
+    /// The value of `type` the app keeps for this visitor (see `VisitorValue`).
+    public func visitorValue<Value: VisitorValue>(_ type: Value.Type) -> Value? {
+        VisitorValueCoding.decode(type, from: visitorValues)
+    }
+
+    /// The visitor's values with `value` set (nil removes it): what an accessory's action
+    /// returns to store it.
+    public func settingVisitorValue<Value: VisitorValue>(_ value: Value?) -> [String: String] {
+        var values = visitorValues
+        values[Value.key] = value.flatMap(VisitorValueCoding.encode)
+        return values
+    }
+}

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
 import TabServerWeb
 
 /// An app's content declared per tab: each tab's pages and actions by URL pattern
@@ -8,11 +9,10 @@ import TabServerWeb
 /// ```swift
 /// var content = TabContent()
 /// content.tab("notes") { notes in
-///     notes.page("") { request in TabPage(title: request.tab.title, context: ["notes": list()]) }
-///     notes.page("new") { request in TabPage(title: "New note", parentLocation: "", context: [:]) }
-///     notes.action("new") { request in .redirect(to: "", notice: "Saved") }
+///     notes.page { _, context in TabPage(title: context.tab?.title ?? "Notes", context: ["notes": list()]) }
+///     notes.page("new") { _, _ in TabPage(title: "New note", parentLocation: "", context: [:]) }
+///     notes.action("new") { _, _ in .redirect(to: "", notice: "Saved") }
 /// }
-/// let app = try buildApplication(configuration, content: content)
 /// ```
 public struct TabContent: TabContentProvider {
     private var tabs: [String: TabRoutes] = [:]
@@ -49,27 +49,23 @@ public struct TabContent: TabContentProvider {
         return accessoryMaker.make(request)
     }
 
-    public func page(for request: TabPageRequest) -> TabPage? {
-        guard let routes = tabs[request.tab.id] else { return fallback?.page(for: request) }
-        guard case (.now(let make), let parameters)? = routes.page(at: request.location) else { return nil }
-        var request = request
-        request.parameters = parameters
-        return make(request)
-    }
-
-    public func loader(for request: TabPageRequest) -> TabPageLoader? {
-        guard let routes = tabs[request.tab.id] else { return fallback?.loader(for: request) }
-        guard case (.later(let loader), let parameters)? = routes.page(at: request.location) else { return nil }
-        return TabPageLoader { request in
-            var request = request
-            request.parameters = parameters
-            return try await loader.load(request)
+    public func page(for request: HTTPRequest, context: RequestContext) async throws -> TabPage? {
+        guard let id = context.tab?.id, let routes = tabs[id] else {
+            return try await fallback?.page(for: request, context: context)
         }
+        guard let (make, parameters) = routes.page(at: context.location) else { return nil }
+        var context = context
+        context.parameters = parameters
+        return try await make(request, context)
     }
 
-    public func action(for request: TabActionRequest) -> TabAction? {
-        guard let routes = tabs[request.tab.id] else { return fallback?.action(for: request) }
-        guard let (action, parameters) = routes.action(at: request.location) else { return nil }
-        return action.capturing(parameters)
+    public func hasPage(for context: RequestContext) -> Bool {
+        guard let id = context.tab?.id, let routes = tabs[id] else { return fallback?.hasPage(for: context) ?? false }
+        return routes.page(at: context.location) != nil
+    }
+
+    public func action(for context: RequestContext) -> (TabAction, RouteParameters)? {
+        guard let id = context.tab?.id, let routes = tabs[id] else { return fallback?.action(for: context) }
+        return routes.action(at: context.location)
     }
 }

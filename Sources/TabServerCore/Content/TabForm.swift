@@ -4,12 +4,13 @@ import TabServerMustache
 /// A form inside a tab page, for the library's `partials/form` template: fields with
 /// their labels, values and messages, posted with the visitor's CSRF token to an action
 /// of the tab. Put its `context` in the page's context and render it with
-/// `{{#form}}{{> partials/form}}{{/form}}`. An invalid post shows it again, with the
-/// values sent and a message on each field at fault (`TabActionResult.invalid`).
+/// `{{#form}}{{> partials/form}}{{/form}}`. When its post was refused (an action threw a
+/// `FieldError` or its form did not decode: 422), the page is shown again with the form
+/// made from `context.submission`: each field gets the value sent and its message.
 ///
 /// ```swift
-/// var form = TabForm(action: request.basePath + "/tabs/notes/new", submitLabel: "Save")
-/// form.add("title", label: "Title", value: sent?.value("title") ?? "", error: errors["title"])
+/// var form = TabForm(action: context.basePath + "/tabs/notes/new", submitLabel: "Save", context: context)
+/// form.add("title", label: "Title")                  // the value sent, and its error, if any
 /// form.add("body", label: "Note", kind: .multiline)
 /// return TabPage(title: "New note", parentLocation: "", context: ["form": form.context])
 /// ```
@@ -38,6 +39,8 @@ public struct TabForm: Sendable {
     public var fields: [Field] = []
     /// A message above the fields (nil when there is none), e.g. "Check the fields below."
     public var message: String?
+    /// The refused post this form shows again (nil: a fresh form).
+    public var submission: FormSubmission?
 
     /// An empty form posting to `action`.
     public init(action: String, submitLabel: String, message: String? = nil) {
@@ -46,12 +49,24 @@ public struct TabForm: Sendable {
         self.message = message
     }
 
-    /// Adds a field.
+    /// A form posting to `action` that shows the refused post of `context` again, if its
+    /// page is being shown for one: fields get the values sent and their messages, and a
+    /// field the app's check named on no input of the form goes in `message`.
+    public init(action: String, submitLabel: String, context: RequestContext) {
+        self.init(action: action, submitLabel: submitLabel)
+        submission = context.submission
+    }
+
+    /// Adds a field: its value and message are the refused post's, when there is one
+    /// and none are given.
     public mutating func add(
-        _ name: String, label: String, value: String = "", kind: Kind = .text, error: String? = nil,
+        _ name: String, label: String, value: String? = nil, kind: Kind = .text, error: String? = nil,
         hint: String? = nil
     ) {
-        fields.append(Field(name: name, label: label, value: value, kind: kind, error: error, hint: hint))
+        fields.append(
+            Field(
+                name: name, label: label, value: value ?? submission?.value(name) ?? "", kind: kind,
+                error: error ?? submission?.error(name), hint: hint))
     }
 
     /// Whether any field has a message.
@@ -59,9 +74,12 @@ public struct TabForm: Sendable {
 
     /// The values `partials/form` renders.
     public var context: MustacheValue {
-        .object([
+        // A message of the refused post for no field of this form shows above the fields.
+        let names = Set(fields.map(\.name))
+        let unplaced = submission?.errors.first { !names.contains($0.field) }?.message
+        return .object([
             "action": .string(action), "submitLabel": .string(submitLabel),
-            "message": message.map(MustacheValue.string) ?? .null,
+            "message": (message ?? unplaced).map(MustacheValue.string) ?? .null,
             "multipart": .bool(fields.contains { $0.kind == .file }),
             "fields": .array(
                 fields.map { field in

@@ -15,7 +15,7 @@ struct ServiceWorkerScript: Sendable {
     static let sourcePath = "sw.js"
     /// The folders of `Public/` the worker keeps for offline use: the shell.
     static let shellFolders = ["css/", "js/", "icons/"]
-    /// The response header naming the visitor's page cache (see `OfflineCacheKeyStep`).
+    /// The response header naming the visitor's page cache (see `OfflineCacheKey`).
     static let cacheKeyHeader = "X-TabServer-Cache-Key"
 
     /// The script's bytes.
@@ -38,7 +38,7 @@ struct ServiceWorkerScript: Sendable {
             ("shell", .array(shell.map(JSONDocument.string))),
             ("offline", .string(basePath + "/offline")),
             ("keyHeader", .string(Self.cacheKeyHeader)),
-            ("workerHeader", .string(OfflineCacheKeyStep.workerHeader)),
+            ("workerHeader", .string(OfflineCacheKey.workerHeader)),
         ])
         var body = Array("self.tabServerWorker = \(settings.text(indent: nil));\n".utf8)
         body.append(contentsOf: source?.body.array ?? [])

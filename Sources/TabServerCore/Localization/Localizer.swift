@@ -52,7 +52,7 @@ public struct Localizer: Sendable {
         for (code, file) in files {
             var strings = english.strings
             for key in english.strings.keys.sorted() where file.strings[key] == nil {
-                log.write("tabserver: locale \(code) has no string '\(key)'; using English", level: .warn)
+                log.write("locale \(code) has no string '\(key)'; using English", level: .warn)
             }
             for (key, value) in file.strings { strings[key] = value }
             // Tab titles are not taken from English: the model's titles are the source

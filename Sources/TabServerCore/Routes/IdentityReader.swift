@@ -30,7 +30,7 @@ final class IdentityReader: Sendable {
         guard trust.trusts(request.remoteAddress) else {
             if !warned.exchange(true, ordering: .relaxed) {
                 log?.write(
-                    "tabserver: ignoring \(header) from \(request.remoteAddress), which is not in --trusted-proxies (logged once)",
+                    "ignoring \(header) from \(request.remoteAddress), which is not in --trusted-proxies (logged once)",
                     level: .warn)
             }
             return nil

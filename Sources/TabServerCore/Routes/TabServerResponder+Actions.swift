@@ -11,14 +11,16 @@ extension TabServerResponder {
     /// a question runs only once confirmed, and its result is answered with
     /// post/redirect/get: 303 to the place it names (remembered as the tab's place), with
     /// a one-shot notice; or 422 with the form again and nothing stored.
-    func tabAction(_ tabID: String, location: String, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
-        var session = try visitor(&state)
-        let request = state.request
+    func tabAction(_ tabID: String, location: String, request: HTTPRequest, context: RequestContext) async throws
+        -> HTTPResponse
+    {
+        let handle = context.visitor
+        var session = try visitor(&handle.state)
         if Self.isPrefetch(request) {
             throw HTTPError.forbidden("A prefetch does not run actions. Nothing was changed.")
         }
-        try verifyCSRF(request, state: state, formOnly: false)
-        let controller = state.controller
+        try verifyCSRF(request, state: handle.state, formOnly: false)
+        let controller = handle.state.controller
         let language = language(request, session)
         guard let tab = controller.model.tab(id: tabID) else {
             throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
@@ -31,52 +33,47 @@ extension TabServerResponder {
         guard location.isEmpty || TabBarController.isValidLocation(location) else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
-        // Multipart posts are decoded again here for their files (the app's routes only
-        // needed the text fields); other bodies stay for the action (`decodeJSON`).
+        // Multipart posts are decoded again here for their files (the routes only needed
+        // the text fields); other bodies stay for the action (`request.decode(as:)`).
         let form =
             request.mediaType?.essence == MediaType.multipartForm
             ? try request.decodeForm(limits: configuration.bodyLimits) : FormData(fields: request.formFields)
-        let actionRequest = TabActionRequest(
-            tab: localized, location: location.split(separator: "/"), request: request, form: form,
-            language: language.code, user: state.user, basePath: configuration.basePath,
-            visitorValues: session.appValues)
-        guard let action = content.action(for: actionRequest) else {
-            let pageRequest = TabPageRequest(
-                tab: localized, location: actionRequest.location, basePath: configuration.basePath,
-                language: language.code, user: state.user, visitorValues: session.appValues)
-            if content.loader(for: pageRequest) != nil || content.page(for: pageRequest) != nil {
-                throw HTTPError.methodNotAllowed(allowed: [.get, .head])
-            }
+        var actionContext = context
+        actionContext.tab = localized
+        actionContext.location = location.split(separator: "/")
+        actionContext.form = form.withoutLibraryFields
+        actionContext.isConfirmed = form.value("confirmed") == "1"
+        guard let (action, parameters) = content.action(for: actionContext) else {
+            if content.hasPage(for: actionContext) { throw HTTPError.methodNotAllowed(allowed: [.get, .head]) }
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
-        if !actionRequest.isConfirmed, let question = action.confirmation?(actionRequest) {
+        actionContext.parameters = parameters
+        if !actionContext.isConfirmed, let question = action.confirmation?(request, actionContext) {
             // Asked on a page of its own; nothing changes until the visitor confirms.
-            state.discardChanges()
+            handle.state.discardChanges()
             let fields = request.formFields.filter { $0.name != "csrf" && $0.name != "confirmed" }
             return html(
                 views.confirmationPage(
                     question: question, tab: localized, location: location,
                     cancelLocation: controller.location(ofTab: tab.id, in: session.state), fields: fields,
-                    session: session, model: state.model, language: language))
+                    session: session, model: handle.state.model, language: language))
         }
         let result: TabActionResult
-        if let performed = state.contentResult?.action(tab: tab.id, location: actionRequest.location) {
-            result = try performed.get()
-        } else {
-            switch action.work {
-            case .now(let perform):
-                do {
-                    result = try perform(actionRequest)
-                } catch {
-                    throw reported(error)
-                }
-            case .later(let perform):
-                guard state.contentResult == nil else { throw HTTPError.internalError() }
-                // Performed off the engine; this request runs again with its result.
-                state.contentWork = .action(perform, actionRequest)
-                return HTTPResponse(status: .ok)
-            }
+        do {
+            result = try await action.perform(request, actionContext)
+        } catch let error as FieldError {
+            return try await refusedForm(
+                [error], tab: localized, location: location, request: request, context: actionContext)
+        } catch let error as RequestDecodingError {
+            return try await refusedForm(
+                error.fieldErrors, tab: localized, location: location, request: request, context: actionContext)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            throw reported(error)
         }
+        // The state as the action left it (a value it set).
+        session = try visitor(&handle.state)
         switch result {
         case .redirect(let target, let notice, let values):
             guard target.isEmpty || TabBarController.isValidLocation(target) else {
@@ -87,17 +84,50 @@ extension TabServerResponder {
             if case .poppedToRoot = outcome { session.state = visited }
             session.notice = notice.map { Notice(message: $0) }
             if let values { session.appValues = values }
-            state.session = session
+            handle.state.session = session
             return redirect(to: Self.tabPath(tab.id, target))
         case .invalid(var page):
             // The form again, as sent, with its messages; nothing of this request is kept.
-            state.discardChanges()
+            handle.state.discardChanges()
             page.cacheKey = nil
-            let strip = page.hidesBottomBar ? nil : accessory(session, tab: localized, language: language, state: state)
-            let body = views.tabPage(
-                tab: localized, page: page, location: location, session: session, model: state.model, notice: nil,
-                language: language, accessory: strip)
-            return html(body, for: request, status: .unprocessableContent)
+            return invalidPage(page, tab: localized, location: location, session: session, state: &handle.state)
         }
+    }
+
+    /// The tab's page at the action's location shown again for a refused form (422): its
+    /// handler makes it with `context.submission` (the fields sent, what is wrong), so a
+    /// `TabForm` shows both; nothing of the request is stored.
+    private func refusedForm(
+        _ errors: [FieldError], tab: Tab, location: String, request: HTTPRequest, context: RequestContext
+    ) async throws -> HTTPResponse {
+        let handle = context.visitor
+        handle.state.discardChanges()
+        var pageContext = context
+        pageContext.submission = FormSubmission(fields: context.form.fields, errors: errors)
+        pageContext.parameters = RouteParameters()
+        var page = HTTPRequest(
+            method: .get, path: request.path, query: request.query, headers: request.headers,
+            remoteAddress: request.remoteAddress, version: request.version)
+        page.headers.remove("content-type")
+        guard var shown = try await content.page(for: page, context: pageContext) else {
+            // No page to show the form on: the fields at fault, as an error page.
+            throw RequestDecodingError(errors)
+        }
+        handle.state.discardChanges()
+        shown.cacheKey = nil
+        let session = try visitor(&handle.state)
+        return invalidPage(shown, tab: tab, location: location, session: session, state: &handle.state)
+    }
+
+    /// `page` with 422 Unprocessable Content (the form again, with its messages).
+    private func invalidPage(_ page: TabPage, tab: Tab, location: String, session: Session, state: inout RequestState)
+        -> HTTPResponse
+    {
+        let language = language(state.request, session)
+        let strip = page.hidesBottomBar ? nil : accessory(session, tab: tab, language: language, state: state)
+        let body = views.tabPage(
+            tab: tab, page: page, location: location, session: session, model: state.model, notice: nil,
+            language: language, accessory: strip)
+        return html(body, for: state.request, status: .unprocessableContent)
     }
 }

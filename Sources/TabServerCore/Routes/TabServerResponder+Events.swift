@@ -8,8 +8,9 @@ extension TabServerResponder {
     /// a session has nothing to follow (204, which tells `EventSource` not to retry); over
     /// a cap it is a 503 with `Retry-After`, which the page's script retries with backoff.
     func eventStream(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        // The stored session as fetched before the route ran (off the loop if it waited).
         guard let value = request.cookie(configuration.cookieName), let id = SessionID(cookieValue: value),
-            (try? store.load(id, now: now)) ?? nil != nil
+            (try? state.storedSession(store: store, cookieName: configuration.cookieName, now: now)) ?? nil != nil
         else {
             return HTTPResponse(status: .noContent, headers: HTTPHeaders([("Cache-Control", "no-store")]))
         }

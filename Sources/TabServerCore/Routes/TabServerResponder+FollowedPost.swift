@@ -33,29 +33,31 @@ extension TabServerResponder {
     }
 
     /// The page a post's `303 See Other` leads to, rendered in this same request: the GET
-    /// of its `Location`, run on `state` as the post left it, so the page shows the new
+    /// of its `Location`, run on the state as the post left it, so the page shows the new
     /// state and the request's one commit writes the post's change (and the visit's)
     /// exactly once. Nil, keeping the 303, when the answer is not a redirect to one of
-    /// our own pages, the page needs slow content work (the post must not run twice for
-    /// it), or the page fails (its error is for its own GET to show).
-    func followedPage(to response: HTTPResponse, for request: HTTPRequest, state: inout RequestState)
+    /// our own pages, or the page fails (its error is for its own GET to show).
+    func followedPage(to response: HTTPResponse, for request: HTTPRequest, context: RequestContext) async
         -> HTTPResponse?
     {
         guard response.status == .seeOther, let location = response.headers["location"],
             let target = Self.ownPage(location, basePath: configuration.basePath),
-            case .found(let handler, let parameters) = router.resolve(.get, target.path)
+            case .found(let match) = routes.resolve(.get, target.path)
         else { return nil }
         var page = HTTPRequest(
             method: .get, path: target.path, query: target.query, headers: request.headers,
             remoteAddress: request.remoteAddress, version: request.version)
         page.receivedAt = request.receivedAt
         for name in ["content-type", "content-length", Self.answerRequestHeader] { page.headers.remove(name) }
-        var following = state
-        following.follow(page)
-        guard var answer = try? handler(page, parameters, &following), answer.status == .ok,
-            following.contentWork == nil
-        else { return nil }
-        state = following
+        let handle = context.visitor
+        let before = handle.state
+        handle.state.follow(page)
+        var pageContext = context
+        pageContext.parameters = match.parameters
+        guard var answer = try? await match.handler(page, pageContext), answer.status == .ok else {
+            handle.state = before
+            return nil
+        }
         answer.headers.add(Self.locationResponseHeader, location)
         return answer
     }

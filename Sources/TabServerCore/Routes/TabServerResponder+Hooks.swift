@@ -24,7 +24,7 @@ extension TabServerResponder {
         }
         guard !added, let count = hookOverflow.record() else { return }
         log?.write(
-            "tabserver: hooks: \(count) request(s)' events dropped: the hook queue is full (an observer hook is slow)",
+            "hooks: \(count) request(s)' events dropped: the hook queue is full (an observer hook is slow)",
             level: .error)
     }
 

@@ -5,54 +5,97 @@ import TabServerTabBar
 import TabServerWeb
 
 extension TabServerResponder {
-    /// Every route of the app. Paths are below the base path.
-    static func makeRouter() -> Router<RequestState> {
-        var router = Router<RequestState>()
-        router.get("/healthz") { _, _, _ in HTTPResponse.text("ok\n") }
-        router.get("/readyz") { _, _, state in
-            state.app.store.checkReady()
+    /// A library route's handler: a synchronous step on the visitor's state (its session
+    /// fetched already), which the commit after it writes back.
+    static func library(
+        _ body:
+            @escaping @Sendable (TabServerResponder, HTTPRequest, RouteParameters, inout RequestState) throws(HTTPError)
+            -> HTTPResponse
+    ) -> Router<RequestContext>.Handler {
+        { request, context in
+            let handle = context.visitor
+            return try body(handle.app, request, context.parameters, &handle.state)
+        }
+    }
+
+    /// Adds the library's routes to `router`, the app's own router (so an app's route of
+    /// its own may sit beside them, and a more specific one wins). Paths are below the
+    /// base path.
+    static func addLibraryRoutes(to router: Router<RequestContext>) {
+        router.on(.get, "/healthz") { _, _ in HTTPResponse.text("ok\n") }
+        router.on(.get, "/readyz") { _, context in
+            let store = context.visitor.app.store
+            let ready = try await context.visitor.app.blockingPool.run { store.checkReady() }
+            return ready
                 ? HTTPResponse.text("ready\n")
                 : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)
         }
-        router.get("/") { _, _, state throws(HTTPError) in try state.app.home(&state) }
-        router.get("/tabs/{tab}") { _, parameters, state throws(HTTPError) in
-            try state.app.tabPage(parameters["tab"]!, location: "", state: &state)
+        router.on(.get, "/", use: library { app, _, _, state throws(HTTPError) in try app.home(&state) })
+        router.on(.get, "/tabs/{tab}") { request, context in
+            try await context.visitor.app.tabPage(
+                try context.parameters.require("tab"), location: "", request: request, context: context)
         }
-        router.get("/tabs/{tab}/{location*}") { _, parameters, state throws(HTTPError) in
-            try state.app.tabPage(parameters["tab"]!, location: parameters["location"]!, state: &state)
+        router.on(.get, "/tabs/{tab}/{location*}") { request, context in
+            try await context.visitor.app.tabPage(
+                try context.parameters.require("tab"), location: try context.parameters.require("location"),
+                request: request, context: context)
         }
-        router.post("/tabs/{tab}") { _, parameters, state throws(HTTPError) in
-            try state.app.tabAction(parameters["tab"]!, location: "", state: &state)
+        router.on(.post, "/tabs/{tab}") { request, context in
+            try await context.visitor.app.tabAction(
+                try context.parameters.require("tab"), location: "", request: request, context: context)
         }
-        router.post("/tabs/{tab}/{location*}") { _, parameters, state throws(HTTPError) in
-            try state.app.tabAction(parameters["tab"]!, location: parameters["location"]!, state: &state)
+        router.on(.post, "/tabs/{tab}/{location*}") { request, context in
+            try await context.visitor.app.tabAction(
+                try context.parameters.require("tab"), location: try context.parameters.require("location"),
+                request: request, context: context)
         }
-        router.post("/select") { request, _, state throws(HTTPError) in try state.app.select(request, state: &state) }
-        router.post("/sidebar") { request, _, state throws(HTTPError) in
-            try state.app.toggleSidebar(request, state: &state)
-        }
-        router.post("/sidebar/group") { request, _, state throws(HTTPError) in
-            try state.app.collapseGroup(request, state: &state)
-        }
-        router.post("/accessory/{action}") { request, parameters, state throws(HTTPError) in
-            try state.app.accessoryAction(parameters["action"]!, request, state: &state)
-        }
-        router.get("/more") { _, _, state throws(HTTPError) in try state.app.morePage(&state) }
-        router.post("/more/open") { request, _, state throws(HTTPError) in
-            try state.app.openMore(request, state: &state)
-        }
-        router.get("/more/edit") { _, _, state throws(HTTPError) in try state.app.customizePage(&state) }
-        router.post("/more/edit") { request, _, state throws(HTTPError) in
-            try state.app.customize(request, state: &state)
-        }
-        router.get("/events") { request, _, state throws(HTTPError) in
-            try state.app.eventStream(request, state: &state)
-        }
-        router.post("/language") { request, _, state throws(HTTPError) in
-            try state.app.chooseLanguage(request, state: &state)
-        }
-        router.get("/offline") { _, _, state throws(HTTPError) in try state.app.offlinePage(&state) }
-        return router
+        router.on(
+            .post, "/select",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.select(request, state: &state)
+            })
+        router.on(
+            .post, "/sidebar",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.toggleSidebar(request, state: &state)
+            })
+        router.on(
+            .post, "/sidebar/group",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.collapseGroup(request, state: &state)
+            })
+        router.on(
+            .post, "/accessory/{action}",
+            use: library { app, request, parameters, state throws(HTTPError) in
+                try app.accessoryAction(try parameters.require("action"), request, state: &state)
+            })
+        router.on(.get, "/more", use: library { app, _, _, state throws(HTTPError) in try app.morePage(&state) })
+        router.on(
+            .post, "/more/open",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.openMore(request, state: &state)
+            })
+        router.on(
+            .get, "/more/edit",
+            use: library { app, _, _, state throws(HTTPError) in
+                try app.customizePage(&state)
+            })
+        router.on(
+            .post, "/more/edit",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.customize(request, state: &state)
+            })
+        router.on(
+            .get, "/events",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.eventStream(request, state: &state)
+            })
+        router.on(
+            .post, "/language",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.chooseLanguage(request, state: &state)
+            })
+        router.on(.get, "/offline", use: library { app, _, _, state throws(HTTPError) in try app.offlinePage(&state) })
     }
 
     /// The canonical URL path of a location in a tab (below the base path).
@@ -72,19 +115,22 @@ extension TabServerResponder {
 
     /// `GET /tabs/{tab}/{location*}`: a page of a tab. Visiting marks the tab selected and
     /// remembers the location, so selecting the tab later comes back here.
-    func tabPage(_ tabID: String, location: String, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+    func tabPage(_ tabID: String, location: String, request: HTTPRequest, context: RequestContext) async throws
+        -> HTTPResponse
+    {
+        let handle = context.visitor
         // Seen before and nothing changed since: the finished page (see `PageAnswerCache`).
-        if !state.pageCacheAsked, let key = try pageAnswerKey(&state),
-            let cached = try cachedPageAnswer(key, state: &state)
+        if !handle.state.pageCacheAsked, let key = try pageAnswerKey(&handle.state),
+            let cached = try cachedPageAnswer(key, state: &handle.state)
         {
             return cached
         }
-        var session = try visitor(&state)
-        let controller = state.controller
-        let language = language(state.request, session)
+        var session = try visitor(&handle.state)
+        let controller = handle.state.controller
+        let language = language(request, session)
         guard let tab = controller.model.tab(id: tabID) else {
             if let group = controller.model.group(id: tabID), location.isEmpty {
-                return try groupPage(group, session: session, state: &state)
+                return try groupPage(group, session: session, state: &handle.state)
             }
             throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
         }
@@ -93,19 +139,21 @@ extension TabServerResponder {
         guard location.isEmpty || TabBarController.isValidLocation(location) else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
-        let pageRequest = TabPageRequest(
-            tab: localized, location: location.split(separator: "/"), basePath: configuration.basePath,
-            query: state.request.query, language: language.code, user: state.user, visitorValues: session.appValues)
+        var pageContext = context
+        pageContext.tab = localized
+        pageContext.location = location.split(separator: "/")
         let found: TabPage?
-        if let loaded = state.contentResult?.page(tab: tab.id, location: pageRequest.location) {
-            found = try loaded.get()
-        } else if state.contentResult == nil, let loader = content.loader(for: pageRequest) {
-            // Loaded off the engine; this request runs again with the page.
-            state.contentWork = .page(loader, pageRequest)
-            return HTTPResponse(status: .ok)
-        } else {
-            found = content.page(for: pageRequest)
+        do {
+            found = try await content.page(for: request, context: pageContext)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            throw reported(error)
         }
+        // The page's handler ran: the state as it left it (a value it set).
+        var state = handle.state
+        defer { handle.state = state }
+        session = try visitor(&state)
         guard let page = found else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
@@ -150,12 +198,13 @@ extension TabServerResponder {
             cacheable && (state.isNewSession ? session.isDefault(for: controller) : session == state.loaded)
         var response: HTTPResponse
         if unchanged {
-            response = pageAnswer(body, key: try pageAnswerKey(&state), request: state.request)
+            response = pageAnswer(body, key: try pageAnswerKey(&state), state: &state)
         } else if cacheable, tab.role != .search, remembered == location,
             Self.revisits(tab.id, location: location, session.state, controller: controller),
             let pending = try pendingPage(body, shown: session, state: &state)
         {
             state.pageAfterWrite = pending
+            state.prepared = pending.entry.prepared
             response = pending.entry.response
         } else {
             response = html(body, for: state.request)

@@ -76,10 +76,10 @@ struct PageRenderer: Sendable {
             scrubScript = files.url(for: "js/tab-scrub.js", prefix: basePath)
             liveScript = files.url(for: "js/live.js", prefix: basePath)
             installScript = files.url(for: "js/install.js", prefix: basePath)
-            worker = basePath + InstalledAppStep.workerPath
+            worker = basePath + InstalledAppFiles.workerPath
             workerScope = basePath + "/"
             // Generated per language (its shortcuts' titles), revalidated by the browser.
-            manifest = basePath + InstalledAppStep.manifestPath
+            manifest = basePath + InstalledAppFiles.manifestPath
             favicon = files.url(for: "icons/app.svg", prefix: basePath)
             appleTouchIcon = files.url(for: "icons/apple-touch-icon.png", prefix: basePath)
             var icons: [String: String] = [:]

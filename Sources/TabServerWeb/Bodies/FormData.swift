@@ -34,4 +34,11 @@ public struct FormData: Sendable {
     public func file(_ name: String) -> UploadedFile? {
         files.first { $0.fieldName == name }
     }
+
+    /// The form without the library's own fields (`csrf`, `confirmed`).
+    public var withoutLibraryFields: FormData {
+        var form = self
+        form.fields.removeAll { $0.name == "csrf" || $0.name == "confirmed" }
+        return form
+    }
 }

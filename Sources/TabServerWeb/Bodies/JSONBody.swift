@@ -4,26 +4,25 @@ import TabServerHTTP
 
 /// JSON bodies decoded into an app's `Decodable` type, bounded first: the size, and the
 /// nesting of arrays and objects (a few kilobytes of `[[[[…` would otherwise cost the
-/// decoder a deep recursion). A decoding failure is a 400 naming the field at fault.
+/// decoder a deep recursion). A body that is not JSON is a 400; JSON that does not fit
+/// the type a 422 naming the field at fault (`RequestDecodingError`).
 enum JSONBody {
-    static func decode<Value: Decodable>(_ type: Value.Type, from body: [UInt8], limits: BodyLimits)
-        throws(HTTPError) -> Value
-    {
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: [UInt8], limits: BodyLimits) throws -> Value {
         guard body.count <= limits.maxJSONSize else {
-            throw .contentTooLarge("The JSON body is larger than \(limits.maxJSONSize) bytes.")
+            throw HTTPError.contentTooLarge("The JSON body is larger than \(limits.maxJSONSize) bytes.")
         }
         guard nestingDepth(body) <= limits.maxJSONDepth else {
-            throw .badRequest("The JSON body is nested more than \(limits.maxJSONDepth) levels deep.")
+            throw HTTPError.badRequest("The JSON body is nested more than \(limits.maxJSONDepth) levels deep.")
         }
         guard String(validating: body, as: UTF8.self) != nil else {
-            throw .badRequest("The JSON body is not valid UTF-8 text.")
+            throw HTTPError.badRequest("The JSON body is not valid UTF-8 text.")
         }
         do {
             return try JSONDecoder().decode(Value.self, from: Data(body))
         } catch let error as DecodingError {
             throw describe(error)
         } catch {
-            throw .badRequest("The body is not valid JSON.")
+            throw HTTPError.badRequest("The body is not valid JSON.")
         }
     }
 
@@ -56,24 +55,27 @@ enum JSONBody {
         return deepest
     }
 
-    private static func describe(_ error: DecodingError) -> HTTPError {
+    private static func describe(_ error: DecodingError) -> any Error {
         func path(_ context: DecodingError.Context) -> String {
             context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        func invalid(_ field: String, _ message: String) -> RequestDecodingError {
+            RequestDecodingError([FieldError(field, message)])
         }
         switch error {
         case .keyNotFound(let key, let context):
             let field = (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue
-            return .badRequest("The JSON field '\(HTTPError.quoted(field))' is missing.", field: field)
+            return invalid(field, "The JSON field '\(HTTPError.quoted(field))' is missing.")
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let field = path(context)
-            return .badRequest("The JSON field '\(HTTPError.quoted(field))' has the wrong type.", field: field)
+            return invalid(field, "The JSON field '\(HTTPError.quoted(field))' has the wrong type.")
         case .dataCorrupted(let context):
             let field = path(context)
             return field.isEmpty
-                ? .badRequest("The body is not valid JSON.")
-                : .badRequest("The JSON field '\(HTTPError.quoted(field))' is not valid.", field: field)
+                ? HTTPError.badRequest("The body is not valid JSON.")
+                : invalid(field, "The JSON field '\(HTTPError.quoted(field))' is not valid.")
         @unknown default:
-            return .badRequest("The body is not valid JSON.")
+            return HTTPError.badRequest("The body is not valid JSON.")
         }
     }
 }

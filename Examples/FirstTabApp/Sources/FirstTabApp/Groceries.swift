@@ -1,35 +1,45 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
 import TabServer
 
-/// The list tab's pages and actions: the list with a form to add an item, and the
-/// action that adds it (a message and 422 when the item is empty, 303 when it is added).
-final class Groceries: Sendable {
-    private let items = Mutex<[String]>(["Milk", "Bread"])
+/// What the list's form posts.
+struct NewItem: Decodable {
+    var item: String
+}
 
-    var content: TabContent {
-        var content = TabContent()
-        content.tab("list") { list in
-            list.page("") { request in self.page(request.basePath) }
-            list.action("") { request in
-                let item = request.form.value("item") ?? ""
-                guard !item.allSatisfy(\.isWhitespace) else {
-                    return .invalid(self.page(request.basePath, error: "Write what to buy."))
-                }
-                self.items.withLock { $0.append(item) }
-                return .redirect(to: "", notice: "Added \(item).")
-            }
-        }
-        content.tab("about") { about in
-            about.page("") { _ in TabPage(title: "About", context: ["text": "A first tab app on TabServer."]) }
-        }
-        return content
+/// One item as the JSON routes answer it.
+struct Item: Codable, Equatable {
+    let index: Int
+    let name: String
+}
+
+/// The shopping list, shared by every visitor (an actor: requests on both engine loops
+/// add to it).
+actor Groceries {
+    private var items: [String]
+
+    init(_ items: [String]) { self.items = items }
+
+    /// Every item, in order.
+    var all: [Item] { items.enumerated().map { Item(index: $0.offset, name: $0.element) } }
+
+    /// The item at `index`; 404 when there is none.
+    func item(at index: Int) throws -> Item {
+        guard items.indices.contains(index) else { throw HTTPError.notFound("There is no item \(index).") }
+        return Item(index: index, name: items[index])
     }
 
-    private func page(_ basePath: String, error: String? = nil) -> TabPage {
-        var form = TabForm(action: basePath + "/tabs/list", submitLabel: "Add")
-        form.add("item", label: "Item", error: error)
-        let list = items.withLock { $0 }.map(MustacheValue.string)
-        return TabPage(title: "Groceries", context: ["items": .array(list), "form": form.context])
+    /// Adds `item`; a blank one is refused, naming the field (the form is shown again, 422).
+    func add(_ item: String) throws {
+        guard !item.allSatisfy(\.isWhitespace) else { throw FieldError("item", "Write what to buy.") }
+        items.append(item)
+    }
+
+    /// The list tab's page: the items and the form that adds one (with the values and
+    /// message of a refused post, when it is shown for one).
+    func page(_ context: RequestContext) -> TabPage {
+        var form = TabForm(action: context.basePath + "/tabs/list", submitLabel: "Add", context: context)
+        form.add("item", label: "Item")
+        return TabPage(
+            title: "Groceries", context: ["items": .array(items.map(MustacheValue.string)), "form": form.context])
     }
 }

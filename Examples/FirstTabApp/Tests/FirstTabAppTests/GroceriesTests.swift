@@ -7,32 +7,61 @@ import Testing
 
 @Suite("Your first tab app")
 struct GroceriesTests {
-    /// The app as `main` builds it, from the tutorial's folder, with sessions in memory.
-    func client() throws -> TestClient {
+    /// The app as `main` builds it, from the tutorial's own folder, with sessions in memory.
+    func app() throws -> Application {
+        let folder = TestFixtures.packageRoot(of: "FirstTabApp")
         var configuration = AppConfiguration()
-        let folder = TestFixtures.repositoryRoot + "/Examples/FirstTabApp"
+        configuration.appName = "Groceries"
         configuration.tabsFile = folder + "/tabs.json"
         configuration.templateOverlays = [folder + "/Templates"]
         configuration.publicOverlays = [folder + "/Public"]
         configuration.sessions = .memory()
         configuration.accessLog = false
-        return TestClient(try buildApplication(configuration, content: Groceries().content).responder)
+        let app = Application(configuration: configuration)
+        FirstTabApp.addRoutes(to: app, items: Groceries(["Milk", "Bread"]))
+        return app
     }
 
-    @Test("the list shows its items and adds one with a 303; an empty one is a 422 that adds nothing")
-    func addItems() throws {
-        let client = try client()
-        let list = client.get("/tabs/list")
+    @Test("the list shows its items and adds one with a 303; an empty one is a 422 with the form, adding nothing")
+    func addItems() async throws {
+        let client = try TestClient(app())
+        let list = await client.get("/tabs/list")
         #expect(list.status == 200)
         #expect(list.body.contains("Bread"))
-        let empty = client.post("/tabs/list", form: [("csrf", list.csrfToken ?? ""), ("item", " ")])
+        let empty = await client.post("/tabs/list", form: [("csrf", list.csrfToken ?? ""), ("item", " ")])
         #expect(empty.status == 422)
         #expect(empty.body.contains("Write what to buy."))
-        let added = client.post("/tabs/list", form: [("csrf", list.csrfToken ?? ""), ("item", "Eggs")])
+        let added = await client.post("/tabs/list", form: [("csrf", list.csrfToken ?? ""), ("item", "Eggs")])
         #expect(added.status == 303)
-        let shown = client.follow(added)
+        let shown = await client.follow(added)
         #expect(shown.body.contains("Eggs"))
         #expect(shown.body.contains("Added Eggs."))
-        #expect(client.get("/tabs/about").body.contains("A first tab app"))
+        #expect(await client.get("/tabs/about").body.contains("A first app"))
+    }
+
+    @Test("GET /api/items is a JSON array; /api/items/{index} one item, 404 unknown, 400 not a number")
+    func json() async throws {
+        let client = try TestClient(app())
+        let all = await client.get("/api/items")
+        #expect(all.status == 200)
+        #expect(all.headers["content-type"] == "application/json")
+        #expect(all.body == #"[{"index":0,"name":"Milk"},{"index":1,"name":"Bread"}]"#)
+        let one = await client.get("/api/items/1")
+        #expect(one.body == #"{"index":1,"name":"Bread"}"#)
+        let unknown = await client.get("/api/items/9", headers: [("Accept", "application/json")])
+        #expect(unknown.status == 404)
+        #expect(unknown.headers["content-type"] == "application/problem+json")
+        let notNumber = await client.get("/api/items/two", headers: [("Accept", "application/json")])
+        #expect(notNumber.status == 400)
+        #expect(notNumber.body.contains("\"field\":\"index\""))
+    }
+
+    @Test("Server-Timing is on every answer: pages, JSON, errors and static files")
+    func serverTiming() async throws {
+        let client = try TestClient(app())
+        for path in ["/tabs/list", "/api/items", "/api/items/x", "/css/app.css", "/nowhere", "/manifest.webmanifest"] {
+            let response = await client.get(path)
+            #expect(response.headers["server-timing"]?.hasPrefix("app;dur=") == true, "\(path): \(response.status)")
+        }
     }
 }

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
+/// What makes a page of a tab: the request, and the context with the tab, the location,
+/// what the page's pattern captured and the visitor. Nil is a 404 that still shows the
+/// bar; a thrown `HTTPResponseError` its own page; any other error a 500, logged.
+public typealias TabPageMaker = @Sendable (HTTPRequest, RequestContext) async throws -> TabPage?

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+import TabServerTabBar
+import TabServerThreads
+import TabServerWeb
+
+/// Everything one request knows besides the request itself, handed to every handler and
+/// middleware step: the path's parameters, the visitor (their session, the signed-in
+/// user, their language, the form token), the tab model, typed per-visitor values,
+/// values middleware found, and the blocking pool. One value per request; copies share the
+/// visitor, so a value set in a handler is stored with the request's one commit.
+///
+/// ```swift
+/// router.get("/api/items/{index}") { request, context in
+///     let index = try context.parameters.require("index", as: Int.self)
+///     return try await context.blocking { try store.item(at: index) }
+/// }
+/// ```
+public struct RequestContext: RouterContext {
+    /// What the matched route's pattern captured.
+    public var parameters = RouteParameters()
+    /// Values middleware steps hand to what follows them.
+    public var values = ContextValues()
+    /// The visitor and the app this request is for.
+    let visitor: VisitorHandle
+    /// The tab a tab's page or action is for, its title in the visitor's language (nil on
+    /// other routes).
+    public internal(set) var tab: Tab?
+    /// The path below the tab's root, split at `/` (`[]` is the root; empty on other routes).
+    public internal(set) var location: [Substring] = []
+    /// A form that did not decode or validate (a 422), when its page is shown again: what
+    /// was sent and what is wrong, for `TabForm` to show beside each input.
+    public internal(set) var submission: FormSubmission?
+    /// The form posted to a tab's action: its text fields and (multipart) files, the
+    /// library's own (`csrf`, `confirmed`) left out. Empty elsewhere.
+    public internal(set) var form = FormData()
+    /// Whether the visitor confirmed the action's question (see `TabAction`).
+    public internal(set) var isConfirmed = false
+
+    init(visitor: VisitorHandle) {
+        self.visitor = visitor
+    }
+
+    /// The signed-in user, as the authenticating proxy named them (`--identity-header`);
+    /// nil for an anonymous visitor.
+    public var user: String? { visitor.state.user }
+
+    /// The visitor's UI language (a BCP 47 code, e.g. "de"): the one they chose, else the
+    /// best match for their browser's.
+    public var language: String { visitor.language.code }
+
+    /// The token the visitor's forms carry (`<input type="hidden" name="csrf">`), or a
+    /// script's posts in `X-CSRF-Token`.
+    public var csrfToken: String { visitor.csrfToken }
+
+    /// The app's base path ("" or e.g. "/app"): prefix links with it.
+    public var basePath: String { visitor.app.configuration.basePath }
+
+    /// The request as the client made it (its address, scheme and host as a trusted
+    /// proxy reports them).
+    public var origin: RequestOrigin { visitor.origin }
+
+    /// The shared tab model as it was when the request started.
+    public var tabs: ModelSnapshot { visitor.state.model }
+
+    /// The value of `type` the app keeps for this visitor, nil when none is stored (or
+    /// the stored one no longer decodes as `type`).
+    public func visitorValue<Value: VisitorValue>(_ type: Value.Type) -> Value? {
+        visitor.value(type)
+    }
+
+    /// Every value the app keeps for this visitor, by key, as stored (JSON text for a
+    /// `VisitorValue`; an action's `.redirect(visitorValues:)` replaces them all).
+    public var visitorValues: [String: String] { visitor.session?.appValues ?? [:] }
+
+    /// Stores `value` for this visitor (nil removes it), with the request's commit: an
+    /// action's 303, a page's answer. Nothing is stored when the request fails.
+    public func setVisitorValue<Value: VisitorValue>(_ value: Value?) {
+        visitor.setValue(value, key: Value.key)
+    }
+
+    /// Runs `work`, which may block (a database call, a file), on the server's blocking
+    /// pool, so no engine loop waits for it; the handler goes on when it is done. 503 when
+    /// the pool is full.
+    public func blocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await visitor.app.blockingPool.run(work)
+    }
+
+    /// Where the app's server messages go (its own name starts each line).
+    public var log: LogSink { visitor.app.appLog }
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
+
+/// What one request knows about its visitor, loaded on first use: the session (or a
+/// new one), the controller snapshot, and what must be written back. What may wait on the
+/// store (the stored session, a signed-in user's record) is fetched before the handler
+/// runs (`fetch`), off the engine loop when the store would wait; the rest is computed
+/// from it on first use.
+struct RequestState: Sendable {
+    let app: TabServerResponder
+    /// The request being answered: the one received, or the page a script's post asked
+    /// for instead of a redirect (`follow(_:)`).
+    private(set) var request: HTTPRequest
+    /// The shared model as it was when the request started.
+    let model: ModelSnapshot
+    var controller: TabBarController { model.controller }
+    /// The session as loaded (nil until `visitor()` is called).
+    private(set) var loaded: Session?
+    /// The session as the handler leaves it.
+    var session: Session?
+    /// Whether the session was created by this request and is not stored yet: it is
+    /// stored (and its cookie set) only if the request leaves something to remember
+    /// (`Session.isDefault`). Until then its forms carry a signed token, not its own.
+    private(set) var isNewSession = false
+    /// A new session's own random token, which it gets when it is stored (and which
+    /// pages rendered by that same request must carry).
+    private(set) var ownToken: SessionID?
+    /// Set when this request's new session may not be stored: its client is past its
+    /// budget of new sessions (`TabServerResponder.newSessions`). Its page is served as a
+    /// visitor without a session sees it, with the shared signed token.
+    private(set) var newSessionRefused = false
+    /// Observer events of this attempt, delivered once the session write succeeds.
+    var events: [HookEvent] = []
+
+    /// Records an observer event, if the app observes any (see `AppHooks.observes`).
+    mutating func record(_ event: @autoclosure () -> HookEvent) {
+        if app.appHooks.observes { events.append(event()) }
+    }
+    /// Set when the visitor's arrangement or language changed: their other open pages
+    /// are told to redraw the bar once the write succeeds.
+    var arrangementChanged = false
+    /// The signed-in user a trusted proxy named (nil: anonymous). Their arrangement,
+    /// language and badge overrides come from their record, not the browser session.
+    let user: String?
+    /// The browser session as stored, holding its own (anonymous) choices, which signing
+    /// in leaves unchanged (only set when `user` is).
+    private(set) var storedBrowser: Session?
+    /// The user's record as loaded (nil: none stored yet).
+    private(set) var storedUser: Session?
+    /// The user's record this request starts from: as loaded, or new, with the browser's
+    /// own choices merged in on its first signed-in request.
+    private(set) var userRecord: Session?
+    /// Whether the page cache was asked for this request's answer before it ran, and had
+    /// none (see `TabServerResponder.cachedPage`): the handler need not ask again.
+    var pageCacheAsked = false
+    /// The page this request rendered for the revision its write makes (see
+    /// `PageAnswerCache.Pending`), kept once that write is durable.
+    var pageAfterWrite: PageAnswerCache.Pending?
+    /// The engine's prepared form of the answer, when it is a finished page from the
+    /// cache (see `PageAnswerCache.Entry.prepared`).
+    var prepared: ResponseCache?
+    /// Why the session could not be loaded, once a load failed: every later ask fails the
+    /// same way without going to the store again.
+    var loadFailure: HTTPError?
+    /// The session cookie's value, once read (`.some(nil)`: none).
+    private var cookieValue: String??
+    /// The session as loaded by `storedSession` (nil: not asked yet).
+    private var fetched: Session??
+    /// The user's record as `fetch` loaded it (nil: not fetched yet; `.some(nil)`: none).
+    private var fetchedUser: Session??
+
+    init(app: TabServerResponder, request: HTTPRequest, model: ModelSnapshot, user: String? = nil) {
+        self.app = app
+        self.request = request
+        self.model = model
+        self.user = user
+    }
+
+    /// The visitor's session, loaded or created once per request, with its tab bar state
+    /// reconciled with the current model (tabs added or removed since the last visit).
+    mutating func visitor(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError) -> Session {
+        if let session { return session }
+        let found = try storedSession(store: store, cookieName: cookieName, now: now)
+        var session: Session
+        if let found {
+            session = found
+        } else {
+            // Unknown, expired, forged or malformed: a fresh session, never the offered id.
+            // Its pages carry the signed token of this hour; the session gets a token of
+            // its own when it is stored (`TabServerResponder.commit`).
+            session = Session.new(now: now)
+            session.csrfToken = app.formTokens.token(now: now)
+            isNewSession = true
+            if let budget = app.newSessions, !budget.allows(clientKey) {
+                newSessionRefused = true
+            } else {
+                ownToken = .generate()
+            }
+        }
+        if let user { session = try signIn(user, browser: session, store: store, now: now) }
+        loaded = session
+        session.state = controller.reconciled(session.state)
+        self.session = session
+        return session
+    }
+
+    /// The browser session the cookie names, as stored (not reconciled with the model),
+    /// loaded once per request; nil without a cookie, or for an unknown, expired or
+    /// malformed one.
+    mutating func storedSession(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError)
+        -> Session?
+    {
+        if let fetched { return fetched }
+        if let loadFailure { throw loadFailure }
+        var found: Session? = nil
+        if let value = cookie(cookieName), let id = SessionID(cookieValue: value) {
+            do {
+                // Possibly a cached copy: `TabServerResponder.commit` confirms it or writes it
+                // with compare-and-set, and runs the request again if it was stale.
+                // A signed-in visitor's pages combine two records; both are read fresh so
+                // a page never pairs a cached browser part with the user's newer one.
+                found = try user == nil ? store.loadOptimistically(id, now: now) : store.load(id, now: now)
+            } catch {
+                loadFailure = Self.unavailable
+                throw Self.unavailable
+            }
+        }
+        if found?.isUserRecord == true { found = nil }
+        fetched = .some(found)
+        return found
+    }
+
+    /// Whom this request's new session is counted against: the client address (the one a
+    /// trusted proxy reports), an IPv6 /64.
+    var clientKey: ClientKey { ClientKey(address: app.configuration.trustedProxies.origin(of: request).client) }
+
+    /// The raw value of the session cookie, read from the head once per request.
+    mutating func cookie(_ name: String) -> String? {
+        if let cookieValue { return cookieValue }
+        let value = request.cookie(name)
+        cookieValue = .some(value)
+        return value
+    }
+
+    /// The session cookie's value as the caller read it from this request's head already
+    /// (`HTTPRequest.cookie` with the configured name), so `cookie` need not read it again.
+    mutating func knowCookie(_ value: String?) {
+        cookieValue = .some(value)
+    }
+
+    /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
+    /// unchanged: a cached page of it answers, and the commit only confirms it is current.
+    mutating func answersFromCache(_ stored: Session) {
+        loaded = stored
+        session = stored
+    }
+
+    /// What a load that failed answers.
+    static let unavailable = HTTPError.unavailable(
+        "Your settings cannot be loaded right now. Please try again in a moment.")
+
+    /// The signed-in user's record as stored (nil: none yet), fetched once per request.
+    private mutating func userRecord(_ user: String, store: any SessionStore, now: Int64) throws(HTTPError)
+        -> Session?
+    {
+        if let fetchedUser { return fetchedUser }
+        if let loadFailure { throw loadFailure }
+        do {
+            // Read fresh, not from an instance's cache: another device may have changed it
+            // through another instance, and this page must show that arrangement.
+            let record = try store.load(.user(user), now: now).flatMap { $0.isUserRecord ? $0 : nil }
+            fetchedUser = .some(record)
+            return record
+        } catch {
+            loadFailure = Self.unavailable
+            throw Self.unavailable
+        }
+    }
+
+    /// Loads what the request's visitor needs of the store, once: the session the cookie
+    /// names and the signed-in user's record. A failure is kept (`loadFailure`) for the
+    /// handler to answer. Called before the handler runs, on the blocking pool when the
+    /// store would wait.
+    mutating func fetch(store: any SessionStore, cookieName: String, now: Int64) {
+        _ = try? storedSession(store: store, cookieName: cookieName, now: now)
+        if let user { _ = try? userRecord(user, store: store, now: now) }
+    }
+
+    /// The browser session with the user's choices in place of its own: the user's record
+    /// is loaded (or started), and on the browser's first signed-in request its own
+    /// choices are merged in (the user's win where they have any).
+    private mutating func signIn(_ user: String, browser: Session, store: any SessionStore, now: Int64)
+        throws(HTTPError) -> Session
+    {
+        storedBrowser = browser
+        storedUser = try userRecord(user, store: store, now: now)
+        var record = storedUser ?? .userRecord(user, now: now)
+        if browser.mergedUser != SessionID.user(user), browser.hasOwnChoices {
+            record.state.order = record.state.order ?? browser.state.order
+            record.language = record.language ?? browser.language
+            if record.appValues.isEmpty { record.appValues = browser.appValues }
+            record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
+        }
+        userRecord = record
+        var session = browser
+        session.state.order = record.state.order
+        // Badges the app set for this browser alone (`Application.setBadge`) still show,
+        // under the user's own.
+        session.state.badgeOverrides.merge(record.state.badgeOverrides) { _, mine in mine }
+        session.language = record.language
+        session.appValues = record.appValues
+        return session
+    }
+
+    /// What of `session` belongs to the browser: everything when anonymous; when signed
+    /// in, all but the user's choices, where the browser keeps its own unchanged.
+    func browserPart(of session: Session) -> Session {
+        guard user != nil, let storedBrowser else { return session }
+        var part = session
+        part.state.order = storedBrowser.state.order
+        part.state.badgeOverrides = storedBrowser.state.badgeOverrides
+        part.language = storedBrowser.language
+        part.appValues = storedBrowser.appValues
+        // Whatever the browser chooses from now on while signed out (or the app sets for it)
+        // stays its own: it merges into this user only on its first signed-in request.
+        part.mergedUser = userRecord?.id ?? part.mergedUser
+        return part
+    }
+
+    /// The user's record as `session` leaves it (nil when anonymous).
+    func userPart(of session: Session) -> Session? {
+        guard var record = userRecord else { return nil }
+        record.state.order = session.state.order
+        record.language = session.language
+        record.appValues = session.appValues
+        // Only the badges this request changed are the user's; the browser's own stay its own.
+        let before = loaded?.state.badgeOverrides ?? [:]
+        for tabID in Set(before.keys).union(session.state.badgeOverrides.keys)
+        where session.state.badgeOverrides[tabID] != before[tabID] {
+            record.state.badgeOverrides[tabID] = session.state.badgeOverrides[tabID]
+        }
+        return record
+    }
+
+    /// Sets the session as the handler leaves it and returns it as its page must show
+    /// it: a new session that now holds something to remember will be stored by this
+    /// request, so its forms carry its own token already, not the signed one.
+    mutating func keep(_ session: Session) -> Session {
+        var kept = session
+        if isNewSession, let ownToken, let loaded {
+            kept.csrfToken = browserPart(of: kept).isDefault(for: controller) ? loaded.csrfToken : ownToken
+        }
+        self.session = kept
+        return kept
+    }
+
+    /// Goes on with `request`, a GET of the page a post's 303 names, with the session as
+    /// the post left it: the page shows the post's change, and the one commit at the end
+    /// writes both (see `TabServerResponder.followedPage`).
+    mutating func follow(_ request: HTTPRequest) {
+        self.request = request
+        followsPost = true
+    }
+
+    /// Whether this request is a post's page (`follow(_:)`): its page shows what the post
+    /// changed and is not written yet, so it never comes from or goes into the page cache.
+    private(set) var followsPost = false
+
+    /// Forgets the handler's changes (a failed request changes nothing).
+    mutating func discardChanges() {
+        events.removeAll()
+        prepared = nil
+        pageAfterWrite = nil
+        arrangementChanged = false
+        guard var original = loaded else { return }
+        original.state = controller.reconciled(original.state)
+        session = original
+    }
+}

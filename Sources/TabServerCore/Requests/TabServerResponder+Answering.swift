@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
+
+/// The way in: what is answered at once, on the engine loop without a task (a static file,
+/// the manifest and service worker, a page seen before, `/healthz`, when the app has no
+/// middleware of its own), and the async path every other request takes. In order, each
+/// request passes: `/metrics` and `/admin/backup` (at the root), the base path, the app's
+/// middleware (outermost first), then the library's files, the router (the library's
+/// routes and the app's, each route with its group's middleware), and the visitor's commit.
+extension TabServerResponder {
+    public func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
+        guard appMiddleware.isEmpty, !Self.isAtRoot(request.path) else { return nil }
+        let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
+        let origin = configuration.trustedProxies.origin(of: request)
+        guard let request = belowBasePath(request, origin: origin) else {
+            return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
+        }
+        if let (response, prepared) = libraryFile(request) {
+            return finish(
+                ResponderAnswer(response, prepared: prepared), request, origin, started, route: metrics?.staticRoute)
+        }
+        if request.path == "/healthz", request.method == .get || request.method == .head {
+            return finish(ResponderAnswer(.text("ok\n")), request, origin, started, route: routeLabel(request))
+        }
+        guard identity.user(of: request) == nil,
+            case .hit(let answer) = cachedPage(request, cookie: request.cookie(configuration.cookieName))
+        else { return nil }
+        return finish(answer, request, origin, started, route: routeLabel(request))
+    }
+
+    public func answer(to request: HTTPRequest) async -> ResponderAnswer {
+        let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
+        let origin = configuration.trustedProxies.origin(of: request)
+        if request.path == "/metrics", let metrics, let sources = metricsSources {
+            let trust = configuration.trustedProxies
+            let response =
+                (try? await blockingPool.run {
+                    Self.metricsResponse(request, metrics: metrics, sources: sources, trust: trust)
+                }) ?? busyPage()
+            return finish(ResponderAnswer(response), request, origin, started, route: metrics.metricsRoute)
+        }
+        if request.path == BackupEndpoint.path, let backup {
+            return finish(ResponderAnswer(await backup.answer(request)), request, origin, started)
+        }
+        guard let request = belowBasePath(request, origin: origin) else {
+            return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
+        }
+        let handle = VisitorHandle(
+            app: self,
+            state: RequestState(app: self, request: request, model: tabs.current, user: identity.user(of: request)),
+            origin: origin)
+        let context = RequestContext(visitor: handle)
+        let response = await appMiddleware.run(request, context, recover: errorResponse) { request, context in
+            try await self.serve(request, context)
+        }
+        // The app's middleware may have changed the response: the engine builds its head.
+        let prepared = appMiddleware.isEmpty ? handle.prepared : nil
+        return finish(ResponderAnswer(response, prepared: prepared), request, origin, started, route: handle.route)
+    }
+
+    /// What the app's middleware wraps: the library's files, then the router.
+    func serve(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        let handle = context.visitor
+        if let (response, prepared) = libraryFile(request) {
+            handle.prepared = prepared
+            handle.route = metrics?.staticRoute
+            return response
+        }
+        switch routes.resolve(request.method, request.path) {
+        case .found(let match):
+            handle.route = match.label
+            return await run(request, context: context, route: match)
+        case .methodNotAllowed(let allowed, let label):
+            handle.route = label
+            await fetch(handle)
+            throw HTTPError.methodNotAllowed(allowed: allowed)
+        case .notFound:
+            await fetch(handle)
+            throw HTTPError.notFound()
+        }
+    }
+
+    /// The static files, the manifest and the service worker (a GET or HEAD of one), with
+    /// the engine's prepared form where it has one; nil for anything else. A page the
+    /// service worker fetches gets its offline cache key.
+    func libraryFile(_ request: HTTPRequest) -> (HTTPResponse, ResponseCache?)? {
+        guard request.method == .get || request.method == .head else { return nil }
+        if let generated = installed.answer(request) { return (generated, nil) }
+        if let file = files.answer(for: request, path: request.path) { return (file.response, file.prepared) }
+        return nil
+    }
+
+    /// Paths answered at the root whatever the base path, and only on the async path:
+    /// `/metrics` and `/admin/backup` may wait.
+    static func isAtRoot(_ path: String) -> Bool {
+        path == "/metrics" || path == BackupEndpoint.path
+    }
+
+    /// The request with its path below the base path (`/app/tabs/music` → `/tabs/music`);
+    /// nil when it is outside it. Health checks answer at the root too: a proxy or
+    /// orchestrator probes the instance itself, not the app's public prefix.
+    func belowBasePath(_ request: HTTPRequest, origin: RequestOrigin) -> HTTPRequest? {
+        let base = configuration.basePath
+        guard !base.isEmpty else { return request }
+        let path = request.path
+        var below = request
+        if path == base {
+            below.path = "/"
+        } else if path.hasPrefix(base + "/") {
+            below.path = String(path.dropFirst(base.count))
+        } else if let prefix = origin.prefix, prefix.hasSuffix("/") ? String(prefix.dropLast()) == base : prefix == base
+        {
+            return request
+        } else if path == "/healthz" || path == "/readyz" {
+            return request
+        } else {
+            return nil
+        }
+        return below
+    }
+
+    /// The route label a request counts under in the metrics (nil without metrics).
+    func routeLabel(_ request: HTTPRequest) -> Int? {
+        guard metrics != nil else { return nil }
+        switch routes.resolve(request.method, request.path) {
+        case .found(let match): return match.label
+        case .methodNotAllowed(_, let label): return label
+        case .notFound: return nil
+        }
+    }
+
+    /// What every answer gets on its way out: the service worker's cache key on its pages,
+    /// the access log's note on the client a trusted proxy named, and (metrics on) its count
+    /// and latency under its route.
+    func finish(
+        _ answer: ResponderAnswer, _ request: HTTPRequest, _ origin: RequestOrigin, _ started: UInt64,
+        route: Int? = nil
+    ) -> ResponderAnswer {
+        var answer = answer
+        if let offlineKey, let keyed = offlineKey.keyed(answer.response, for: request) {
+            answer.response = keyed
+            answer.prepared = nil
+        }
+        if origin.client != request.remoteAddress { answer.logNote = "client=\(origin.client)" }
+        if let metrics {
+            metrics.record(
+                route: route ?? metrics.unmatchedRoute, method: request.method, status: answer.response.status.code,
+                nanos: AppMetrics.monotonicNanos() &- (request.receivedAt == 0 ? started : request.receivedAt))
+        }
+        return answer
+    }
+
+    /// 503 for a request no lane of the blocking pool can take now.
+    func busyPage() -> HTTPResponse {
+        var response = HTTPResponse.text("The server is busy. Please try again.\n", status: .serviceUnavailable)
+        response.headers.add("Retry-After", "1")
+        return response
+    }
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
+
+/// The commit: the session written back if the request changed it (a new one only when it
+/// holds something to remember), confirmed current if it did not, the answer sent once
+/// what it rests on is durable, then the hooks and the visitor's other windows told. A
+/// store that writes with a round trip (Redis) is asked without holding the loop: in its
+/// pipeline, or on the blocking pool.
+extension TabServerResponder {
+    /// How an attempt ends.
+    enum Settled: Sendable {
+        /// The answer to send.
+        case answer(HTTPResponse)
+        /// Another write came first: run the request again on the fresh session.
+        case again
+    }
+
+    /// Commits the attempt's state and gives its answer.
+    func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {
+        var response = response
+        let request = handle.state.request
+        switch await commit(handle) {
+        case .done(let cookie):
+            if let cookie { response.headers.add("Set-Cookie", cookie) }
+            return .answer(await afterCommit(response, Announcement(handle.state), keeping: nil))
+        case .changed(let session):
+            let written: Session?
+            do {
+                if store.answersLater, let pipelined = await pipelinedUpdate(session) {
+                    written = try pipelined.get()
+                } else {
+                    written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
+                }
+            } catch {
+                return .answer(unsavedPage(request))
+            }
+            guard let written else { return .again }
+            let kept = keepAfterWrite(handle.state, written: written)
+            return .answer(await afterCommit(response, Announcement(handle.state), keeping: kept))
+        case .unchanged(let loaded):
+            // A cached copy the answer rests on: confirmed in the store's pipeline if it can.
+            let current: Bool
+            do {
+                if handle.state.user == nil, store.answersLater, let pipelined = await pipelinedCheck(loaded) {
+                    current = try pipelined.get()
+                } else {
+                    current = try await storeCall { [store] () throws(SessionStoreError) in try store.isCurrent(loaded)
+                    }
+                }
+            } catch {
+                return .answer(unsavedPage(request))
+            }
+            guard current else { return .again }
+            return .answer(await afterCommit(response, Announcement(handle.state), keeping: nil))
+        case .conflict:
+            return .again
+        case .failed(let error):
+            var bare = RequestState(app: self, request: request, model: tabs.current)
+            return .answer(errorPage(error, state: &bare, withSession: false))
+        }
+    }
+
+    /// A store call: here when the store answers from memory or its own queue (memory,
+    /// SQLite), on the blocking pool when it writes with a round trip (Redis).
+    func storeCall<Value: Sendable>(_ call: @escaping @Sendable () throws(SessionStoreError) -> Value)
+        async throws(SessionStoreError) -> Value
+    {
+        guard !insertsAtOnce else { return try call() }
+        do {
+            return try await blockingPool.run { () throws -> Value in try call() }
+        } catch let error as SessionStoreError {
+            throw error
+        } catch {
+            throw SessionStoreError("the server is busy")
+        }
+    }
+
+    /// `update` in the store's pipeline (many requests' writes in one round trip); nil when
+    /// the store cannot write that way now.
+    private func pipelinedUpdate(_ session: Session) async -> Result<Session?, SessionStoreError>? {
+        await withUnsafeContinuation { continuation in
+            let asked = store.update(session) { result in continuation.resume(returning: result) }
+            if !asked { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// `isCurrent` in the store's pipeline; nil when the store cannot ask that way.
+    private func pipelinedCheck(_ session: Session) async -> Result<Bool, SessionStoreError>? {
+        await withUnsafeContinuation { continuation in
+            let asked = store.isCurrent(session) { result in continuation.resume(returning: result) }
+            if !asked { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// What a request tells others once its writes are durable: its hook events, and
+    /// which visitor's other windows redraw their bar.
+    struct Announcement: Sendable {
+        let events: [HookEvent]
+        let user: String?
+        let redraw: SessionID?
+        let sessionID: SessionID?
+        let userRecordID: SessionID?
+        /// The window the script's request came from (`TabServer-Window`): its own answer
+        /// shows the change already, so it need not redraw its bar for the event.
+        let window: String?
+        /// For the error page, in the visitor's language, should the writes fail.
+        let request: HTTPRequest
+
+        init(_ state: borrowing RequestState) {
+            request = state.request
+            events = state.events
+            user = state.user
+            // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
+            // their other windows too.
+            let badgesChanged =
+                state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
+            // The visitor's other windows (a signed-in user's on every device) redraw their bar.
+            redraw =
+                state.arrangementChanged || badgesChanged
+                ? state.user.map({ SessionID.user($0) }) ?? state.session?.id : nil
+            sessionID = state.session?.id
+            userRecordID = state.userRecord?.id
+            window = state.request.headers["tabserver-window"].flatMap(Self.windowID)
+        }
+
+        /// A window's id as the script makes it: 8 to 64 letters, digits, `-` or `_`.
+        static func windowID(_ value: String) -> String? {
+            let valid =
+                (8...64).contains(value.utf8.count)
+                && value.utf8.allSatisfy { byte in
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: "_")
+                }
+            return valid ? value : nil
+        }
+
+        /// The sessions the answer rests on.
+        var ids: [SessionID] { [sessionID, userRecordID].compactMap { $0 } }
+    }
+
+    /// Delivers the request's hook events and tells the visitor's other windows, once the
+    /// writes it rests on are durable — then answers; if they fail, answers 503 (the store
+    /// has undone them) and tells no one. A page the request rendered for the revision it
+    /// wrote (`keeping`) is kept then too.
+    private func afterCommit(
+        _ response: HTTPResponse, _ announcement: Announcement, keeping page: PageAnswerCache.Pending?
+    ) async -> HTTPResponse {
+        // Most stores write before returning, and most requests rest on sessions written
+        // long ago: nothing to wait for, nothing to allocate.
+        if store.commitsInGroups, announcement.ids.contains(where: store.awaitsCommit) {
+            if let failure = await durability(of: announcement.ids) {
+                _ = failure
+                return unsavedPage(announcement.request)
+            }
+        }
+        if let page { keep(page) }
+        announce(announcement)
+        return response
+    }
+
+    /// Waits until the writes of `ids` accepted so far are durable: nil then, or the
+    /// failure (the store has undone them).
+    private func durability(of ids: [SessionID]) async -> SessionStoreError? {
+        await withUnsafeContinuation { continuation in
+            let waiting = store.whenDurable(ids) { error in continuation.resume(returning: error) }
+            if !waiting { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// Has the hook events delivered and tells the other windows to redraw.
+    private func announce(_ announcement: Announcement) {
+        if !announcement.events.isEmpty, appHooks.observes { deliverLater(announcement) }
+        if let redraw = announcement.redraw {
+            events.publish("bar", data: announcement.window.map { "{\"from\":\"\($0)\"}" } ?? "{}", to: redraw)
+        }
+    }
+
+    /// The 503 page for a store that cannot confirm or keep a change.
+    func unsavedPage(_ request: HTTPRequest) -> HTTPResponse {
+        var bare = RequestState(app: self, request: request, model: tabs.current)
+        return errorPage(Self.unsaved, state: &bare, withSession: false)
+    }
+
+    /// The answer when the store cannot write.
+    static let unsaved = HTTPError.unavailable("Your settings cannot be saved right now. Please try again in a moment.")
+
+    enum CommitResult: Sendable {
+        case done(cookie: String?)
+        /// Nothing to write; the answer stands if `loaded` is still the stored session.
+        case unchanged(Session)
+        /// To write with compare-and-set (the caller does, here or in the store's pipeline).
+        case changed(Session)
+        case conflict
+        case failed(HTTPError)
+    }
+
+    /// Writes the session back if this request changed it: a new session is inserted and
+    /// its cookie set only when it holds something to remember (a cookieless visitor in
+    /// the default state costs no row and gets no cookie); a changed one is written only if
+    /// nobody wrote it meanwhile (otherwise the whole request is run again on the fresh
+    /// session); an unchanged one is confirmed current (one cheap check in a shared store,
+    /// none in the others).
+    private func commit(_ handle: VisitorHandle) async -> CommitResult {
+        guard let final = handle.state.session else { return .done(cookie: nil) }
+        // Signed in: the user's record first (another browser of theirs, on another
+        // instance, may have written it: then run the request again on the fresh one).
+        if let record = handle.state.userPart(of: final) {
+            switch await commitUser(record, stored: handle.state.storedUser) {
+            case .done: break
+            case let other: return other
+            }
+        }
+        let state = handle.state
+        var session = state.browserPart(of: final)
+        do throws(SessionStoreError) {
+            if state.isNewSession {
+                guard !session.isDefault(for: state.controller) else { return .done(cookie: nil) }
+                if let refusal = refuseNewSession(state) { return refusal }
+                // Its pages carried the signed token shared by cookieless pages; from now on
+                // its forms carry a random token of its own, checked against the stored one.
+                session.csrfToken = state.ownToken ?? .generate()
+                let inserted = session
+                try await storeCall { [store] () throws(SessionStoreError) in try store.insert(inserted) }
+                return .done(cookie: sessionCookie(session, request: state.request))
+            }
+            guard let loaded = state.storedBrowser ?? state.loaded else { return .done(cookie: nil) }
+            // Nothing to write: the answer stands if the session it rests on was current
+            // (a shared store's cached copy may not have been; then run it again).
+            if session == loaded { return .unchanged(loaded) }
+            session.revision = loaded.revision
+            // Anonymous: one record, so the write may go on in the store's pipeline.
+            if state.user == nil { return .changed(session) }
+            let changed = session
+            let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(changed) }
+            return written == nil ? .conflict : .done(cookie: nil)
+        } catch {
+            return .failed(Self.unsaved)
+        }
+    }
+
+    /// Writes a signed-in user's record if this request changed it (a new one only when it
+    /// holds a choice), with compare-and-set like a session; an unchanged one is confirmed
+    /// current. Two browsers creating the same user's record at once: the loser runs again.
+    private func commitUser(_ record: Session, stored: Session?) async -> CommitResult {
+        do throws(SessionStoreError) {
+            guard let stored else {
+                guard record.hasOwnChoices else { return .done(cookie: nil) }
+                do {
+                    try await storeCall { [store] () throws(SessionStoreError) in try store.insert(record) }
+                } catch {
+                    // Most likely inserted meanwhile by another instance; a store that is
+                    // down fails the next attempt's load.
+                    return .conflict
+                }
+                return .done(cookie: nil)
+            }
+            if record == stored {
+                let current = try await storeCall { [store] () throws(SessionStoreError) in try store.isCurrent(stored)
+                }
+                return current ? .done(cookie: nil) : .conflict
+            }
+            var changed = record
+            changed.revision = stored.revision
+            let update = changed
+            let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(update) }
+            return written == nil ? .conflict : .done(cookie: nil)
+        } catch {
+            return .failed(Self.unsaved)
+        }
+    }
+
+    /// Whether the budget keeps this request's new session from being stored: then a page
+    /// is answered without one (no cookie), and a post, whose change would be lost, is
+    /// answered 429 with `Retry-After`. Nil when it may be stored (its unit is taken).
+    private func refuseNewSession(_ state: borrowing RequestState) -> CommitResult? {
+        guard let newSessions else { return nil }
+        let client = state.clientKey
+        var retryAfter = 1
+        if !state.newSessionRefused {
+            guard case .refused(let seconds) = newSessions.take(client) else { return nil }
+            retryAfter = seconds
+        }
+        if let count = newSessionRefusals.record() {
+            log?.write(
+                "new sessions refused for \(client) (past \(newSessions.burst) at once and \(Int(newSessions.rate))/s; \(count) since the last line): served without a session",
+                level: .warn)
+        }
+        let method = state.request.method
+        guard method != .get, method != .head else { return .done(cookie: nil) }
+        return .failed(
+            .tooManyRequests(
+                "Too many new visitors come from your network right now, so this could not be saved. Please try again in a moment.",
+                retryAfter: retryAfter))
+    }
+}

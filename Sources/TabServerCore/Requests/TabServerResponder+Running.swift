@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
+
+/// A routed request: its form decoded once, a page seen before answered from the cache
+/// without the visitor's lock, else the visitor's lock taken, their session fetched (on
+/// the blocking pool when the store would wait), the route run (its group's middleware
+/// around its handler), and the session committed; a write another instance made
+/// meanwhile runs it again on the fresh session.
+extension TabServerResponder {
+    func run(
+        _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
+    ) async -> HTTPResponse {
+        var context = context
+        context.parameters = route.parameters
+        // A form post's fields, decoded once here for every route; any other body is the
+        // route's to decode (`request.decode(as:)`), or refused by it with 415.
+        var request = request
+        var bodyError: HTTPError? = nil
+        if !request.body.isEmpty, request.formFields.isEmpty, request.hasFormBody {
+            do {
+                request.formFields = try request.decodeForm(limits: configuration.bodyLimits).fields
+            } catch {
+                bodyError = error
+            }
+        }
+        let handle = context.visitor
+        let user = handle.state.user
+        let cookie = request.cookie(configuration.cookieName)
+        // A page seen before, of a session unchanged since, changes nothing: it is answered
+        // from the cache without the visitor's lock. Asked first: it never waits.
+        var asked = false
+        if user == nil, bodyError == nil {
+            switch cachedPage(request, cookie: cookie) {
+            case .hit(let answer):
+                handle.prepared = answer.prepared
+                return answer.response
+            case .miss: asked = true
+            case .notAsked: break
+            }
+        }
+        let attempt = Attempt(request: request, cookie: cookie, bodyError: bodyError, pageCacheAsked: asked)
+        // A visitor's requests run one at a time in this process; a request without a
+        // session cookie creates a new session and races no one. A signed-in user's
+        // requests from all their browsers do too.
+        let userKey = user.map { VisitorLocks.key("user\u{0}" + $0) }
+        switch (cookie.map(VisitorLocks.key), userKey) {
+        case (nil, nil):
+            return await runAttempts(attempt, context: context, route: route)
+        case (let key?, nil), (nil, let key?):
+            return await visitorLocks.withLock(key) { await runAttempts(attempt, context: context, route: route) }
+        case (let session?, let user?):
+            return await visitorLocks.withLock(session) {
+                await visitorLocks.withLock(user) { await runAttempts(attempt, context: context, route: route) }
+            }
+        }
+    }
+
+    /// What every attempt of a request starts from.
+    struct Attempt: Sendable {
+        let request: HTTPRequest
+        let cookie: String?
+        let bodyError: HTTPError?
+        let pageCacheAsked: Bool
+    }
+
+    private func runAttempts(
+        _ attempt: Attempt, context: RequestContext, route: RouteTable<RequestContext>.Match
+    ) async -> HTTPResponse {
+        let handle = context.visitor
+        let request = attempt.request
+        for number in 0..<Self.maxWriteAttempts {
+            handle.state = RequestState(app: self, request: request, model: tabs.current, user: handle.state.user)
+            handle.state.knowCookie(attempt.cookie)
+            handle.state.pageCacheAsked = attempt.pageCacheAsked && number == 0
+            handle.prepared = nil
+            await fetch(handle)
+            var response: HTTPResponse
+            if let bodyError = attempt.bodyError {
+                response = errorResponse(bodyError, request, context)
+            } else {
+                response = await route.middleware.run(request, context, recover: errorResponse) { request, context in
+                    try await route.handler(request, context)
+                }
+                // A finished page from the cache comes with the engine's prepared head,
+                // unless the route's middleware may have changed it.
+                handle.prepared = route.middleware.isEmpty ? handle.state.prepared : nil
+                // The script's post: the page the 303 leads to, in this one round trip.
+                if Self.asksForPage(request),
+                    let page = await followedPage(to: response, for: request, context: context)
+                {
+                    response = page
+                }
+            }
+            let compressed = PageCompression.compressing(response, for: request)
+            if compressed.headers.count != response.headers.count { handle.prepared = nil }
+            switch await settle(compressed, handle) {
+            case .answer(let final): return final
+            case .again: continue
+            }
+        }
+        var bare = RequestState(app: self, request: request, model: tabs.current)
+        return errorPage(
+            HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
+            state: &bare, withSession: false)
+    }
+
+    /// Fetches what the visitor needs of the store before the handler runs: on the
+    /// blocking pool when that would wait on a file or the network (a session not in
+    /// memory, a signed-in user on a store that reads users with a round trip), else here.
+    func fetch(_ handle: VisitorHandle) async {
+        let (store, cookieName, now) = (store, configuration.cookieName, now)
+        guard wouldWait(handle.state) else {
+            handle.state.fetch(store: store, cookieName: cookieName, now: now)
+            return
+        }
+        let state = handle.state
+        let key = state.request.cookie(cookieName).map(VisitorLocks.key) ?? 0
+        do {
+            handle.state = try await blockingPool.run(key: key) {
+                var state = state
+                state.fetch(store: store, cookieName: cookieName, now: now)
+                return state
+            }
+        } catch {
+            handle.state.loadFailure = .unavailable("The server is busy. Please try again.")
+        }
+    }
+
+    /// Whether fetching `state`'s visitor could wait on a file or the network: a session
+    /// not in memory (SQLite: a cache miss; Redis: no fresh copy), a signed-in user on a
+    /// store that reads users with a round trip.
+    func wouldWait(_ state: RequestState) -> Bool {
+        // The memory store: nothing to ask (the page path's cost, measured per request).
+        guard !readsEverythingAtOnce else { return false }
+        if state.user != nil, store.waitsForUsers { return true }
+        let now = now
+        if let cookie = state.request.cookie(configuration.cookieName), let id = SessionID(cookieValue: cookie),
+            !store.readsAtOnce(id, now: now)
+        {
+            return true
+        }
+        if let user = state.user, !store.readsAtOnce(.user(user), now: now) { return true }
+        return false
+    }
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+import TabServerWeb
+
+/// The visitor of one request, shared by the copies of its `RequestContext` (middleware
+/// hands the context on by value): the request's state (`RequestState`: the session as
+/// loaded and as the handlers leave it, what to write back) and the app.
+///
+/// `@unchecked Sendable` is safe: one request's task uses it, from its first step to its
+/// commit; a task runs one piece at a time, so `state` is never touched by two threads at
+/// once, and nothing keeps the handle once the request is answered.
+final class VisitorHandle: @unchecked Sendable {
+    let app: TabServerResponder
+    var state: RequestState
+    let origin: RequestOrigin
+    /// The engine's prepared form of the answer, when the route's answer has one (a page
+    /// from the cache) and no middleware of the app's may have changed the response.
+    var prepared: ResponseCache?
+    /// The route label it counts under in the metrics, once the router has matched.
+    var route: Int?
+
+    init(app: TabServerResponder, state: RequestState, origin: RequestOrigin) {
+        self.app = app
+        self.state = state
+        self.origin = origin
+    }
+
+    /// The visitor's session (loaded or created on first use); nil when the store cannot
+    /// be read now.
+    var session: Session? { try? app.visitor(&state) }
+
+    /// The visitor's language.
+    var language: Language { app.language(state.request, session) }
+
+    /// The token the visitor's forms carry.
+    var csrfToken: String { session?.csrfToken.text ?? "" }
+
+    func value<Value: VisitorValue>(_ type: Value.Type) -> Value? {
+        guard let session else { return nil }
+        return VisitorValueCoding.decode(type, from: session.appValues)
+    }
+
+    func setValue<Value: VisitorValue>(_ value: Value?, key: String) {
+        guard var session else { return }
+        session.appValues[key] = value.flatMap(VisitorValueCoding.encode)
+        session = state.keep(session)
+        _ = session
+    }
+}

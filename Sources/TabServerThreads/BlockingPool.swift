@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+/// The one pool for work that blocks: a query of the app's own database, a session store
+/// call that waits on a file or the network, an observer hook. Async code awaits it, so
+/// no engine loop ever waits: the loop serves other connections, and the task goes on
+/// (on its loop) once the work is done. Work runs on a few threads of its own (lanes, see
+/// `LaneQueue`): work with one key runs in the order it was given, one at a time; a full
+/// lane refuses more at once (`BlockingPool.Busy`, answered 503) instead of queueing
+/// without bound.
+///
+/// ```swift
+/// let rows = try await context.blocking { try database.query("SELECT title FROM notes") }
+/// ```
+public final class BlockingPool: Sendable {
+    /// The pool's lanes are full: the work was not run.
+    public struct Busy: Error, Sendable, CustomStringConvertible {
+        public var description: String { "the blocking pool is full" }
+    }
+
+    private let lanes: LaneQueue
+
+    /// `lanes` threads (started when first used), each holding at most `capacity` jobs
+    /// not yet started.
+    public init(lanes: Int = 4, capacity: Int = 256) {
+        self.lanes = LaneQueue(lanes: lanes, capacity: capacity)
+    }
+
+    /// Runs `work` on the lane of `key` and returns its result.
+    public func run<Result: Sendable>(key: Int = 0, _ work: @escaping @Sendable () throws -> Result) async throws
+        -> Result
+    {
+        try await withUnsafeThrowingContinuation { continuation in
+            let added = lanes.add(key: key) {
+                continuation.resume(with: Swift.Result { try work() })
+            }
+            if !added { continuation.resume(throwing: Busy()) }
+        }
+    }
+
+    /// `run` for work that cannot fail.
+    public func run<Result: Sendable>(key: Int = 0, _ work: @escaping @Sendable () -> Result) async throws -> Result {
+        try await withUnsafeThrowingContinuation { continuation in
+            let added = lanes.add(key: key) { continuation.resume(returning: work()) }
+            if !added { continuation.resume(throwing: Busy()) }
+        }
+    }
+
+    /// Jobs the pool has taken since start (`/metrics`).
+    public var accepted: Int { lanes.accepted }
+
+    /// Jobs waiting or running now.
+    public var waiting: Int { lanes.waiting }
+
+    /// Waits, for at most `timeout`, until every job given so far has run; false when
+    /// some were still waiting or running then.
+    public func finish(within timeout: Duration) -> Bool { lanes.finish(within: timeout) }
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerWeb
+import Testing
+
+@Suite("Codable request bodies: FormDecoder and request.decode(as:)")
+struct FormDecoderTests {
+    struct Habit: Decodable, Equatable {
+        var name: String
+        var perWeek: Int
+        var shared: Bool
+        var note: String?
+        var tags: [String]
+    }
+
+    func post(_ contentType: String, _ body: String) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", contentType)
+        return HTTPRequest(method: .post, path: "/", headers: headers, body: Array(body.utf8))
+    }
+
+    func decodingError(_ make: () throws -> Void) -> RequestDecodingError? {
+        do {
+            try make()
+        } catch let error as RequestDecodingError {
+            return error
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        return nil
+    }
+
+    @Test("a form as a browser sends it: numbers and booleans parsed, repeated names an array, an unticked box false")
+    func form() throws {
+        let form = "name=Read&perWeek=+3+&shared=on&tags=a&tags=b&csrf=x"
+        let habit = try post(MediaType.urlEncodedForm, form).decode(as: Habit.self)
+        #expect(habit == Habit(name: "Read", perWeek: 3, shared: true, note: nil, tags: ["a", "b"]))
+        let unticked = try post(MediaType.urlEncodedForm, "name=Run&perWeek=1&note=").decode(as: Habit.self)
+        #expect(unticked.shared == false)
+        #expect(unticked.note == nil, "an empty optional is nil")
+        #expect(unticked.tags == [])
+    }
+
+    @Test("every field at fault is named at once: 422")
+    func formErrors() {
+        let error = decodingError {
+            _ = try post(MediaType.urlEncodedForm, "name=&perWeek=often&shared=maybe").decode(as: Habit.self)
+        }
+        #expect(error?.status == .unprocessableContent)
+        #expect(Set(error?.fieldErrors.map(\.field) ?? []) == ["name", "perWeek", "shared"])
+        #expect(error?.fieldErrors.first { $0.field == "perWeek" }?.message.contains("whole number") == true)
+    }
+
+    @Test("the same type from JSON; a mistyped JSON field 422 naming it")
+    func json() throws {
+        let body = #"{"name":"Read","perWeek":3,"shared":true,"tags":["a"]}"#
+        let habit = try post(MediaType.json, body).decode(as: Habit.self)
+        #expect(habit == Habit(name: "Read", perWeek: 3, shared: true, note: nil, tags: ["a"]))
+        let error = decodingError {
+            _ = try post(MediaType.json, #"{"name":"Read","perWeek":"3","shared":true,"tags":[]}"#).decode(
+                as: Habit.self)
+        }
+        #expect(error?.fieldErrors.map(\.field) == ["perWeek"])
+    }
+
+    @Test("a body of another type is 415 naming the types taken")
+    func unsupported() {
+        do {
+            _ = try post("text/csv", "a,b").decode(as: Habit.self)
+            Issue.record("decoded CSV")
+        } catch let error as HTTPError {
+            #expect(error.status == .unsupportedMediaType)
+            #expect(error.message.contains("application/json"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("a nested type is not a form: refused naming the field, not trapped")
+    func nested() {
+        struct Outer: Decodable {
+            struct Inner: Decodable { var a: Int }
+            var inner: Inner
+        }
+        let error = decodingError { _ = try post(MediaType.urlEncodedForm, "inner=1").decode(as: Outer.self) }
+        #expect(error?.fieldErrors.contains { $0.field == "inner" } == true)
+    }
+}
