@@ -74,6 +74,16 @@ struct SessionBudgetTests {
         #expect(await Self.stored(Self.visit(app, from: "203.0.113.20")))
     }
 
+    @Test("on SQLite too: a client past its burst stores no more sessions")
+    func sqliteBurst() async throws {
+        let path = TestFixtures.temporaryDirectory("budget") + "/sessions.sqlite"
+        let app = try Self.app { $0.sessions = .sqlite(path: path) }
+        var stored = 0
+        for _ in 0..<20 where Self.stored(await Self.visit(app, from: "203.0.113.77")) { stored += 1 }
+        #expect(stored == 3)
+        #expect(app.store.admission.created == 3)
+    }
+
     @Test("IPv6 addresses of one /64 share a budget; another /64 has its own")
     func ipv6Prefix() async throws {
         let app = try Self.app()
