@@ -76,6 +76,9 @@ public final class RedisConnection {
 
     deinit { redisFree(context) }
 
+    /// The socket, to wait on several connections at once (a sharded subscriber).
+    var descriptor: Int32 { context.pointee.fd }
+
     /// Sends one command (arguments as text) and returns its reply.
     public func command(_ arguments: [String]) throws(RedisError) -> RedisReply {
         try command(arguments.map { Array($0.utf8) })

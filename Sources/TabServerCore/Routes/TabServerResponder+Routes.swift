@@ -9,11 +9,7 @@ extension TabServerResponder {
     static func makeRouter() -> Router<RequestState> {
         var router = Router<RequestState>()
         router.get("/healthz") { _, _, _ in HTTPResponse.text("ok\n") }
-        router.get("/readyz") { _, _, state in
-            state.app.store.checkReady()
-                ? HTTPResponse.text("ready\n")
-                : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)
-        }
+        router.get("/readyz") { _, _, state in state.app.readiness() }
         router.get("/") { _, _, state throws(HTTPError) in try state.app.home(&state) }
         router.get("/tabs/{tab}") { _, parameters, state throws(HTTPError) in
             try state.app.tabPage(parameters["tab"]!, location: "", state: &state)
