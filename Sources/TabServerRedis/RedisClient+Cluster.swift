@@ -12,6 +12,12 @@ extension RedisClient {
         try cluster?.verify()
     }
 
+    /// For a cluster: the `MOVED` and `ASK` redirections followed since start.
+    public var redirectionsFollowed: (moved: Int, asked: Int) {
+        guard let cluster else { return (0, 0) }
+        return (cluster.movedFollowed.load(ordering: .relaxed), cluster.askedFollowed.load(ordering: .relaxed))
+    }
+
     /// For a cluster: its slot map as last read (nil before the first command, and for
     /// one server or Sentinel).
     public var slotMap: RedisSlotMap? { cluster?.currentMap }

@@ -33,7 +33,12 @@ extension RedisClusterRouter {
     func follow(_ first: Redirection, _ command: [[UInt8]], replicated: Bool) throws(RedisError) -> RedisReply {
         var redirection = first
         for _ in 0..<Self.maxRedirections {
-            if !redirection.asking { requestRefresh() }
+            if redirection.asking {
+                askedFollowed.wrappingAdd(1, ordering: .relaxed)
+            } else {
+                movedFollowed.wrappingAdd(1, ordering: .relaxed)
+                requestRefresh()
+            }
             let route = try route(toEndpoint: redirection.endpoint)
             let reply = try send(command, replicated: replicated, to: route, asking: redirection.asking)
             guard let message = reply.errorMessage, let next = Redirection(message) else { return reply }

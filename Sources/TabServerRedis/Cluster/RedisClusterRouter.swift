@@ -54,6 +54,9 @@ final class RedisClusterRouter: Sendable {
     private let state = Mutex(State())
     private let refreshWanted = DispatchSemaphore(value: 0)
     private let refresherStarted = Atomic<Bool>(false)
+    /// `MOVED` and `ASK` redirections followed since start (diagnostics and tests).
+    let movedFollowed = Atomic<Int>(0)
+    let askedFollowed = Atomic<Int>(0)
 
     init(configuration: RedisConfiguration, seeds: RedisClusterSeeds) {
         self.configuration = configuration

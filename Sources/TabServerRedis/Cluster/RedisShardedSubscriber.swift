@@ -90,7 +90,8 @@ public final class RedisShardedSubscriber: Sendable {
             let primary = routing.map.shards[shard].primary
             let connection = try RedisConnection(
                 configuration: cluster.configuration.server(host: primary.host, port: primary.port))
-            try connection.sendWithoutReply([Array("SSUBSCRIBE".utf8)] + names)
+            // One command per channel: channels of one SSUBSCRIBE must share a slot.
+            for name in names { try connection.sendWithoutReply([Array("SSUBSCRIBE".utf8), name]) }
             connections.append(connection)
         }
         var confirmed = 0
