@@ -9,7 +9,9 @@ import Foundation
 /// loopback ports, each in its own temporary directory (`RedisServer`), joined with
 /// `redis-cli --cluster create … --cluster-replicas N --cluster-yes`; stopped by pid.
 /// Node timeouts are short (`nodeTimeout`), so a killed primary's replica takes over
-/// within a few seconds.
+/// within a few seconds; a replica always may (`cluster-replica-validity-factor 0`), and
+/// syncs at once (`repl-diskless-sync-delay 0`). A node started again (`RedisServer.start()`)
+/// keeps its `nodes.conf`, so it rejoins: a killed primary comes back as a replica.
 ///
 /// ```swift
 /// let cluster = try RedisClusterServer()            // 3 primaries, 3 replicas
@@ -36,7 +38,7 @@ public final class RedisClusterServer {
             nodes.append(
                 try RedisServer(arguments: [
                     "--cluster-enabled", "yes", "--cluster-node-timeout", String(timeout),
-                    "--cluster-replica-validity-factor", "0", "--cluster-allow-reads-when-down", "no",
+                    "--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
                 ]))
         }
         self.nodes = nodes

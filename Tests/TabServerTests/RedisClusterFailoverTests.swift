@@ -33,7 +33,8 @@ struct RedisClusterFailoverTests {
         let configuration = try RedisClusterAppTests.configuration(cluster.url, ["--redis-wait-replicas", "1"])
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: quietLog)
         defer { app.responder.events.closeAll() }
-        let load = ClusterLoad(app: app, visitors: 12, stopAtFirstRefusal: false)
+        // Enough visitors that several of their sessions sit in the slots that move.
+        let load = ClusterLoad(app: app, visitors: 24, stopAtFirstRefusal: false)
         defer { load.finish() }
         #expect(waitUntil(.seconds(10), every: .milliseconds(20)) { load.writes.successesAtEnd >= 20 }, "writing")
 
@@ -42,8 +43,8 @@ struct RedisClusterFailoverTests {
         let primaries = cluster.primaries
         try #require(primaries.count == 3)
         let started = ContinuousClock.now
-        let there = try cluster.reshard(from: primaries[0], to: primaries[1], count: 1_800)
-        let back = try cluster.reshard(from: primaries[1], to: primaries[0], count: 600)
+        let there = try cluster.reshard(from: primaries[0], to: primaries[1], count: 3_000)
+        let back = try cluster.reshard(from: primaries[1], to: primaries[0], count: 1_000)
         let took = ContinuousClock.now - started
         #expect(!there.contains("[ERR]") && !back.contains("[ERR]"), "\(there.suffix(1_000))\n\(back.suffix(1_000))")
         #expect(cluster.waitUntilOK())
@@ -52,7 +53,7 @@ struct RedisClusterFailoverTests {
         let (acknowledged, found, refused) = try Self.check(written, configuration: configuration)
         let client = try #require(app.store as? RedisSessionStore).client
         print(
-            "redis-cluster reshard of 1800 + 600 slots in \(took) under load: \(acknowledged) writes acknowledged, "
+            "redis-cluster reshard of 3000 + 1000 slots in \(took) under load: \(acknowledged) writes acknowledged, "
                 + "\(found) found, \(refused) refused; probe writes refused \(load.writes.failures), reads refused "
                 + "\(load.reads.failures); redirections followed \(client.redirectionsFollowed)")
         #expect(found == acknowledged, "acknowledged \(acknowledged), found \(found)")
@@ -82,6 +83,9 @@ struct RedisClusterFailoverTests {
         }
         #expect(promoted, "a replica took over the slots")
         let promotion = ContinuousClock.now - killed
+        // As a supervisor would: the killed node comes back, and rejoins as the new
+        // primary's replica (with --redis-wait-replicas 1 the shard's writes wait for it).
+        try victim.start()
         let served = waitUntil(.seconds(20), every: .milliseconds(20)) {
             load.writes.successesAtEnd >= 20 && load.reads.successesAtEnd >= 20
         }
