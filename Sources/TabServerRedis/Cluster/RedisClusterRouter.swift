@@ -16,7 +16,8 @@ import TabServerThreads
 ///   client backs off and fails fast), and the map is read again: once the cluster has
 ///   promoted a replica, the map names it and commands go there.
 /// - The map is also read once a second, so a failover or resharding elsewhere is seen
-///   even before a command meets it. `epoch` counts the changes of primary for any slot.
+///   even before a command meets it. `epoch` counts failovers: maps in which a replica
+///   of the map before has become a primary.
 final class RedisClusterRouter: Sendable {
     /// The cluster's settings (timeouts, `waitReplicas`); nodes get a copy without the seeds.
     let configuration: RedisConfiguration
@@ -63,7 +64,7 @@ final class RedisClusterRouter: Sendable {
         self.seeds = seeds.nodes
     }
 
-    /// Changes whenever some slot's primary changes.
+    /// Changes on each failover seen (a replica promoted), not when slots move.
     var epoch: Int { state.withLock { $0.epoch } }
 
     /// The routing now; read from the cluster first when there is none yet.
@@ -161,7 +162,7 @@ final class RedisClusterRouter: Sendable {
                 routes[endpoint] = route
                 return route
             }
-            if state.routing.map({ map.routesDifferently(from: $0.map) }) ?? false { state.epoch += 1 }
+            if state.routing.map({ map.promotesReplica(of: $0.map) }) ?? false { state.epoch += 1 }
             state.routes = routes
             state.lastRefreshProblem = nil
             let routing = Routing(map: map, routes: shardRoutes)

@@ -13,8 +13,8 @@ import TabServerThreads
 /// over the shards like the data.
 ///
 /// When a channel's slot moves (resharding: the node ends the subscription with
-/// `sunsubscribe`), when the client's slot map changes (a failover) or when a connection
-/// fails, it subscribes again along the map as read then. Messages published meanwhile
+/// `sunsubscribe`), when the client sees a failover or when a connection fails, it
+/// subscribes again along the map as read then (read anew after a moved slot). Messages published meanwhile
 /// are lost, as pub/sub keeps nothing.
 ///
 /// ```swift
@@ -112,7 +112,9 @@ public final class RedisShardedSubscriber: Sendable {
                     case "smessage":
                         if case .bulkString(let payload) = parts[2] { onMessage(payload) }
                     case "sunsubscribe":
-                        // The channel's slot has moved to another primary: subscribe there.
+                        // The channel's slot has moved to another primary: subscribe there,
+                        // along the map as it is now.
+                        try cluster.refresh()
                         return
                     default:
                         continue

@@ -74,13 +74,11 @@ public struct RedisSlotMap: Sendable, Hashable {
     /// Slots no primary serves.
     public var unassignedSlots: Int { owner.reduce(0) { $0 + ($1 == Self.unassigned ? 1 : 0) } }
 
-    /// Whether `other` sends some slot to another primary.
-    func routesDifferently(from other: RedisSlotMap) -> Bool {
-        for slot in 0..<RedisSlot.count {
-            let mine = shardIndex(forSlot: slot).map { shards[$0].primary }
-            let theirs = other.shardIndex(forSlot: slot).map { other.shards[$0].primary }
-            if mine != theirs { return true }
-        }
-        return false
+    /// Whether some primary here was a replica in `earlier`: a failover happened between
+    /// the two (the promoted replica may lack writes its primary acknowledged). Slots
+    /// moved between primaries (resharding) are not one: a migration moves keys whole.
+    func promotesReplica(of earlier: RedisSlotMap) -> Bool {
+        let replicas = Set(earlier.shards.flatMap(\.replicas))
+        return shards.contains { replicas.contains($0.primary) }
     }
 }
