@@ -10,7 +10,8 @@ import Foundation
 /// `redis-cli --cluster create … --cluster-replicas N --cluster-yes`; stopped by pid.
 /// Node timeouts are short (`nodeTimeout`), so a killed primary's replica takes over
 /// within a few seconds; a replica always may (`cluster-replica-validity-factor 0`), and
-/// syncs at once (`repl-diskless-sync-delay 0`). A node started again (`RedisServer.start()`)
+/// syncs at once (`repl-diskless-sync-delay 0`), and the other shards go on serving while
+/// one has no primary (`cluster-require-full-coverage no`). A node started again (`RedisServer.start()`)
 /// keeps its `nodes.conf`, so it rejoins: a killed primary comes back as a replica.
 ///
 /// ```swift
@@ -39,6 +40,7 @@ public final class RedisClusterServer {
                 try RedisServer(arguments: [
                     "--cluster-enabled", "yes", "--cluster-node-timeout", String(timeout),
                     "--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
+                    "--cluster-require-full-coverage", "no",
                 ]))
         }
         self.nodes = nodes

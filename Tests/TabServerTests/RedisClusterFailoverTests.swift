@@ -75,6 +75,9 @@ struct RedisClusterFailoverTests {
         // The primary that holds the probe visitor's session.
         let probeSlot = RedisSlot.of(Array(try #require(load.probeCookie).utf8))
         let victim = try #require(cluster.primary(forSlot: probeSlot))
+        let client = try #require(app.store as? RedisSessionStore).client
+        let map = try #require(client.slotMap)
+        let victimShard = map.shardIndex(forSlot: probeSlot)
         let killed = ContinuousClock.now
         cluster.crash(victim)
         let promoted = waitUntil(.seconds(20), every: .milliseconds(50)) {
@@ -96,8 +99,12 @@ struct RedisClusterFailoverTests {
             "redis-cluster kill -9 of a primary (wait replicas \(waitReplicas)): replica promoted after \(promotion); "
                 + "writes 503 for \(load.writes.window) (\(load.writes.failures) refused), reads 503 for "
                 + "\(load.reads.window) (\(load.reads.failures) refused); visitors: \(acknowledged) writes acknowledged, "
-                + "\(found) found, \(refused) visitor(s) refused once")
+                + "\(found) found, \(refused) visitor(s) refused once (\(written.count) visitors)")
         if waitReplicas > 0 { #expect(found == acknowledged, "acknowledged \(acknowledged), found \(found)") }
+        // Visitors on the other shards were served throughout.
+        let elsewhere = written.filter { map.shardIndex(forSlot: RedisSlot.of(Array($0.cookie.utf8))) != victimShard }
+        #expect(!elsewhere.isEmpty)
+        #expect(elsewhere.allSatisfy { $0.refusedTab == nil }, "\(elsewhere.filter { $0.refusedTab != nil }.count) refused")
         #expect(load.writes.window <= .seconds(8), "writes refused for \(load.writes.window)")
         #expect(load.reads.window <= .seconds(8), "reads refused for \(load.reads.window)")
         #expect(load.writes.failures > 0, "the probe visitor's shard was the one killed")
