@@ -33,7 +33,8 @@ final class RedisClusterEventRelay: EventRelay {
         let listener = listener
         guard
             let subscriber = RedisShardedSubscriber(
-                client: client, channels: channels, onMessage: { payload in listener.deliver.withLock { $0 }?(payload) })
+                client: client, channels: channels, onMessage: { payload in listener.deliver.withLock { $0 }?(payload) }
+            )
         else { return nil }
         self.client = client
         self.channels = channels

@@ -9,7 +9,8 @@ extension RedisSessionStore: ShardedSessionStore {
     public var shards: [SessionStoreShard]? {
         guard client.isCluster else { return nil }
         return client.shardStates().map { state in
-            SessionStoreShard(name: state.shard.primary.endpoint, detail: "slots \(state.shard.slotsText)", isUp: state.isUp)
+            SessionStoreShard(
+                name: state.shard.primary.endpoint, detail: "slots \(state.shard.slotsText)", isUp: state.isUp)
         }
     }
 }

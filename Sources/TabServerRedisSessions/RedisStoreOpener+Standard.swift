@@ -10,7 +10,8 @@ extension RedisStoreOpener {
     /// (`RedisClusterEventRelay`), and start-up stops unless a node answers, the cluster
     /// says `cluster_state:ok` and every slot has a primary; the key prefix may not hold
     /// braces there, since the session id is the keys' hash tag.
-    public static let standard = RedisStoreOpener { redis, keyPrefix, lifetime, healthLog, log throws(SessionStoreError) in
+    public static let standard = RedisStoreOpener {
+        redis, keyPrefix, lifetime, healthLog, log throws(SessionStoreError) in
         let client = RedisClient(configuration: redis)
         guard client.isCluster else {
             let store = RedisSessionStore(client: client, lifetime: lifetime, keyPrefix: keyPrefix, log: healthLog)

@@ -30,10 +30,12 @@ public final class RedisClusterServer {
     /// most 30 s) until every node says `cluster_state:ok`.
     public init(primaries: Int = 3, replicasEach: Int = 1, nodeTimeout: Duration = .milliseconds(1_000)) throws {
         guard let cli = RedisServer.findExecutable("redis-cli") else {
-            throw RedisServer.StartError(description: "redis-cli not found on PATH (install it: scripts/setup.sh --test)")
+            throw RedisServer.StartError(
+                description: "redis-cli not found on PATH (install it: scripts/setup.sh --test)")
         }
         self.cli = cli
-        let timeout = nodeTimeout.components.seconds * 1_000 + nodeTimeout.components.attoseconds / 1_000_000_000_000_000
+        let timeout =
+            nodeTimeout.components.seconds * 1_000 + nodeTimeout.components.attoseconds / 1_000_000_000_000_000
         var nodes: [RedisServer] = []
         for _ in 0..<(primaries * (1 + replicasEach)) {
             nodes.append(

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-@testable import TabServerRedis
-@testable import TabServerRedisSessions
 import TabServerSessions
 import TabServerTesting
 import Testing
+
+@testable import TabServerRedis
+@testable import TabServerRedisSessions
 
 /// The client and the store on a real cluster: six `redis-server --cluster-enabled yes`
 /// on loopback (3 primaries, 3 replicas), made by `RedisClusterServer`. Slots are moved
@@ -12,7 +13,9 @@ import Testing
 /// each redirection is met at a known moment.
 @Suite("Redis Cluster client", .serialized)
 struct RedisClusterTests {
-    @Test("MOVED and ASK are followed, by calls and by the pipeline; two stores share sessions; events follow a moved slot")
+    @Test(
+        "MOVED and ASK are followed, by calls and by the pipeline; two stores share sessions; events follow a moved slot"
+    )
     func onOneCluster() throws {
         let cluster = try RedisClusterServer()
         defer { cluster.stop() }

@@ -1,6 +1,7 @@
+import Testing
+
 // SPDX-License-Identifier: Apache-2.0
 @testable import TabServerRedis
-import Testing
 
 @Suite("Redis Cluster URLs and slots")
 struct RedisClusterURLTests {

@@ -89,7 +89,9 @@ struct RedisClusterAppTests {
         #expect(down.body.contains(": down\n"), "\(down.body)")
     }
 
-    @Test("start-up stops with a clear message: no node answers, the cluster is not ok, not a cluster, a brace in the prefix")
+    @Test(
+        "start-up stops with a clear message: no node answers, the cluster is not ok, not a cluster, a brace in the prefix"
+    )
     func refusedAtStart() throws {
         func refusal(_ url: String, _ more: [String] = []) -> String {
             do {

@@ -95,7 +95,8 @@ struct RedisClusterFailoverTests {
         }
         #expect(served, "serving again after the failover")
         let written = load.finish()
-        let (acknowledged, found, refused) = try Self.check(written, configuration: configuration, strict: waitReplicas > 0)
+        let (acknowledged, found, refused) = try Self.check(
+            written, configuration: configuration, strict: waitReplicas > 0)
         print(
             "redis-cluster kill -9 of a primary (wait replicas \(waitReplicas)): replica promoted after \(promotion); "
                 + "writes 503 for \(load.writes.window) (\(load.writes.failures) refused), reads 503 for "
@@ -105,7 +106,8 @@ struct RedisClusterFailoverTests {
         // Visitors on the other shards were served throughout.
         let elsewhere = written.filter { map.shardIndex(forSlot: RedisSlot.of(Array($0.cookie.utf8))) != victimShard }
         #expect(!elsewhere.isEmpty)
-        #expect(elsewhere.allSatisfy { $0.refusedTab == nil }, "\(elsewhere.filter { $0.refusedTab != nil }.count) refused")
+        #expect(
+            elsewhere.allSatisfy { $0.refusedTab == nil }, "\(elsewhere.filter { $0.refusedTab != nil }.count) refused")
         #expect(load.writes.window <= .seconds(8), "writes refused for \(load.writes.window)")
         #expect(load.reads.window <= .seconds(8), "reads refused for \(load.reads.window)")
         #expect(load.writes.failures > 0, "the probe visitor's shard was the one killed")

@@ -10,7 +10,8 @@ extension RedisClusterRouter {
         for seed in seeds {
             let info: RedisReply
             do throws(RedisError) {
-                let connection = try RedisConnection(configuration: configuration.server(host: seed.host, port: seed.port))
+                let connection = try RedisConnection(
+                    configuration: configuration.server(host: seed.host, port: seed.port))
                 info = try connection.command(["CLUSTER", "INFO"])
             } catch {
                 unreachable.append(error.reason)
@@ -36,13 +37,15 @@ extension RedisClusterRouter {
             guard map.unassignedSlots == 0 else {
                 throw RedisError(
                     .connectionFailed,
-                    "redis-cluster \(configuration.url): \(map.unassignedSlots) of \(RedisSlot.count) slots have no primary")
+                    "redis-cluster \(configuration.url): \(map.unassignedSlots) of \(RedisSlot.count) slots have no primary"
+                )
             }
             return
         }
         throw RedisError(
             .connectionFailed,
-            "redis-cluster \(configuration.url): no node of the cluster answered: \(unreachable.joined(separator: "; "))")
+            "redis-cluster \(configuration.url): no node of the cluster answered: \(unreachable.joined(separator: "; "))"
+        )
     }
 
     /// `name:value` lines of an `INFO`-style text.

@@ -122,7 +122,8 @@ final class RedisClusterRouter: Sendable {
         var problems: [String] = []
         for node in candidates() {
             do throws(RedisError) {
-                let connection = try RedisConnection(configuration: configuration.server(host: node.host, port: node.port))
+                let connection = try RedisConnection(
+                    configuration: configuration.server(host: node.host, port: node.port))
                 let map = try RedisSlotMap(try connection.command(["CLUSTER", "SLOTS"]), askedNode: node)
                 guard !map.shards.isEmpty else {
                     problems.append("\(node.endpoint): no slot is assigned")

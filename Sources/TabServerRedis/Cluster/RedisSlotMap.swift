@@ -45,7 +45,8 @@ public struct RedisSlotMap: Sendable, Hashable {
                 let last = fields[1].integer, 0 <= first, first <= last, last < RedisSlot.count
             else { throw malformed("an entry is not [first slot, last slot, primary, replicas…]") }
             let nodes = try fields[2...].map { field throws(RedisError) -> RedisClusterSeeds.Address in
-                guard let parts = field.array, parts.count >= 2, let host = parts[0].string, let port = parts[1].integer,
+                guard let parts = field.array, parts.count >= 2, let host = parts[0].string,
+                    let port = parts[1].integer,
                     (1...65_535).contains(port)
                 else { throw malformed("a node is not [host, port, …]") }
                 return RedisClusterSeeds.Address(host: host.isEmpty ? askedNode.host : host, port: port)
