@@ -44,6 +44,11 @@ import TabServerSessions
 /// delete) is followed by `WAIT`: a write that too few replicas acknowledge fails (the
 /// visitor gets a 503), though the store stays up and its reads go on.
 ///
+/// On a Redis Cluster (`redis-cluster://…`) the client routes each call to the primary
+/// of its key's slot, and keys carry the session id as hash tag (`prefix{id}`). A
+/// primary that fails fails only its own slots' calls (its client backs off and fails
+/// fast): the store is not marked down for it, and `shards` says which one is away.
+///
 /// ```swift
 /// let store = try RedisSessionStore(url: "redis://127.0.0.1:6379/0")
 /// try store.insert(.new(now: now))
