@@ -87,7 +87,10 @@ def crc16(data):
 
 
 def start_redis(work, name, extra=()):
+    # A cluster node also listens on its port + 10000, so its port must be 55535 at most.
     port = bench.free_port()
+    while port > 55535:
+        port = bench.free_port()
     folder = os.path.join(work, name)
     os.makedirs(folder, exist_ok=True)
     proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
