@@ -168,18 +168,23 @@ def run_workload(name, url, files, pids):
     return bench.wrk(url, script=os.path.join(ROOT, "bench/select.lua"), script_args=[files["tapper"]], pids=pids)
 
 
+STORES = ("redis", "cluster", "cluster+r")
+
+
 def compare(work):
-    """The three workloads on one Redis and on the cluster, in turn; medians."""
+    """The three workloads on one Redis, on a 3-primary cluster and on a 3 + 3 cluster
+    (a replica per primary), in turn; medians."""
     log = open(os.path.join(work, "compare.log"), "w")
     plain, plain_port = start_redis(work, "plain")
+    bare = make_cluster(os.path.join(work, "bare"), replicas=0)
     nodes = make_cluster(work)
-    cluster_url = "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for _, p in nodes[:3])
-    servers = {
-        "redis": bench.start_server(["--sessions", f"redis://127.0.0.1:{plain_port}/0"] + SECRET, log),
-        "cluster": bench.start_server(["--sessions", cluster_url] + SECRET, log),
-    }
-    redis_pids = {"redis": [plain.pid], "cluster": [proc.pid for proc, _ in nodes]}
-    redis_ports = {"redis": [plain_port], "cluster": primary_ports(nodes)}
+    servers = {"redis": bench.start_server(["--sessions", f"redis://127.0.0.1:{plain_port}/0"] + SECRET, log)}
+    for name, members in (("cluster", bare), ("cluster+r", nodes)):
+        url = "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for _, p in members[:3])
+        servers[name] = bench.start_server(["--sessions", url] + SECRET, log)
+    redis_pids = {"redis": [plain.pid], "cluster": [proc.pid for proc, _ in bare],
+                  "cluster+r": [proc.pid for proc, _ in nodes]}
+    redis_ports = {"redis": [plain_port], "cluster": primary_ports(bare), "cluster+r": primary_ports(nodes)}
     try:
         files = {}
         for name, (_, port) in servers.items():
@@ -189,7 +194,8 @@ def compare(work):
             bench.make_visitors(port, 1, files[name]["tapper"])
         results = {(w, n): [] for w in ("page", "visitors", "select") for n in servers}
         for round_index in range(ROUNDS):
-            order = list(servers) if round_index % 2 == 0 else list(servers)[::-1]
+            names = list(servers)
+            order = names[round_index % len(names):] + names[:round_index % len(names)]
             for workload in ("page", "visitors", "select"):
                 for name in order:
                     proc, port = servers[name]
@@ -203,7 +209,7 @@ def compare(work):
                     r["commands"] = (after["commands"] - before["commands"]) / n
                     r["bytes"] = (after["in"] - before["in"] + after["out"] - before["out"]) / n
                     results[(workload, name)].append(r)
-                    print(f"round {round_index + 1} {workload:8s} {name:7s} {r['rps']:>8.0f} req/s  p99 {r['p99']:.2f} ms  "
+                    print(f"round {round_index + 1} {workload:8s} {name:9s} {r['rps']:>8.0f} req/s  p99 {r['p99']:.2f} ms  "
                           f"CPU {r['cpu_us']:.1f} us/req (TabServer {r['tabserver_us']:.1f}, Redis {r['redis_us']:.1f})  "
                           f"{r['commands']:.2f} commands, {r['bytes']:.0f} B/req"
                           + (f"  ERRORS {r['non2xx'] + r['socket']}" if r["non2xx"] + r["socket"] else ""), flush=True)
@@ -215,21 +221,22 @@ def compare(work):
         print()
         print(f"wrk -t1 -c{bench.CONNECTIONS} -d{bench.DURATION}s, {ROUNDS} rounds in turn, medians; "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; CPU per request = TabServer + every redis-server")
-        print("| workload | one Redis req/s | cluster req/s | cluster / one | CPU us/req one (TabServer + Redis) | "
-              "CPU us/req cluster (TabServer + Redis) | commands/req | bytes/req (in + out, all nodes) | errors |")
+        print("| workload | store | req/s | of one Redis | p99 ms | CPU us/req (TabServer + Redis) | "
+              "Redis commands/req | Redis bytes/req (in + out, all nodes) | errors |")
         print("|---|---|---|---|---|---|---|---|---|")
         for w in ("page", "visitors", "select"):
-            a, b = summary[(w, "redis")], summary[(w, "cluster")]
-            print(f"| {w} | {a['rps']:.0f} | {b['rps']:.0f} | {b['rps'] / a['rps']:.0%} | "
-                  f"{a['cpu_us']:.1f} ({a['tabserver_us']:.1f} + {a['redis_us']:.1f}) | "
-                  f"{b['cpu_us']:.1f} ({b['tabserver_us']:.1f} + {b['redis_us']:.1f}) | "
-                  f"{a['commands']:.2f} / {b['commands']:.2f} | {a['bytes']:.0f} / {b['bytes']:.0f} | "
-                  f"{a['errors']} / {b['errors']} |")
-        print(f"MEMORY USAGE per session key (median of 200): one Redis {memory['redis']} B, cluster {memory['cluster']} B")
+            base = summary[(w, "redis")]["rps"]
+            for name in servers:
+                a = summary[(w, name)]
+                print(f"| {w} | {name} | {a['rps']:.0f} | {a['rps'] / base:.0%} | {a['p99']:.2f} | "
+                      f"{a['cpu_us']:.1f} ({a['tabserver_us']:.1f} + {a['redis_us']:.1f}) | "
+                      f"{a['commands']:.2f} | {a['bytes']:.0f} | {a['errors']} |")
+        print("MEMORY USAGE per session key (median of 200): "
+              + ", ".join(f"{name} {memory[name]} B" for name in servers))
         return summary
     finally:
         stop([proc for proc, _ in servers.values()])
-        stop([plain] + [proc for proc, _ in nodes])
+        stop([plain] + [proc for proc, _ in bare + nodes])
 
 
 def fill(primaries, template, count):

@@ -101,14 +101,14 @@ public final class RedisPipeline: Sendable {
     }
 
     private let worker: Worker
-    /// In cluster mode: each command goes to the pipeline of its slot's primary.
-    private let cluster: RedisClusterRouter?
+    /// In cluster mode: one thread's batches split over the primaries by slot.
+    private let cluster: RedisClusterPipeline?
 
     /// A pipeline to `client`'s server (on a cluster: one to each primary); it connects on
     /// first use.
     public init(client: RedisClient) {
         worker = Worker(client: client)
-        cluster = client.cluster
+        cluster = client.cluster.map { RedisClusterPipeline(router: $0) }
     }
 
     deinit {
@@ -126,7 +126,7 @@ public final class RedisPipeline: Sendable {
         _ command: [[UInt8]], replicated: Bool = false,
         done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
-        if let cluster { return cluster.pipelineSend(command, replicated: replicated, done: done) }
+        if let cluster { return cluster.send(command, replicated: replicated, done: done) }
         let (wake, start) = worker.queue.withLock { queue -> (Bool, Bool) in
             queue.items.append(Worker.Item(command: command, replicated: replicated, done: done))
             defer {

@@ -70,43 +70,6 @@ extension RedisClusterRouter {
         }
     }
 
-    /// Queues `command` on the pipeline of its slot's primary; a redirection in its reply
-    /// is followed on the pipeline's thread, before the replies queued behind it are
-    /// handed out, so one visitor's writes keep their order. While that primary's client
-    /// backs off, fails at once.
-    func pipelineSend(
-        _ command: [[UInt8]], replicated: Bool, done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
-    ) {
-        let route: Route
-        do {
-            route = try self.route(forSlot: RedisSlot.routingKey(of: command).map(RedisSlot.of))
-        } catch {
-            done(.failure(error))
-            return
-        }
-        if route.client.isBackingOff {
-            done(.failure(RedisError(.unavailable, endpoint: route.client.configuration.endpoint, "backing off")))
-            return
-        }
-        route.pipeline.send(command, replicated: replicated) { [self] result in
-            switch result {
-            case .success(let reply):
-                guard let message = reply.errorMessage, let redirection = Redirection(message) else {
-                    done(result)
-                    return
-                }
-                do throws(RedisError) {
-                    done(.success(try follow(redirection, command, replicated: replicated)))
-                } catch {
-                    done(.failure(error))
-                }
-            case .failure(let error):
-                if error.kind != .notReplicated { requestRefresh() }
-                done(result)
-            }
-        }
-    }
-
     /// Reads the map now and sends `PING` to every primary; throws the first failure.
     func probe() throws(RedisError) {
         let routing = try refresh()

@@ -4,8 +4,8 @@ import Synchronization
 import TabServerThreads
 
 /// The transport of a `RedisClient` on a Redis Cluster: the slot map, one plain client
-/// (its own pool, backoff and `WAIT`) and one pipeline per primary, and the rules for
-/// following the cluster as it changes.
+/// per primary (its own pool, backoff and `WAIT`; `RedisClusterPipeline` batches over
+/// them all), and the rules for following the cluster as it changes.
 ///
 /// - Each command goes to the primary of its key's slot (`RedisSlot.routingKey`).
 /// - `MOVED slot host:port` (the slot lives elsewhere for good): the command is sent
@@ -26,11 +26,7 @@ final class RedisClusterRouter: Sendable {
     /// What one shard's commands go through.
     final class Route: Sendable {
         let client: RedisClient
-        let pipeline: RedisPipeline
-        init(client: RedisClient) {
-            self.client = client
-            pipeline = RedisPipeline(client: client)
-        }
+        init(client: RedisClient) { self.client = client }
     }
 
     /// The map and the route of each of its shards, replaced whole on each change.
