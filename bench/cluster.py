@@ -302,7 +302,7 @@ http {{
 def scale(work):
     """3 instances behind nginx on a 3 + 3 cluster holding FILL sessions."""
     log = open(os.path.join(work, "scale.log"), "w")
-    nodes = make_cluster(work)
+    nodes = make_cluster(os.path.join(work, "scale"))
     primaries = primary_ports(nodes)
     url = "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for _, p in nodes[:3])
     instances = [bench.start_server(["--sessions", url] + SECRET, log) for _ in range(3)]
