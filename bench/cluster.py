@@ -319,7 +319,7 @@ def scale(work):
         template = None
         for p in primaries:
             reply = Resp(p).command("HGETALL", key)
-            if reply:
+            if isinstance(reply, list) and reply:  # the other primaries answer MOVED
                 template = reply
         started = time.monotonic()
         fill(primaries, template, FILL - bench.VISITORS)
