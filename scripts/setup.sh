@@ -8,13 +8,14 @@ set -euo pipefail
 
 want=(pkg-config libh2o-evloop-dev zlib1g-dev libssl-dev libsqlite3-dev libhiredis-dev libnghttp2-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  # Real components the tests start themselves: Redis (and Sentinel), nginx, Caddy, headless Chromium,
+  # Real components the tests start themselves: Redis (and Sentinel; redis-tools for redis-cli --cluster),
+  # nginx, Caddy, headless Chromium,
   # WebKitGTK (Safari's engine) with its WebDriver on a virtual X server (Xvfb) and the
   # locale sources its language tests compile (locales);
   # curl and openssl (the command) as TLS clients, openssl also making the test CA;
   # nghttp2-client (nghttp, h2load) as HTTP/2 clients; testssl.sh auditing the TLS listener;
   # certutil (libnss3-tools) trusting the test CA in Chromium's NSS db.
-  want+=(python3-venv python3-pip curl openssl nghttp2-client redis-server redis-sentinel nginx-light caddy chromium
+  want+=(python3-venv python3-pip curl openssl nghttp2-client redis-server redis-sentinel redis-tools nginx-light caddy chromium
     chromium-driver webkit2gtk-driver xvfb locales fonts-noto-core fonts-noto-cjk testssl.sh libnss3-tools)
 fi
 

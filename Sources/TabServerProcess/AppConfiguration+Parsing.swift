@@ -171,7 +171,8 @@ extension AppConfiguration {
         },
         Setting(
             flag: "sessions", environment: "TABSERVER_SESSIONS", defaultValue: "sqlite:data/sessions.sqlite",
-            help: "memory, sqlite:PATH, redis://HOST:PORT/DB or redis-sentinel://HOST:PORT,HOST:PORT/MASTER[/DB]"
+            help:
+                "memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,HOST:PORT/MASTER[/DB] or redis-cluster://HOST:PORT,HOST:PORT"
         ) { configuration, value throws(ConfigurationError) in
             configuration.sessions = try SessionStoreConfiguration(value)
         },

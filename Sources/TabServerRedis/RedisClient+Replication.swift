@@ -12,7 +12,8 @@ extension RedisClient {
     /// `configuration.waitReplicas` is above 0, `WAIT` follows it on the same connection
     /// in the same round trip, and too few acknowledgements throw `.notReplicated`.
     public func command(_ arguments: [[UInt8]], replicated: Bool) throws(RedisError) -> RedisReply {
-        try withConnection { connection throws(RedisError) in
+        if let cluster { return try cluster.run(arguments, replicated: replicated) }
+        return try withConnection { connection throws(RedisError) in
             try replicatedCommand(arguments, on: connection, replicated: replicated)
         }
     }

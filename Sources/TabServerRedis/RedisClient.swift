@@ -18,6 +18,10 @@ import Synchronization
 /// replicas did not acknowledge), so the client follows a failover by itself. Pooled
 /// connections to a master that is no longer the one named are closed, not reused.
 ///
+/// With `configuration.cluster` the server is a Redis Cluster: each command goes to the
+/// primary of its key's slot, through a client of this kind for that primary alone
+/// (`MOVED` and `ASK` are followed; see `RedisClusterRouter`).
+///
 /// ```swift
 /// let client = try RedisClient(url: "redis://127.0.0.1:6379/0")
 /// _ = try client.command(["SET", "greeting", "hello"])
@@ -72,10 +76,13 @@ public final class RedisClient: Sendable {
 
     /// Asks the sentinels, in Sentinel mode.
     private let locator: RedisMasterLocator?
+    /// Routes by slot, in cluster mode.
+    let cluster: RedisClusterRouter?
 
     /// A client for `configuration`. Connects lazily, on the first call.
     public init(configuration: RedisConfiguration) {
         self.configuration = configuration
+        cluster = configuration.cluster.map { RedisClusterRouter(configuration: configuration, seeds: $0) }
         if let sentinels = configuration.sentinels {
             locator = RedisMasterLocator(configuration: configuration, sentinels: sentinels)
         } else {
@@ -91,12 +98,14 @@ public final class RedisClient: Sendable {
 
     /// Runs one command and returns its reply (an error reply is returned, not thrown).
     public func command(_ arguments: [String]) throws(RedisError) -> RedisReply {
-        try withConnection { connection throws(RedisError) in try connection.command(arguments) }
+        if let cluster { return try cluster.run(arguments.map { Array($0.utf8) }, replicated: false) }
+        return try withConnection { connection throws(RedisError) in try connection.command(arguments) }
     }
 
     /// Runs one command with binary-safe arguments and returns its reply.
     public func command(_ arguments: [[UInt8]]) throws(RedisError) -> RedisReply {
-        try withConnection { connection throws(RedisError) in try connection.command(arguments) }
+        if let cluster { return try cluster.run(arguments, replicated: false) }
+        return try withConnection { connection throws(RedisError) in try connection.command(arguments) }
     }
 
     /// Runs `script` with `EVALSHA`, falling back to `EVAL` on the same connection when
@@ -107,6 +116,7 @@ public final class RedisClient: Sendable {
         _ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]], replicated: Bool = false
     ) throws(RedisError) -> RedisReply {
         let tail = [Array(String(keys.count).utf8)] + keys + arguments
+        if let cluster { return try cluster.evaluate(script, tail: tail, replicated: replicated) }
         return try withConnection { connection throws(RedisError) in
             let reply = try replicatedCommand(
                 [Array("EVALSHA".utf8), Array(script.sha1.utf8)] + tail, on: connection, replicated: replicated)
@@ -130,6 +140,7 @@ public final class RedisClient: Sendable {
     /// prober, so that no request has to be the one that waits on a server that may be
     /// hung.
     public func probe() throws(RedisError) {
+        if let cluster { return try cluster.probe() }
         let (connection, generation) = locator == nil ? try connect() : try locateMaster()
         let reply = try connection.command(["PING"])
         guard reply == .status("PONG") else {
@@ -148,7 +159,8 @@ public final class RedisClient: Sendable {
     /// mode): a connection from `connect()` with an older generation may be talking to
     /// a master that is no more.
     public var generation: Int {
-        state.withLock { $0.generation }
+        if let cluster { return cluster.epoch }
+        return state.withLock { $0.generation }
     }
 
     /// A new connection, outside the pool, to the server: the configured one, or in
@@ -200,7 +212,8 @@ public final class RedisClient: Sendable {
     /// Whether the last attempt failed and nothing has succeeded since: calls fail fast
     /// until the pause is over, then one of them tries the server again.
     public var isBackingOff: Bool {
-        state.withLock { $0.retryAt != nil }
+        if let cluster { return cluster.anyPrimaryBackingOff }
+        return state.withLock { $0.retryAt != nil }
     }
 
     /// Runs `body` with a connection of its own: an idle one from the pool or a new one.

@@ -76,6 +76,9 @@ public final class RedisConnection {
 
     deinit { redisFree(context) }
 
+    /// The socket, to wait on several connections at once (a sharded subscriber).
+    var descriptor: Int32 { context.pointee.fd }
+
     /// Sends one command (arguments as text) and returns its reply.
     public func command(_ arguments: [String]) throws(RedisError) -> RedisReply {
         try command(arguments.map { Array($0.utf8) })
@@ -107,6 +110,12 @@ public final class RedisConnection {
     /// which fails them all once every reply is read; that, a timeout or a broken
     /// connection throws and leaves this connection broken.
     public func pipeline(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
+        try sendPipeline(commands)
+        return try readReplies(commands.count)
+    }
+
+    /// The first half of `pipeline`: sends `commands` in one write, reads nothing.
+    func sendPipeline(_ commands: [[[UInt8]]]) throws(RedisError) {
         guard !isBroken else {
             throw RedisError(.connectionLost, endpoint: endpoint, "connection already failed")
         }
@@ -118,9 +127,13 @@ public final class RedisConnection {
             appendFrame(command)
         }
         try sendOutgoing()
+    }
+
+    /// The second half of `pipeline`: the replies to the `count` commands sent last.
+    func readReplies(_ count: Int) throws(RedisError) -> [RedisReply] {
         var replies: [RedisReply] = []
-        replies.reserveCapacity(commands.count)
-        for _ in commands { replies.append(try readReply()) }
+        replies.reserveCapacity(count)
+        for _ in 0..<count { replies.append(try readReply()) }
         for reply in replies {
             if let error = readOnlyFailure(reply) { throw error }
         }

@@ -101,10 +101,14 @@ public final class RedisPipeline: Sendable {
     }
 
     private let worker: Worker
+    /// In cluster mode: one thread's batches split over the primaries by slot.
+    private let cluster: RedisClusterPipeline?
 
-    /// A pipeline to `client`'s server; it connects on first use.
+    /// A pipeline to `client`'s server (on a cluster: one to each primary); it connects on
+    /// first use.
     public init(client: RedisClient) {
         worker = Worker(client: client)
+        cluster = client.cluster.map { RedisClusterPipeline(router: $0) }
     }
 
     deinit {
@@ -122,6 +126,7 @@ public final class RedisPipeline: Sendable {
         _ command: [[UInt8]], replicated: Bool = false,
         done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
+        if let cluster { return cluster.send(command, replicated: replicated, done: done) }
         let (wake, start) = worker.queue.withLock { queue -> (Bool, Bool) in
             queue.items.append(Worker.Item(command: command, replicated: replicated, done: done))
             defer {

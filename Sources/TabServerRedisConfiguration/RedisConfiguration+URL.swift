@@ -4,15 +4,22 @@ extension RedisConfiguration {
     /// an IPv6 address goes in brackets (`redis://[::1]:6380/1`). Or, for a master that
     /// Redis Sentinel watches, `redis-sentinel://host[:port][,host[:port]…]/master[/database]`:
     /// the sentinels (port 26379 when left out) and the name they monitor the master by.
+    /// Or, for a Redis Cluster, `redis-cluster://host[:port][,host[:port]…]`: a few of its
+    /// nodes (port 6379 when left out), asked for the slot map; a cluster has database 0
+    /// only, so no database may follow (a trailing `/` or `/0` is allowed).
     ///
     /// Refused with a `RedisError` of kind `.invalidURL` saying what is wrong: another
     /// scheme (including `rediss://`, since TLS is not supported), credentials, a query
     /// or fragment, an empty host, a port outside 1…65535, a database that is not a
     /// non-negative number, or anything after the database; for Sentinel also a missing
-    /// or malformed master name.
+    /// or malformed master name; for a cluster also a database other than 0.
     public init(url: String) throws(RedisError) {
         if url.lowercased().hasPrefix(Self.sentinelScheme) {
             self = try Self.sentinelConfiguration(url: url)
+            return
+        }
+        if url.lowercased().hasPrefix(Self.clusterScheme) {
+            self = try Self.clusterConfiguration(url: url)
             return
         }
         func invalid(_ problem: String) -> RedisError {
@@ -21,7 +28,9 @@ extension RedisConfiguration {
         let scheme = "redis://"
         guard url.lowercased().hasPrefix(scheme) else {
             if url.lowercased().hasPrefix("rediss://") { throw invalid("TLS (rediss://) is not supported") }
-            throw invalid(url.contains("://") ? "the scheme must be redis" : "missing redis:// scheme")
+            throw invalid(
+                url.contains("://")
+                    ? "the scheme must be redis, redis-sentinel or redis-cluster" : "missing redis:// scheme")
         }
         let rest = url.dropFirst(scheme.count)
         try Self.checkCharacters(rest, invalid)
@@ -69,7 +78,37 @@ extension RedisConfiguration {
             sentinels: RedisSentinels(addresses: addresses, masterName: String(name)), database: database)
     }
 
-    /// What neither kind of URL may hold anywhere after the scheme.
+    private static let clusterScheme = "redis-cluster://"
+
+    private static func clusterConfiguration(url: String) throws(RedisError) -> RedisConfiguration {
+        func invalid(_ problem: String) -> RedisError {
+            RedisError(
+                .invalidURL,
+                "invalid Redis URL \"\(url)\": \(problem); expected redis-cluster://host[:port][,host[:port]…]")
+        }
+        let rest = url.dropFirst(clusterScheme.count)
+        try checkCharacters(rest, invalid)
+        let hosts: Substring
+        if let slash = rest.firstIndex(of: "/") {
+            hosts = rest[..<slash]
+            let path = rest[rest.index(after: slash)...]
+            guard path.isEmpty || path == "0" else {
+                throw invalid("a cluster has database 0 only, so nothing may follow the nodes but /0")
+            }
+        } else {
+            hosts = rest
+        }
+        var nodes: [RedisClusterSeeds.Address] = []
+        for authority in hosts.split(separator: ",", omittingEmptySubsequences: false) {
+            let (host, port) = try hostAndPort(authority, defaultPort: RedisClusterSeeds.defaultPort, invalid)
+            let node = RedisClusterSeeds.Address(host: host, port: port)
+            guard !nodes.contains(node) else { throw invalid("the node \(node.endpoint) is named twice") }
+            nodes.append(node)
+        }
+        return RedisConfiguration(cluster: RedisClusterSeeds(nodes: nodes))
+    }
+
+    /// What no kind of URL may hold anywhere after the scheme.
     private static func checkCharacters(_ rest: Substring, _ invalid: (String) -> RedisError) throws(RedisError) {
         if rest.isEmpty { throw invalid("the host is empty") }
         if rest.contains(where: { $0.isWhitespace || $0.isNewline }) { throw invalid("it contains white space") }

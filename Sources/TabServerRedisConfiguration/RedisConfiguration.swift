@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Where a `RedisClient` connects and how long it waits: one server, or the master that
-/// a set of Redis Sentinels names (then the client follows a failover by itself).
+/// Where a `RedisClient` connects and how long it waits: one server, the master that a
+/// set of Redis Sentinels names (then the client follows a failover by itself), or the
+/// primaries of a Redis Cluster (then each command goes to the primary of its key's slot).
 ///
 /// ```swift
 /// var configuration = try RedisConfiguration(url: "redis://10.0.0.5:6379/2")
@@ -9,6 +10,8 @@
 ///
 /// var replicated = try RedisConfiguration(url: "redis-sentinel://10.0.0.11,10.0.0.12,10.0.0.13/sessions")
 /// replicated.waitReplicas = 1    // a write counts once a replica has it
+///
+/// let sharded = try RedisConfiguration(url: "redis-cluster://10.0.0.21:6379,10.0.0.22:6379")
 /// ```
 public struct RedisConfiguration: Sendable, Hashable {
     /// Host name or IP address. Prefer an address: a name is resolved on every connect,
@@ -21,6 +24,9 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// When set, the server is the master these sentinels name: asked on the first
     /// connection and again after every failure, and checked with `ROLE`.
     public var sentinels: RedisSentinels?
+    /// When set, the server is a Redis Cluster: these nodes are asked for its slot map,
+    /// and each command goes to the primary that serves its key's slot.
+    public var cluster: RedisClusterSeeds?
     /// Replicas that must have each write before it counts as done (Redis `WAIT`), 0 for
     /// none. A write that fewer replicas acknowledge within `waitTimeout` fails with
     /// `.notReplicated`, although the master has it: it may or may not survive a failover.
@@ -54,6 +60,7 @@ public struct RedisConfiguration: Sendable, Hashable {
         initialBackoff = .milliseconds(50)
         maxBackoff = .seconds(2)
         sentinels = nil
+        cluster = nil
         waitReplicas = 0
         waitTimeout = .milliseconds(250)
     }
@@ -66,13 +73,23 @@ public struct RedisConfiguration: Sendable, Hashable {
         self.sentinels = sentinels
     }
 
-    /// The same settings for the server at `host:port`, without sentinels: where the
-    /// client's connections go once the sentinels have named the master.
+    /// A configuration for the Redis Cluster whose nodes include `cluster.nodes`, with
+    /// the default timeouts (a cluster has database 0 only).
+    public init(cluster: RedisClusterSeeds) {
+        let first = cluster.nodes.first ?? RedisClusterSeeds.Address(host: "127.0.0.1", port: 6379)
+        self.init(host: first.host, port: first.port)
+        self.cluster = cluster
+    }
+
+    /// The same settings for the server at `host:port`, without sentinels or cluster:
+    /// where the client's connections go once the sentinels have named the master, or
+    /// one cluster node.
     public func server(host: String, port: Int) -> RedisConfiguration {
         var server = self
         server.host = host
         server.port = port
         server.sentinels = nil
+        server.cluster = nil
         return server
     }
 
@@ -86,9 +103,11 @@ public struct RedisConfiguration: Sendable, Hashable {
         return Int(max(1, min(milliseconds(waitTimeout), milliseconds(commandTimeout) / 2)))
     }
 
-    /// The URL this configuration stands for: `redis://host:port/db` or
-    /// `redis-sentinel://host:port,host:port/master/db`.
+    /// The URL this configuration stands for: `redis://host:port/db`,
+    /// `redis-sentinel://host:port,host:port/master/db` or
+    /// `redis-cluster://host:port,host:port`.
     public var url: String {
+        if let cluster { return "redis-cluster://" + cluster.nodes.map(\.endpoint).joined(separator: ",") }
         guard let sentinels else { return "redis://\(endpoint)/\(database)" }
         let hosts = sentinels.addresses.map(\.endpoint).joined(separator: ",")
         return "redis-sentinel://\(hosts)/\(sentinels.masterName)/\(database)"

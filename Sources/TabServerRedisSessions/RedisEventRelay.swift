@@ -17,12 +17,7 @@ final class RedisEventRelay: EventRelay {
     private let failures = ErrorEpisode()
     private let log: LogSink?
 
-    /// Who hears the messages, given by `start`.
-    private final class Listener: Sendable {
-        let deliver = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
-    }
-
-    private let listener = Listener()
+    private let listener = RedisEventRelayListener()
 
     /// A relay on `channel` through `client`: the store's own, so that when it finds a new
     /// master after a failover, publishing and the subscription move there with it.

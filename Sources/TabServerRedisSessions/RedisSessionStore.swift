@@ -52,6 +52,11 @@ import TabServerSessions
 /// delete) is followed by `WAIT`: a write that too few replicas acknowledge fails (the
 /// visitor gets a 503), though the store stays up and its reads go on.
 ///
+/// On a Redis Cluster (`redis-cluster://…`) the client routes each call to the primary
+/// of its key's slot, and keys carry the session id as hash tag (`prefix{id}`). A
+/// primary that fails fails only its own slots' calls (its client backs off and fails
+/// fast): the store is not marked down for it, and `shards` says which one is away.
+///
 /// ```swift
 /// let store = try RedisSessionStore(url: "redis://127.0.0.1:6379/0")
 /// try store.insert(.new(now: now))
@@ -128,6 +133,7 @@ public final class RedisSessionStore: SessionStore {
         self.keyPrefix = keyPrefix
         self.touchInterval = min(60, lifetime.idle / 10)
         self.cacheCapacity = max(1, cacheCapacity)
+        hashTagged = client.isCluster
         pipeline = RedisPipeline(client: client)
         health = StoreHealth(
             name: client.configuration.url,
@@ -151,8 +157,14 @@ public final class RedisSessionStore: SessionStore {
         self.init(client: client, lifetime: lifetime, keyPrefix: keyPrefix, log: log)
     }
 
-    /// The Redis key of session `id`.
-    public func key(for id: SessionID) -> String { keyPrefix + id.text }
+    /// The Redis key of session `id`: `keyPrefix` + the id, and on a cluster the id in
+    /// braces (a hash tag: every key of one session shares its slot).
+    public func key(for id: SessionID) -> String {
+        hashTagged ? keyPrefix + "{" + id.text + "}" : keyPrefix + id.text
+    }
+
+    /// Whether keys carry a hash tag (on a Redis Cluster).
+    private let hashTagged: Bool
 
     /// The session, or nil if unknown, expired at `now` (idle or absolute; the entry is
     /// then deleted) or unreadable. When the recorded last use is older than
@@ -475,6 +487,10 @@ public final class RedisSessionStore: SessionStore {
     /// Whether Redis answers `PING` within the timeouts (false at once while the store
     /// is down, until the background probe reaches Redis).
     public func checkReady() -> Bool {
+        if client.isCluster {
+            let shards = shards ?? []
+            return !shards.isEmpty && shards.allSatisfy(\.isUp)
+        }
         do {
             _ = try command(["PING"])
             return true
@@ -546,6 +562,9 @@ public final class RedisSessionStore: SessionStore {
         // After an outage Redis may hold less than this instance saw (a failover that lost
         // writes, a restart): no cached copy is to be trusted.
         cache.withLock { $0.removeAll() }
+        // On a cluster only the failed primary's slots are away: its client fails fast while
+        // it backs off, and the others' go on.
+        if client.isCluster { return failure }
         health.recordFailure(failure) { [weak self] in
             guard let self else { return true }
             do {

@@ -157,7 +157,7 @@ public final class RedisServer {
     }
 
     /// A port the kernel considers free on 127.0.0.1 right now.
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(descriptor >= 0, "socket() failed")
         defer { close(descriptor) }

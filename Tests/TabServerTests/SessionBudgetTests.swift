@@ -79,9 +79,12 @@ struct SessionBudgetTests {
         let path = TestFixtures.temporaryDirectory("budget") + "/sessions.sqlite"
         let app = try Self.app { $0.sessions = .sqlite(path: path) }
         var stored = 0
+        let started = ContinuousClock.now
         for _ in 0..<20 where Self.stored(await Self.visit(app, from: "203.0.113.77")) { stored += 1 }
-        #expect(stored == 3)
-        #expect(app.store.admission.created == 3)
+        // The burst of 3, and one more for each second the visits took (the rate refills it).
+        let refilled = Int((ContinuousClock.now - started) / .seconds(1))
+        #expect(stored >= 3 && stored <= 3 + refilled, "stored \(stored) in \(refilled) s")
+        #expect(app.store.admission.created == stored)
     }
 
     @Test("IPv6 addresses of one /64 share a budget; another /64 has its own")

@@ -165,8 +165,12 @@ func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStor
                 "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and pass `redis: .standard` to buildApplication"
             )
         }
-        let opened = opener.open(redis, keyPrefix, lifetime, healthLog, log)
-        return (opened.store, opened.relay)
+        do {
+            let opened = try opener.open(redis, keyPrefix, lifetime, healthLog, log)
+            return (opened.store, opened.relay)
+        } catch {
+            throw StartupError("session store \(configuration.sessions): \(error.reason)")
+        }
     }
 }
 

@@ -20,15 +20,16 @@ public struct RedisStoreOpener: Sendable {
         @Sendable (
             _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
             _ healthLog: @escaping StoreHealth.Log, _ log: LogSink
-        ) -> Opened
+        ) throws(SessionStoreError) -> Opened
 
-    /// An opener running `open` (the `TabServerRedisSessions` product gives `.standard`).
+    /// An opener running `open` (the `TabServerRedisSessions` product gives `.standard`);
+    /// an error it throws stops start-up with its reason.
     public init(
         _ open:
             @escaping @Sendable (
                 _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
                 _ healthLog: @escaping StoreHealth.Log, _ log: LogSink
-            ) -> Opened
+            ) throws(SessionStoreError) -> Opened
     ) {
         self.open = open
     }

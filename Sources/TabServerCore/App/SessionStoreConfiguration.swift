@@ -13,6 +13,7 @@ import TabServerSessions
 /// configuration.sessions = .redis(RedisConfiguration(host: "10.0.0.5"), keyPrefix: "shop:session:")
 /// configuration.sessions = try SessionStoreConfiguration("redis://10.0.0.5:6379/0")
 /// configuration.sessions = try SessionStoreConfiguration("redis-sentinel://10.0.0.11,10.0.0.12,10.0.0.13/sessions")
+/// configuration.sessions = try SessionStoreConfiguration("redis-cluster://10.0.0.21:6379,10.0.0.22:6379")
 /// ```
 public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// In this process, least recently used first out beyond `capacity`: for tests and
@@ -21,8 +22,9 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// A SQLite file (created with its folders on first run): durable, one instance; at
     /// most `maxSessions` rows, least recently used first out beyond that.
     case sqlite(path: String, maxSessions: Int = SessionStoreConfiguration.defaultSQLiteMaxSessions)
-    /// Shared by several instances through Redis (one server, or the master Redis Sentinel
-    /// names); keys are `keyPrefix` + the session id.
+    /// Shared by several instances through Redis (one server, the master Redis Sentinel
+    /// names, or a Redis Cluster); keys are `keyPrefix` + the session id (on a cluster
+    /// the id in braces, a hash tag).
     case redis(RedisConfiguration, keyPrefix: String = SessionStoreConfiguration.defaultRedisKeyPrefix)
 
     /// The default store: SQLite in `data/sessions.sqlite`.
@@ -35,8 +37,9 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     public static let defaultRedisKeyPrefix = "tabserver:session:"
 
     /// Parses `memory`, `sqlite:PATH`, `redis://HOST[:PORT][/DB]` or
-    /// `redis-sentinel://HOST[:PORT][,HOST[:PORT]…]/MASTER[/DB]` (default capacity and key
-    /// prefix); anything else is refused, saying what is wrong.
+    /// `redis-sentinel://HOST[:PORT][,HOST[:PORT]…]/MASTER[/DB]` or
+    /// `redis-cluster://HOST[:PORT][,HOST[:PORT]…]` (default capacity and key prefix);
+    /// anything else is refused, saying what is wrong.
     public init(_ text: String) throws(ConfigurationError) {
         if text == "memory" {
             self = .memory()
@@ -52,13 +55,13 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
             }
         } else {
             throw ConfigurationError(
-                "unknown store '\(text)' (use memory, sqlite:PATH, redis://HOST:PORT/DB or redis-sentinel://HOST:PORT,…/MASTER)"
+                "unknown store '\(text)' (use memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,…/MASTER or redis-cluster://HOST:PORT,…)"
             )
         }
     }
 
     /// The store as `--sessions` writes it: `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB`,
-    /// `redis-sentinel://HOST:PORT,…/MASTER/DB`.
+    /// `redis-sentinel://HOST:PORT,…/MASTER/DB`, `redis-cluster://HOST:PORT,…`.
     public var description: String {
         switch self {
         case .memory: "memory"

@@ -94,6 +94,16 @@ extension AppMetrics {
         Self.single(
             &out, "tabserver_session_store_up", "gauge", "Whether the session store answers (1) or not (0).",
             base.checkReady() ? 1 : 0)
+        if let shards = (base as? any ShardedSessionStore)?.shards {
+            out +=
+                "# HELP tabserver_session_store_shard_up Whether each shard of the session store answers (1) or not (0).\n"
+            out += "# TYPE tabserver_session_store_shard_up gauge\n"
+            for shard in shards {
+                out +=
+                    "tabserver_session_store_shard_up{shard=\"\(Self.escape(shard.name))\",slots=\"\(Self.escape(shard.detail))\"} "
+                out += "\(shard.isUp ? 1 : 0)\n"
+            }
+        }
         if let count = Self.sessionCount(base) {
             Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", count)
         }

@@ -24,11 +24,9 @@ extension TabServerResponder {
     static func addLibraryRoutes(to router: Router<RequestContext>) {
         router.on(.get, "/healthz") { _, _ in HTTPResponse.text("ok\n") }
         router.on(.get, "/readyz") { _, context in
-            let store = context.visitor.app.store
-            let ready = try await context.visitor.app.blockingPool.run { store.checkReady() }
-            return ready
-                ? HTTPResponse.text("ready\n")
-                : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)
+            // It asks the store (and settles its queued writes): on the blocking pool.
+            let app = context.visitor.app
+            return try await app.blockingPool.run { app.readiness() }
         }
         router.on(.get, "/", use: library { app, _, _, state throws(HTTPError) in try app.home(&state) })
         router.on(.get, "/tabs/{tab}") { request, context in

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+import TabServerSessions
+
+extension TabServerResponder {
+    /// `/readyz`: 200 "ready" while the session store answers, else 503. A store of shards
+    /// (a Redis Cluster) is ready when every shard answers, and the answer lists each.
+    func readiness() -> HTTPResponse {
+        let base = (store as? InstrumentedSessionStore)?.base ?? store
+        guard let shards = (base as? any ShardedSessionStore)?.shards else {
+            return store.checkReady()
+                ? HTTPResponse.text("ready\n")
+                : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)
+        }
+        let ready = !shards.isEmpty && shards.allSatisfy(\.isUp)
+        var text = ready ? "ready\n" : "session store unavailable\n"
+        if shards.isEmpty { text += "no node of the cluster gave its slot map\n" }
+        for shard in shards { text += "shard \(shard.name) \(shard.detail): \(shard.isUp ? "up" : "down")\n" }
+        return HTTPResponse.text(text, status: ready ? .ok : .serviceUnavailable)
+    }
+}
