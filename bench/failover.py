@@ -15,14 +15,16 @@ write (POST /select of another tab): every read checks that the last acknowledge
 (303) is there, so a write lost in a failover is seen by the next read, not hidden by a
 later write. Failovers alternate: kill -9 of the master (restarted, once the sentinels
 name the replica, as a replica of the new master) and SENTINEL FAILOVER. The next one
-starts when the replica is in sync, every sentinel agrees and sees quorum, and every
-visitor has written again.
+starts when the replica has acknowledged the master's replication offset (not merely
+finished its sync), every sentinel agrees and sees quorum, and every visitor has written
+again.
 
 Per failover it records: the window of 503s (first 503 to the first success after the
 last one, any request), the longest write refusal (a visitor's first refused write to its
 next acknowledged one), acknowledged writes checked by a later read and those missing
 (the read showed an older selection), and sessions no longer found (the read got a new
-session). It prints one line per failover, then a summary per mode, and writes them as
+session: a new cookie, the default first tab, which no visitor selects, or a 403 to a
+write). It prints one line per failover, then a summary per mode, and writes them as
 JSON to failover-results.json in its temporary directory (the path is printed).
 
 Every loop is bounded in time; every process it starts is stopped by pid.
@@ -188,6 +190,10 @@ class Cluster:
         self.master = Server(work, "a")
         self.replica = Server(work, "b", replica_of=self.master.port)
         self.sentinels = [Sentinel(work, index, self.master.port) for index in range(3)]
+        # The master's replication offset the replica must have acknowledged (see `ready`).
+        self.mark = None
+        # Failovers the sentinels made that the run did not ask for.
+        self.extra_failovers = 0
         if not wait_for(self.ready, 30):
             raise RuntimeError("the cluster did not become ready within 30 s")
 
@@ -206,9 +212,33 @@ class Cluster:
     def ready(self):
         """The named master is a master, its replica in sync, every sentinel sees quorum
         and knows the replica as a healthy replica."""
-        if self.named_master() != self.master.port or self.master.role() != "master":
+        named = self.named_master()
+        if named == self.replica.port and self.replica.role() == "master":
+            # The sentinels failed over again on their own (a new master they could not
+            # reach within down-after, busy with its replica's sync): followed, counted.
+            self.master, self.replica = self.replica, self.master
+            self.mark = None
+            self.extra_failovers += 1
+            return False
+        if named != self.master.port or self.master.role() != "master":
             return False
         if not self.replica.in_sync():
+            return False
+        # The replica's ROLE says connected as soon as its full sync is loaded, but that
+        # is no proof that the writes since reach it (one run killed the master 0.9 s
+        # after a replica's sync, and the replica had none of them): ready once the
+        # replica has acknowledged the master's replication offset of the first look.
+        info = ask(self.master.port, "INFO", "replication")
+        if not isinstance(info, str):
+            return False
+        master_offset = re.search(r"master_repl_offset:(\d+)", info)
+        replica_offset = re.search(rf"port={self.replica.port},state=online,offset=(\d+)", info)
+        if not master_offset or not replica_offset:
+            return False
+        if self.mark is None:
+            self.mark = int(master_offset.group(1))
+            return False
+        if int(replica_offset.group(1)) < self.mark:
             return False
         for sentinel in self.sentinels:
             quorum = ask(sentinel.port, "SENTINEL", "CKQUORUM", MASTER_NAME)
@@ -217,19 +247,29 @@ class Cluster:
             replicas = ask(sentinel.port, "SENTINEL", "REPLICAS", MASTER_NAME)
             if not isinstance(replicas, list):
                 return False
-            flags = [dict(zip(entry[::2], entry[1::2])).get("flags") for entry in replicas]
-            if "slave" not in flags:
+            entries = [dict(zip(entry[::2], entry[1::2])) for entry in replicas]
+            if not any(entry.get("flags") == "slave" and entry.get("master-link-status") == "ok"
+                       and entry.get("port") == str(self.replica.port) for entry in entries):
                 return False
         return True
 
     def fail_over(self, crash):
         """Makes the replica the master; returns seconds until every sentinel names it."""
         old, new = self.master, self.replica
+        self.mark = None
         started = time.monotonic()
         if crash:
             old.kill()
         else:
-            reply = ask(self.sentinels[0].port, "SENTINEL", "FAILOVER", MASTER_NAME)
+            # A sentinel may not yet find the replica fit to promote (NOGOODSLAVE) although
+            # it is in sync: asked again for up to 10 s, timed from the request it took.
+            deadline = started + 10
+            while True:
+                reply = ask(self.sentinels[0].port, "SENTINEL", "FAILOVER", MASTER_NAME)
+                if reply == "OK" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+                started = time.monotonic()
             if reply != "OK":
                 raise RuntimeError(f"SENTINEL FAILOVER answered {reply}")
         if not wait_for(lambda: self.named_master() == new.port, 30, every=0.02):
@@ -325,10 +365,11 @@ class Visitor(threading.Thread):
         self.cookie = None
         self.token = None
         # The selection the visitor was told is saved, and writes refused since (each may
-        # or may not have been applied).
+        # or may not have been applied, and may be read back and then be gone again).
         self.known = None
         self.refused = set()
-        self.checked = 0
+        # Recent acknowledged writes (time, tab), newest last.
+        self.history = []
 
     def request(self, method, path, body=None):
         if self.connection is None:
@@ -347,6 +388,7 @@ class Visitor(threading.Thread):
             return None, None, None, b""
 
     def begin(self):
+        self.history = []
         status, _, cookie, body = self.request("GET", "/tabs/music")
         if status != 200 or not cookie:
             return False
@@ -372,14 +414,28 @@ class Visitor(threading.Thread):
                     self.record.add(self.index, "read", "lost-session", f"new session; was at {self.known}")
                     self.cookie = None
                     continue
+                if tab == "featured":
+                    # The first tab, which no visitor selects: the session is gone, and
+                    # the page is the one a visitor without a session gets.
+                    self.record.add(self.index, "read", "lost-session", f"default page; was at {self.known}")
+                    self.cookie = None
+                    continue
                 if tab == self.known or tab in self.refused:
                     self.record.add(self.index, "read", "ok")
                 else:
+                    # The writes after the last acknowledged one of `tab` are the ones lost
+                    # (at least: an earlier one of the same tab may be what survived).
+                    kept = max((index for index, (_, written) in enumerate(self.history) if written == tab),
+                               default=-1)
+                    lost = self.history[kept + 1:]
+                    span = f", over {time.monotonic() - lost[0][0]:.2f} s before this read" if lost else ""
                     self.record.add(
                         self.index, "read", "lost-write",
-                        f"read {tab}, acknowledged {self.known}, refused {sorted(self.refused)}")
-                self.known = tab
-                self.refused = set()
+                        f"read {tab}, acknowledged {self.known}, refused {sorted(self.refused)}: "
+                        f"{len(lost)} acknowledged write(s) lost{span}")
+                if tab != self.known and tab not in self.refused:
+                    self.known = tab
+                    self.refused = set()
             else:
                 # Refused: the write is tried all the same, so its refusals are timed too.
                 self.record.add(self.index, "read", "503" if status == 503 else "error")
@@ -393,7 +449,12 @@ class Visitor(threading.Thread):
             if status == 303:
                 self.known = tab
                 self.refused = set()
+                self.history = self.history[-200:] + [(time.monotonic(), tab)]
                 self.record.add(self.index, "write", "ok")
+            elif status == 403:
+                # The form token of a session that is no longer there.
+                self.record.add(self.index, "write", "lost-session", f"403 to a write; was at {self.known}")
+                self.cookie = None
             else:
                 self.refused.add(tab)
                 self.record.add(self.index, "write", "503" if status == 503 else f"{status or 'error'}")
@@ -431,7 +492,7 @@ def measure(events, start):
         "writes_acknowledged": sum(1 for event in events if event[2] == "write" and event[3] == "ok"),
         "acknowledged_found": sum(1 for event in reads if event[3] == "ok"),
         "acknowledged_missing": sum(1 for event in reads if event[3] == "lost-write"),
-        "sessions_lost": sum(1 for event in reads if event[3] == "lost-session"),
+        "sessions_lost": sum(1 for event in events if event[3] == "lost-session"),
     }
 
 
@@ -448,13 +509,18 @@ def run_mode(binary, failovers, wait, work):
     try:
         for visitor in visitors:
             visitor.start()
-        if not wait_for(lambda: min(record.writes_since(0)) >= WRITES_AFTER, 30):
-            raise RuntimeError("the visitors did not start writing")
+        if not wait_for(lambda: min(record.writes_since(0)) >= WRITES_AFTER, 30) or not wait_for(cluster.ready, 30):
+            raise RuntimeError("the visitors did not start writing, or the cluster is not ready")
         print(f"--- {label}: tabserver on {server.port}, {cluster.url}", flush=True)
         for number in range(failovers):
             crash = number % 2 == 0
             start = time.monotonic()
-            switched = cluster.fail_over(crash)
+            extra_before = cluster.extra_failovers
+            try:
+                switched = cluster.fail_over(crash)
+            except RuntimeError as error:
+                print(f"{label} #{number + 1:>2}: {error}; the run stops here", flush=True)
+                break
             # Settled: the cluster ready again, then every visitor has written again.
             settled = wait_for(cluster.ready, FAILOVER_LIMIT, every=0.1)
             marker = time.monotonic()
@@ -470,17 +536,24 @@ def run_mode(binary, failovers, wait, work):
             with record.lock:
                 figures["losses"] = [
                     (round(at - start, 3), visitor, what) for at, visitor, what in record.losses if at >= start]
+            figures["writes_lost"] = sum(
+                int(found.group(1)) for found in (re.search(r": (\d+) acknowledged", what)
+                                                  for _, _, what in figures["losses"]) if found)
             figures.update(
                 number=number + 1, kind="kill -9" if crash else "SENTINEL FAILOVER",
                 sentinels_switched_s=round(switched, 3), settled=settled,
+                extra_failovers=cluster.extra_failovers - extra_before,
                 seconds=round(time.monotonic() - start, 1))
             results.append(figures)
             print(
                 f"{label} #{number + 1:>2} {figures['kind']:<17} switched {switched:5.2f} s, 503s for "
                 f"{figures['window_503_s']:5.2f} s ({figures['requests_503']}), longest write refusal "
                 f"{figures['longest_write_refusal_s']:5.2f} s, acknowledged {figures['writes_acknowledged']}, "
-                f"found {figures['acknowledged_found']}, missing {figures['acknowledged_missing']}, "
+                f"found {figures['acknowledged_found']}, missing {figures['acknowledged_missing']} "
+                f"(writes lost {figures['writes_lost']}), "
                 f"sessions lost {figures['sessions_lost']}, errors {figures['errors']}"
+                + (f", {figures['extra_failovers']} more failover(s) by the sentinels"
+                   if figures["extra_failovers"] else "")
                 + ("" if settled else " NOT SETTLED"), flush=True)
             for at, visitor, what in figures["losses"]:
                 print(f"    {at:6.2f} s after the failover began, visitor {visitor}: {what}", flush=True)
@@ -516,9 +589,11 @@ def summary(label, results):
             f"503 window median {statistics.median(values['window_503_s']):.2f} s, max {max(values['window_503_s']):.2f} s; "
             f"longest write refusal median {statistics.median(values['longest_write_refusal_s']):.2f} s, "
             f"max {max(values['longest_write_refusal_s']):.2f} s; acknowledged writes checked "
-            f"{total('acknowledged_found') + total('acknowledged_missing')}, missing {total('acknowledged_missing')} "
-            f"(in {sum(1 for r in some if r['acknowledged_missing'])} failovers); sessions lost {total('sessions_lost')} "
-            f"(in {sum(1 for r in some if r['sessions_lost'])} failovers)")
+            f"{total('acknowledged_found') + total('acknowledged_missing')}, visitors rolled back "
+            f"{total('acknowledged_missing')} (in {sum(1 for r in some if r['acknowledged_missing'])} failovers, "
+            f"{total('writes_lost')} acknowledged writes lost); sessions lost {total('sessions_lost')} "
+            f"(in {sum(1 for r in some if r['sessions_lost'])} failovers); "
+            f"followed by a failover the sentinels made themselves: {sum(1 for r in some if r['extra_failovers'])}")
     return "\n".join(lines)
 
 
