@@ -238,6 +238,7 @@ class Cluster:
         if self.mark is None:
             self.mark = int(master_offset.group(1))
             return False
+        # (The master's offset moves even without writes: the sentinels publish through it.)
         if int(replica_offset.group(1)) < self.mark:
             return False
         for sentinel in self.sentinels:
@@ -509,7 +510,9 @@ def run_mode(binary, failovers, wait, work):
     try:
         for visitor in visitors:
             visitor.start()
-        if not wait_for(lambda: min(record.writes_since(0)) >= WRITES_AFTER, 30) or not wait_for(cluster.ready, 30):
+        writing = wait_for(lambda: min(record.writes_since(0)) >= WRITES_AFTER, 30)
+        cluster.mark = None  # the replica must have the visitors' first writes too
+        if not writing or not wait_for(cluster.ready, 30):
             raise RuntimeError("the visitors did not start writing, or the cluster is not ready")
         print(f"--- {label}: tabserver on {server.port}, {cluster.url}", flush=True)
         for number in range(failovers):
