@@ -36,7 +36,7 @@ public struct QualityValue: Sendable, Hashable {
         return items
     }
 
-    /// What `preferred([fieldValue], limit: limit).lazy.compactMap(match).first` gives,
+    /// What `preferred([fieldValue], limit: limit).lazy.compactMap { match($0.value) }.first` gives,
     /// without building or sorting the list: the match of the most preferred acceptable
     /// item that `match` takes (equal weights: the earlier item). For a field read on
     /// every request (`Accept-Language`), where the list itself is not wanted.

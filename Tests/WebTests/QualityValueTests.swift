@@ -39,7 +39,8 @@ struct QualityValueTests {
         return items
     }
 
-    @Test("items and weights read from bytes are those read as characters; the most preferred match is preferred's first")
+    @Test(
+        "items and weights read from bytes are those read as characters; the most preferred match is preferred's first")
     func bytesAsCharacters() {
         let weights = [
             "", "0", "1", "0.5", "0.25", "0.125", "0.1234", "1.0", "1.000", "1.5", "0.", ".5", "1e-1", "abc", "2",
@@ -63,7 +64,8 @@ struct QualityValueTests {
             let match: (Substring) -> String? = { codes.contains(String($0)) ? String($0) : nil }
             #expect(
                 QualityValue.mostPreferred(in: header, limit: 16, where: match)
-                    == QualityValue.preferred([header], limit: 16).lazy.compactMap(match).first, "\(header)")
+                    == QualityValue.preferred([header], limit: 16).lazy.compactMap { match($0.value) }.first,
+                "\(header)")
         }
     }
 
