@@ -73,7 +73,10 @@ public struct Localizer: Sendable {
         fallback = languages[Self.fallbackCode]!
         codes = languages.keys.sorted()
         let coded = codes.compactMap { code in
-            Self.word(of: code[...]).map { (length: code.utf8.count, word: $0, language: languages[code]!) }
+            var code = code
+            return code.withUTF8 { Self.word(of: $0) }.map {
+                (length: code.utf8.count, word: $0, language: languages[code]!)
+            }
         }
         self.coded = coded
         fallbackIndex = coded.firstIndex { $0.language.code == Self.fallbackCode }!
@@ -118,30 +121,36 @@ public struct Localizer: Sendable {
         // One pass over the ranges, no list built or sorted: this runs on every request
         // that sends the header, cached pages included (their key holds its outcome).
         let found = QualityValue.mostPreferred(in: header, limit: Self.languageRangeLimit) { tag -> Int? in
-            guard tag.utf8.count <= Self.longestTag else { return nil }
-            if tag == "*" { return fallbackIndex }
-            if let exact = index(coded: tag) { return exact }
-            if let dash = tag.utf8.firstIndex(of: UInt8(ascii: "-")) { return index(coded: tag[..<dash]) }
-            return nil
+            var tag = tag
+            return tag.withUTF8 { index(ofTag: $0) }
         }
         return found ?? fallbackIndex
     }
 
+    /// Where the language a range's `tag` names is in `coded`: English for `*`, else the
+    /// language whose code is the tag, else the one whose code is its primary subtag (the
+    /// part before the first `-`), in any case; nil for none or a tag over 64 bytes.
+    private func index(ofTag tag: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard tag.count <= Self.longestTag else { return nil }
+        if tag.count == 1 && tag[0] == UInt8(ascii: "*") { return fallbackIndex }
+        if let exact = index(coded: tag) { return exact }
+        guard let dash = tag.firstIndex(of: UInt8(ascii: "-")) else { return nil }
+        return index(coded: UnsafeBufferPointer(rebasing: tag[..<dash]))
+    }
+
     /// Where the language whose code is `tag` in any case is in `coded`; compared as one
     /// word, since every request with `Accept-Language` asks, cached pages included.
-    private func index(coded tag: Substring) -> Int? {
+    private func index(coded tag: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let word = Self.word(of: tag) else { return nil }
-        let length = tag.utf8.count
-        return coded.firstIndex { $0.word == word && $0.length == length }
+        return coded.firstIndex { $0.word == word && $0.length == tag.count }
     }
 
     /// The 2 to 8 bytes of `tag`, ASCII capitals lowercased, in one word; nil for any
     /// other length (codes are 2 to 8 bytes).
-    private static func word(of tag: Substring) -> UInt64? {
-        let bytes = tag.utf8
-        guard (2...8).contains(bytes.count) else { return nil }
+    private static func word(of tag: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard (2...8).contains(tag.count) else { return nil }
         var word: UInt64 = 0
-        for byte in bytes {
+        for byte in tag {
             word = word << 8 | UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
         }
         return word
