@@ -42,7 +42,7 @@ public struct QualityValue: Sendable, Hashable {
     /// every request (`Accept-Language`), where the list itself is not wanted.
     ///
     /// ```swift
-    /// let code = QualityValue.mostPreferred(in: "fr, de;q=0.5") { ["de", "en"].contains($0) ? String($0) : nil }
+    /// let code = QualityValue.mostPreferred(in: "fr, de;q=0.5") { $0 == "de" || $0 == "en" ? String($0) : nil }
     /// // "de"
     /// ```
     public static func mostPreferred<Match>(
