@@ -16,7 +16,10 @@ root: the page every new visitor, link preview and crawler gets. With --visitors
 server keeps its sessions in a SQLite file and the requests are bench/visitors.lua's
 workload (200 visitors in turn, each repeating: POST select a tab, GET it twice, GET
 another tab twice), so the count is an average over writes, renders and cached pages,
-the SQLite writer thread included.
+the SQLite writer thread included. With --accept-language every request of the tab page
+(cookie or --cookieless) also carries an `Accept-Language` of about 31 KB (the field
+bench/amplification.py sends; the head limit is 32 KiB), so the two counts compare a
+plain request with the largest language list a head can hold.
 """
 import os, re, signal, socket, subprocess, sys, tempfile, time
 
@@ -51,6 +54,12 @@ def read_response(sock, buffer, body=False):
 
 
 COOKIELESS = "--cookieless" in sys.argv
+ACCEPT_LANGUAGE = "--accept-language" in sys.argv
+# bench/amplification.py's field: 31 KB of ranges that match no language of ours.
+LANGUAGE_FIELD = (
+    "Accept-Language: "
+    + ",".join(f"x{index % 1000:03d}-yy;q=0.{index % 10}" for index in range(4000))[:31_000].rsplit(",", 1)[0]
+    + "\r\n") if ACCEPT_LANGUAGE else ""
 VISITORS = "--visitors" in sys.argv
 VISITOR_COUNT = 200
 TABS = ("featured", "music", "movies", "tv")
@@ -108,12 +117,12 @@ def run(binary, requests):
                 assert head.startswith(b"HTTP/1.1 200") or head.startswith(b"HTTP/1.1 303"), head[:40]
             requests = 0
         elif COOKIELESS:
-            request = b"GET /tabs/featured HTTP/1.1\r\nHost: t\r\n\r\n"
+            request = f"GET /tabs/featured HTTP/1.1\r\nHost: t\r\n{LANGUAGE_FIELD}\r\n".encode()
         else:
             sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
             head, buffer = read_response(sock, buffer)
             cookie = re.search(rb"(?i)set-cookie: *([^;\r\n]+)", head).group(1).decode()
-            request = f"GET {PATH} HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n\r\n".encode()
+            request = f"GET {PATH} HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n{LANGUAGE_FIELD}\r\n".encode()
         for _ in range(requests):
             sock.sendall(request)
             head, buffer = read_response(sock, buffer)

@@ -16,7 +16,7 @@ struct PageAnswerCacheTests {
     static func key(_ path: String) -> PageAnswerCache.Key {
         PageAnswerCache.Key(
             session: .generate(), revision: 1, writeToken: 0, formToken: .generate(), formHour: 0, generation: 1,
-            path: path, acceptLanguage: "", gzip: false)
+            path: path, language: "en", gzip: false)
     }
 
     static func entry(_ template: TokenizedPage, token: SessionID) -> PageAnswerCache.Entry {

@@ -10,8 +10,8 @@ import TabServerSessions
 ///
 /// An entry is keyed by everything its bytes depend on: the session and the revision
 /// of it the page shows (a write makes a new revision, so a change is never served
-/// stale), the form token, the model's generation, the path, the `Accept-Language` the
-/// browser sent and the encoding. The responder stores only pages of cacheable content
+/// stale), the form token, the model's generation, the path, the language the page is
+/// in and the encoding. The responder stores only pages of cacheable content
 /// (`TabPage.cacheKey`) that changed nothing (no write, no cookie, no notice), for
 /// anonymous visitors, without a query, not for prefetches.
 ///
@@ -33,7 +33,11 @@ final class PageAnswerCache: Sendable {
         let formHour: UInt32
         let generation: Int
         let path: String
-        let acceptLanguage: String
+        /// The code of the page's language: what the session chose, else what
+        /// `Accept-Language` negotiates. Not the header itself: hashing and keeping a
+        /// header of up to 32 KiB cost more than the page, and every header that
+        /// negotiates the same language gets the same bytes.
+        let language: String
         let gzip: Bool
     }
 

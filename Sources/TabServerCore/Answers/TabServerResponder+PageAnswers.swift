@@ -35,7 +35,9 @@ extension TabServerResponder {
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
             formToken: stored?.csrfToken, formHour: stored == nil ? FormTokenSigner.hour(now: now) : 0,
             generation: generation, path: request.path,
-            acceptLanguage: request.headers["accept-language"] ?? "", gzip: request.acceptsGzip)
+            language: localizer.negotiatedCode(
+                acceptLanguage: request.headers["accept-language"], chosen: stored?.language),
+            gzip: request.acceptsGzip)
     }
 
     /// The page `body` of a visit that writes the session it shows (`shown`), ready to be
@@ -52,7 +54,9 @@ extension TabServerResponder {
         let key = PageAnswerCache.Key(
             session: stored.id, revision: stored.revision + 1, writeToken: 0, formToken: shown.csrfToken,
             formHour: 0, generation: state.model.generation, path: state.request.path,
-            acceptLanguage: state.request.headers["accept-language"] ?? "", gzip: state.request.acceptsGzip)
+            language: localizer.negotiatedCode(
+                acceptLanguage: state.request.headers["accept-language"], chosen: shown.language),
+            gzip: state.request.acceptsGzip)
         return PageAnswerCache.Pending(key: key, entry: makeEntry(body, key: key), shown: shown)
     }
 

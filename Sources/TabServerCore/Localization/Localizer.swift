@@ -20,6 +20,9 @@ public struct Localizer: Sendable {
     public let languages: [String: Language]
     /// Codes in a stable order for the language picker.
     public let codes: [String]
+    /// Every language by its code's length and bytes packed into a word (`Self.word(of:)`),
+    /// for matching `Accept-Language` tags without comparing strings.
+    private let coded: [(length: Int, word: UInt64, language: Language)]
 
     /// Loads every `*.json` in `directory`. Strings missing from a language are taken
     /// from English and logged once, here.
@@ -67,7 +70,16 @@ public struct Localizer: Sendable {
                 messages: file.messages ?? [:])
         }
         self.languages = languages
+        fallback = languages[Self.fallbackCode]!
         codes = languages.keys.sorted()
+        let coded = codes.compactMap { code in
+            var code = code
+            return code.withUTF8 { Self.word(of: $0) }.map {
+                (length: code.utf8.count, word: $0, language: languages[code]!)
+            }
+        }
+        self.coded = coded
+        fallbackIndex = coded.firstIndex { $0.language.code == Self.fallbackCode }!
     }
 
     private struct LocaleFile: Decodable {
@@ -79,7 +91,9 @@ public struct Localizer: Sendable {
     }
 
     /// English.
-    public var fallback: Language { languages[Self.fallbackCode]! }
+    public let fallback: Language
+    /// Where English is in `coded`.
+    private let fallbackIndex: Int
 
     /// Language ranges of `Accept-Language` looked at: browsers send a handful; the rest
     /// of a longer list is ignored, so a hostile header costs what a short one does.
@@ -91,29 +105,55 @@ public struct Localizer: Sendable {
     /// the first 16 ranges of `Accept-Language` by weight (an exact tag, then its primary
     /// subtag), else English.
     public func negotiate(acceptLanguage: String?, chosen: String?) -> Language {
-        if let chosen, let language = languages[chosen] { return language }
-        guard let header = acceptLanguage else { return fallback }
-        for range in QualityValue.preferred([header], limit: Self.languageRangeLimit)
-        where range.value.utf8.count <= Self.longestTag {
-            let tag = range.value
-            if tag == "*" { return fallback }
-            if let exact = language(coded: tag) { return exact }
-            if let dash = tag.utf8.firstIndex(of: UInt8(ascii: "-")), let language = language(coded: tag[..<dash]) {
-                return language
-            }
-        }
-        return fallback
+        coded[negotiatedIndex(acceptLanguage: acceptLanguage, chosen: chosen)].language
     }
 
-    /// The language whose code is `tag` in any case; compared in place, since every
-    /// request with `Accept-Language` asks (codes are lowercase, at most 8 bytes).
-    private func language(coded tag: Substring) -> Language? {
-        guard (2...8).contains(tag.utf8.count) else { return nil }
-        for (code, language) in languages
-        where code.utf8.elementsEqual(tag.utf8, by: { $0 == ((0x41...0x5A).contains($1) ? $1 | 0x20 : $1) }) {
-            return language
+    /// The code of the language `negotiate(acceptLanguage:chosen:)` picks, without a copy
+    /// of the language: for the key of a cached page, made on every request.
+    public func negotiatedCode(acceptLanguage: String?, chosen: String?) -> String {
+        coded[negotiatedIndex(acceptLanguage: acceptLanguage, chosen: chosen)].language.code
+    }
+
+    /// Where in `coded` the language `negotiate` picks is.
+    private func negotiatedIndex(acceptLanguage: String?, chosen: String?) -> Int {
+        if let chosen, let index = coded.firstIndex(where: { $0.language.code == chosen }) { return index }
+        guard let header = acceptLanguage else { return fallbackIndex }
+        // One pass over the ranges, no list built or sorted: this runs on every request
+        // that sends the header, cached pages included (their key holds its outcome).
+        let found = QualityValue.mostPreferred(in: header, limit: Self.languageRangeLimit) { tag -> Int? in
+            var tag = tag
+            return tag.withUTF8 { index(ofTag: $0) }
         }
-        return nil
+        return found ?? fallbackIndex
+    }
+
+    /// Where the language a range's `tag` names is in `coded`: English for `*`, else the
+    /// language whose code is the tag, else the one whose code is its primary subtag (the
+    /// part before the first `-`), in any case; nil for none or a tag over 64 bytes.
+    private func index(ofTag tag: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard tag.count <= Self.longestTag else { return nil }
+        if tag.count == 1 && tag[0] == UInt8(ascii: "*") { return fallbackIndex }
+        if let exact = index(coded: tag) { return exact }
+        guard let dash = tag.firstIndex(of: UInt8(ascii: "-")) else { return nil }
+        return index(coded: UnsafeBufferPointer(rebasing: tag[..<dash]))
+    }
+
+    /// Where the language whose code is `tag` in any case is in `coded`; compared as one
+    /// word, since every request with `Accept-Language` asks, cached pages included.
+    private func index(coded tag: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let word = Self.word(of: tag) else { return nil }
+        return coded.firstIndex { $0.word == word && $0.length == tag.count }
+    }
+
+    /// The 2 to 8 bytes of `tag`, ASCII capitals lowercased, in one word; nil for any
+    /// other length (codes are 2 to 8 bytes).
+    private static func word(of tag: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard (2...8).contains(tag.count) else { return nil }
+        var word: UInt64 = 0
+        for byte in tag {
+            word = word << 8 | UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+        }
+        return word
     }
 
     /// A tab's title in `language`.
