@@ -43,11 +43,12 @@ public final class PushSender: Sendable {
     /// A sender signing with `key` (VAPID) and naming `subject` (`mailto:` or an `https`
     /// URL) as its contact. `policy`: which addresses it may post to (public ones; tests
     /// add loopback). `trustedCertificatesPath`: trust only these certificates (tests),
-    /// else the system's. Throws when the TLS client cannot be set up.
+    /// else the system's. `laneCapacity`: messages a lane holds (tests make it small).
+    /// Throws when the TLS client cannot be set up.
     public init(
         key: P256PrivateKey, subject: String, policy: PushAddressPolicy = .standard,
         timeout: Duration = .seconds(10), maxResponse: Int = 16 * 1024, trustedCertificatesPath: String? = nil,
-        clock: @escaping @Sendable () -> Int64
+        laneCapacity: Int = PushSender.laneCapacity, clock: @escaping @Sendable () -> Int64
     ) throws(TLSError) {
         self.key = key
         self.subject = subject
@@ -55,7 +56,7 @@ public final class PushSender: Sendable {
         connection = PushConnection(
             tls: try TLSClientContext(trustedCertificatesPath: trustedCertificatesPath), policy: policy,
             timeout: timeout, maxResponse: maxResponse)
-        lanes = LaneQueue(lanes: Self.laneCount, capacity: Self.laneCapacity)
+        lanes = LaneQueue(lanes: Self.laneCount, capacity: laneCapacity)
     }
 
     /// The server's public key, for `PushManager.subscribe({ applicationServerKey })`.
