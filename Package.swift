@@ -109,11 +109,12 @@ let package = Package(
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
+                "TabServerWebPush", "TabServerPushDelivery",
             ]),
         .target(
             name: "TabServerRedisSessions",
             dependencies: ["TabServerCore", "TabServerSessions", "TabServerRedis", "TabServerCrypto"]),
-        .target(name: "TabServer", dependencies: ["TabServerCore", "TabServerEngine"]),
+        .target(name: "TabServer", dependencies: ["TabServerCore", "TabServerEngine", "TabServerWebPush"]),
         .target(name: "TabServerProcess", dependencies: ["TabServer"]),
 
         // The demo store: one app built on the library, as any other package would.
@@ -157,7 +158,7 @@ let package = Package(
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
-                "TabServerRedisConfiguration",
+                "TabServerRedisConfiguration", "TabServerWebPush", "TabServerCrypto",
             ]),
         .testTarget(
             name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],

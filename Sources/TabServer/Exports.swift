@@ -3,10 +3,11 @@
 // modules its public API is written in, and nothing else: the HTTP values
 // (`HTTPRequest`, `HTTPResponse`, `LogSink`), the web layer (`HTTPError`, `Middleware`,
 // `FormData`), the tab model (`Tab`, `TabBarState`) and template values
-// (`MustacheValue`), as well as `AppServer`. Sessions, the stores, the engine and the C
+// (`MustacheValue`), Web Push messages (`PushMessage`), as well as `AppServer`. Sessions, the stores, the engine and the C
 // wrappers stay behind it: an app that needs one imports it by name.
 @_exported import TabServerCore
 @_exported import TabServerHTTP
 @_exported import TabServerMustache
 @_exported import TabServerTabBar
 @_exported import TabServerWeb
+@_exported import TabServerWebPush

@@ -308,7 +308,7 @@ extension AppConfiguration {
             }
             configuration.logFormat = format
         },
-    ]
+    ] + pushSettings
 
     /// What `parse` found: a configuration to run, or a request for help.
     public enum ParseResult: Sendable {

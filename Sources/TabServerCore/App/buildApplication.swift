@@ -103,10 +103,11 @@ public func buildApplication(
         library: library, basePath: configuration.basePath, appName: configuration.appName,
         assets: PageRenderer.Assets(files: files, basePath: configuration.basePath),
         serviceWorker: configuration.serviceWorker)
+    let push = try PushFeature.make(configuration, store: baseStore, log: log)
     let app = TabServerResponder(
         configuration: configuration, tabs: tabs, store: store, views: views, content: content,
         files: files, localizer: localizer, hooks: hooks, events: events, metrics: metrics, log: log,
-        middleware: middleware, backup: BackupEndpoint(store: baseStore, log: log), clock: clock)
+        middleware: middleware, backup: BackupEndpoint(store: baseStore, log: log), push: push, clock: clock)
     return Application(
         configuration: configuration, responder: app, tabs: tabs, store: baseStore, metrics: metrics, log: log)
 }

@@ -52,6 +52,7 @@ extension TabServerResponder {
             try state.app.chooseLanguage(request, state: &state)
         }
         router.get("/offline") { _, _, state throws(HTTPError) in try state.app.offlinePage(&state) }
+        addPushRoutes(to: &router)
         return router
     }
 

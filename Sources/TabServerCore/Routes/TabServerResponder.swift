@@ -53,15 +53,18 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let readsEverythingAtOnce: Bool
     /// `store.insertsAtOnce`, asked once.
     let insertsAtOnce: Bool
+    /// Web Push (nil when off: see `PushFeature`).
+    let push: PushFeature?
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
         events: EventHub, metrics: AppMetrics? = nil, log: LogSink? = nil, middleware: [any Middleware] = [],
-        backup: BackupEndpoint? = nil,
+        backup: BackupEndpoint? = nil, push: PushFeature? = nil,
         clock: @escaping @Sendable () -> Int64
     ) {
         self.backup = backup
+        self.push = push
         let identity = IdentityReader(
             header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.identity = identity
@@ -99,7 +102,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                     sources: MetricsSources(
                         store: store, events: events, pageAnswers: pageAnswers, hooksWaiting: { hookLanes.waiting },
                         hooksQueued: { hookLanes.accepted }, hooksDropped: { hookOverflow.total },
-                        workLaneJobs: { workLanes.accepted })))
+                        workLaneJobs: { workLanes.accepted }, push: Self.pushExposition(push))))
         }
         if let backup { library.append(AdminBackupStep(backup: backup)) }
         if !configuration.basePath.isEmpty {
