@@ -42,7 +42,8 @@ final class PushFeature: Sendable {
         } catch {
             throw StartupError(error.reason)
         }
-        let contact = push.contact ?? configuration.publicOrigin.map { "https://\($0.host)" } ?? "mailto:webmaster@localhost"
+        let contact =
+            push.contact ?? configuration.publicOrigin.map { "https://\($0.host)" } ?? "mailto:webmaster@localhost"
         if push.allowsLoopback {
             log?.write(
                 "tabserver: --push-allow-loopback is on: push endpoints on 127.0.0.1 are taken (for tests only)",

@@ -53,6 +53,7 @@ extension TabServerResponder {
         }
         router.get("/offline") { _, _, state throws(HTTPError) in try state.app.offlinePage(&state) }
         addPushRoutes(to: &router)
+        router.get(speculationRulesPath) { _, _, state throws(HTTPError) in try state.app.speculationRules(&state) }
         return router
     }
 
@@ -355,7 +356,7 @@ extension TabServerResponder {
     static let pageCacheControl = "private, no-cache"
 
     func html(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        // Room for these seven and a few more (an ETag, Content-Encoding, Set-Cookie).
+        // Room for these eight and a few more (an ETag, Content-Encoding, Set-Cookie).
         var headers = HTTPHeaders(capacity: 12)
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", Self.pageCacheControl)
@@ -363,6 +364,8 @@ extension TabServerResponder {
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")
+        // The visitor's speculation rules, apart from the page (see `speculationRules`).
+        headers.add("Speculation-Rules", speculationRulesHeader)
         // Inline style attributes carry the appearance and icon URLs; no inline script.
         headers.add(
             "Content-Security-Policy",

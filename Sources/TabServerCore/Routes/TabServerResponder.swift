@@ -55,6 +55,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let insertsAtOnce: Bool
     /// Web Push (nil when off: see `PushFeature`).
     let push: PushFeature?
+    /// Every page's `Speculation-Rules` value: the rules' URL, quoted.
+    let speculationRulesHeader: String
 
     init(
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
@@ -65,6 +67,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     ) {
         self.backup = backup
         self.push = push
+        speculationRulesHeader = "\"" + configuration.basePath + Self.speculationRulesPath + "\""
         let identity = IdentityReader(
             header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.identity = identity
