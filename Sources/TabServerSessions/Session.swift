@@ -108,7 +108,8 @@ private final class RareParts: Sendable, Hashable {
 
     /// The parts, or nil when there are none (most sessions).
     static func with(notice: Notice?, pushSubscriptions: [PushSubscriptionRecord]) -> RareParts? {
-        notice == nil && pushSubscriptions.isEmpty ? nil : RareParts(notice: notice, pushSubscriptions: pushSubscriptions)
+        notice == nil && pushSubscriptions.isEmpty
+            ? nil : RareParts(notice: notice, pushSubscriptions: pushSubscriptions)
     }
 
     static func == (left: RareParts, right: RareParts) -> Bool {
