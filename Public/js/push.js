@@ -19,11 +19,22 @@
     method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": section.dataset.csrf },
     body: JSON.stringify(body),
-  }).then((response) => { if (!response.ok) throw new Error(String(response.status)); });
+  }).then(async (response) => {
+    if (!response.ok) throw new Error(String(response.status));
+    // Subscribing may have made the visitor's session, with a token of its own: every
+    // form of the page takes it.
+    const answer = response.status === 200 ? await response.json().catch(() => ({})) : {};
+    if (typeof answer.csrf === "string") {
+      section.dataset.csrf = answer.csrf;
+      for (const field of document.querySelectorAll('input[name="csrf"]')) field.value = answer.csrf;
+    }
+  });
 
-  navigator.serviceWorker.getRegistration().then(async (registration) => {
-    // No worker (turned off on the server): no push either.
-    if (!registration) return;
+  // The worker install.js registers (none when it is off on the server: then no push
+  // either, and the section stays hidden).
+  const scope = new URL(section.dataset.subscribe.replace(/push\/subscribe$/, ""), location.href).href;
+  navigator.serviceWorker.getRegistration(scope).then((found) => found || navigator.serviceWorker.ready).then(async (registration) => {
+    if (!registration || !registration.pushManager) return;
     section.hidden = false;
     const current = await registration.pushManager.getSubscription().catch(() => null);
     show(Boolean(current));

@@ -20,7 +20,8 @@ extension TabServerResponder {
 
     /// Takes the browser's subscription (`PushSubscription.toJSON()`, with
     /// `"notifications": true` when the visitor asked for them): kept in the session, or
-    /// for a signed-in user in their record with their other devices'. 204; 413 for a
+    /// for a signed-in user in their record with their other devices'. 200 with the
+    /// forms' token (`{"csrf": …}`: new when this made the session); 413 for a
     /// body over 4 KiB, 422 for anything that is not a subscription to a public `https`
     /// push service. Nothing is sent now: the app's next push goes to it.
     func subscribePush(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
@@ -39,9 +40,15 @@ extension TabServerResponder {
             PushSubscriptionRecord(
                 endpoint: subscription.endpoint.url, p256dh: subscription.p256dh, auth: subscription.auth,
                 created: now, notifications: notifications))
-        state.session = session
+        // A visitor without a stored session gets one now, and with it a token of its own:
+        // the page's forms take it from the answer.
+        session = state.keep(session)
         push.counted(subscribed: true)
-        return HTTPResponse(status: .noContent)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json")
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(
+            status: .ok, headers: headers, body: .bytes(Array(#"{"csrf":"\#(session.csrfToken.text)"}"#.utf8)))
     }
 
     /// Forgets the subscription at the posted endpoint (`{"endpoint": "…"}`). 204 whether

@@ -12,7 +12,9 @@ extension TabServerResponder {
     /// named by every page's `Speculation-Rules` header, so the pages stay the same for
     /// everyone at a revision (the page cache keeps them) while the rules follow the
     /// visitor. Links inside the page's content to tab pages are prefetched at moderate
-    /// eagerness (on hover or press); the likeliest next tab — one with a count badge
+    /// eagerness (on hover or press) where app.js runs (`html.js`): a visit is the page's
+    /// request, and a prefetched page the browser shows without the script would reach
+    /// the server only as a prefetch, so the tab would not remember it. The likeliest next tab — one with a count badge
     /// (something new there), else the bar's next item — is prerendered where it was
     /// left. The browser fetches both with `Sec-Purpose`, which the server answers
     /// without changing the session or counting a visit.
@@ -21,7 +23,7 @@ extension TabServerResponder {
         let controller = state.controller
         let base = configuration.basePath
         let prefetch =
-            #"{"source":"document","where":{"and":[{"href_matches":"\#(base)/tabs/*"},{"selector_matches":"main a[href]"},{"not":{"selector_matches":"[rel~=nofollow]"}}]},"eagerness":"moderate"}"#
+            #"{"source":"document","where":{"and":[{"href_matches":"\#(base)/tabs/*"},{"selector_matches":"html.js main a[href]"},{"not":{"selector_matches":"[rel~=nofollow]"}}]},"eagerness":"moderate"}"#
         var rules = #"{"prefetch":[\#(prefetch)]"#
         if let next = Self.likeliestNextTab(controller, session.state) {
             let path = base + Self.tabPath(next, controller.location(ofTab: next, in: session.state))
