@@ -5,7 +5,8 @@
 # through WebKitWebDriver, each on an Xvfb display the suite starts and stops by pid) at
 # the phone sizes. `--engine chromium` or `--engine webkit` runs one engine alone.
 # Uses the server binary already built (.build/debug/tabserver, or $TABSERVER_BINARY);
-# build it first with `swift build`. Builds the Notes example if its binary is missing. Exit code = pytest's. Extra arguments go to pytest.
+# build it first with `swift build`. Builds the Notes example if its binary is missing. Exit code = pytest's. Extra arguments go to pytest (a test file
+# among them runs that file alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -77,6 +78,12 @@ if [[ ! -x Examples/Notes/.build/debug/Notes ]]; then
 fi
 
 status=0
+# The whole folder unless a test file or folder is named (`scripts/browser-tests.sh
+# Tests/browser/test_tap.py -k scrub` runs that file alone).
+targets=(Tests/browser)
+for argument in "$@"; do
+  if [[ $argument == Tests/browser* ]]; then targets=(); break; fi
+done
 # No __pycache__ folders in the work tree.
-PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest Tests/browser -q "$@" || status=$?
+PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest "${targets[@]}" -q "$@" || status=$?
 exit "$status"

@@ -6,7 +6,8 @@ Usage (from the repository root, with the browser suite's virtualenv):
     .venv/bin/python scripts/screenshots.py SUFFIX [BINARY]
 writes docs/screenshot-<size>-<SUFFIX>.png and docs/screenshot-<size>-<SUFFIX>-dark.png
 from BINARY (default .build/debug/tabserver) on the demo's own tabs.json, each after
-pressing Play on the first album (so the now-playing strip shows), and, with SIDEBAR=1,
+pressing Play on the first album (so the now-playing strip shows), the phone again with
+`"barStyle": "classic"` (docs/screenshot-phone-classic.png and its -dark), and, with SIDEBAR=1,
 docs/screenshot-desktop-sidebar.png of the sidebar layout on the tests' seven tabs.
 """
 
@@ -54,8 +55,31 @@ def main() -> None:
     finally:
         pool.close()
         server.stop()
+    classic(binary)
     if os.environ.get("SIDEBAR"):
         sidebar(binary)
+
+
+def classic(binary: Path) -> None:
+    """The demo's phone page with the classic bar, light and dark."""
+    spec = json.loads((ROOT / "tabs.json").read_text(encoding="utf-8"))
+    spec["appearance"]["barStyle"] = "classic"
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(spec, file)
+    server = Server(binary, ("--tabs", file.name))
+    server.start()
+    pool = BrowserPool(server)
+    try:
+        for scheme, name in (("light", "classic"), ("dark", "classic-dark")):
+            browser = pool.open("phone")
+            browser.color_scheme(scheme)
+            play(browser)
+            browser.get(SHOTS["phone"])
+            browser.driver.save_screenshot(str(ROOT / f"docs/screenshot-phone-{name}.png"))
+    finally:
+        pool.close()
+        server.stop()
+        os.unlink(file.name)
 
 
 def sidebar(binary: Path) -> None:

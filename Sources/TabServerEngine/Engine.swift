@@ -30,6 +30,8 @@ final class Engine: Sendable {
     let openConnections = Atomic<Int>(0)
     let refusedConnections = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
+    /// HTTP/2 connections ended on a client's fault (`EventLoop.endHTTP2`).
+    let http2ConnectionErrors = Atomic<Int>(0)
     /// System calls on connections that failed where they should not (epoll_ctl, the
     /// interim 100 Continue): counted, logged once per episode.
     let systemCallErrors = ErrorEpisode()

@@ -70,6 +70,7 @@ extension EventLoop {
     func endHTTP2(_ connection: Connection, failure: HTTP2Failure?) {
         guard let http2 = connection.http2 else { return }
         if let failure {
+            engine.http2ConnectionErrors.add(1, ordering: .relaxed)
             engine.errorLog.write(
                 "tabserver: HTTP/2 connection from \(connection.address) closed: \(failure.reason)", level: .info)
             if failure.isFlood {

@@ -25,6 +25,9 @@ extension HTTPServer: EngineStatistics {
     /// once per episode.
     public var systemCallErrors: Int { engine.systemCallErrors.total }
 
+    /// HTTP/2 connections ended on what the client sent (protocol errors, floods, resets).
+    public var http2ConnectionErrors: Int { engine.http2ConnectionErrors.load(ordering: .relaxed) }
+
     /// Whether the server is draining (answers carry `Connection: close`).
     public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
 }

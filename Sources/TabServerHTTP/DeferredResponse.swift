@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+
 // The fuzz targets compile these files and TabServerThreads' into one module.
 #if canImport(TabServerThreads)
     import TabServerThreads

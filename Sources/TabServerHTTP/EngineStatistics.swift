@@ -13,9 +13,15 @@ public protocol EngineStatistics: Sendable {
     /// System calls on connections that failed since start (epoll_ctl, the interim
     /// `100 Continue`); each such connection was closed.
     var systemCallErrors: Int { get }
+    /// HTTP/2 connections the engine ended on what the client sent (a protocol error, a
+    /// flood, too many resets), since start.
+    var http2ConnectionErrors: Int { get }
 }
 
 extension EngineStatistics {
     /// An engine that does not count them reports none.
     public var systemCallErrors: Int { 0 }
+
+    /// An engine that does not count them reports none.
+    public var http2ConnectionErrors: Int { 0 }
 }

@@ -5,6 +5,10 @@ import CNGHTTP2
 /// what nghttp2 parsed into `HTTP2Event`s. They run only inside `receive` and `send`.
 extension HTTP2Session {
     static func install(_ callbacks: OpaquePointer) {
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, user in
+            guard let header, let user else { return 0 }
+            return HTTP2Session.owner(user).beginFrame(header.pointee)
+        }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
             guard let frame, let user else { return 0 }
             return HTTP2Session.owner(user).beginHeaders(frame)
@@ -55,6 +59,28 @@ extension HTTP2Session {
         case .later:
             return Int(NGHTTP2_ERR_DEFERRED.rawValue)
         }
+    }
+
+    /// Every frame's head, before nghttp2 acts on it. A HEADERS frame that would open a
+    /// client stream with an id not above one already opened is a connection error
+    /// (RFC 9113 §5.1.1): nghttp2 itself only ignores it when it no longer knows the
+    /// stream, so the client would wait for an answer that never comes. Trailers on a
+    /// stream still open are HEADERS on a known stream, and pass.
+    private func beginFrame(_ header: nghttp2_frame_hd) -> Int32 {
+        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue), header.stream_id & 1 == 1, let session else { return 0 }
+        let id = header.stream_id
+        guard id <= highestClientStream else {
+            highestClientStream = id
+            return 0
+        }
+        if let stream = nghttp2_session_find_stream(session, id) {
+            let state = nghttp2_stream_get_state(stream)
+            if state == NGHTTP2_STREAM_STATE_OPEN || state == NGHTTP2_STREAM_STATE_HALF_CLOSED_LOCAL { return 0 }
+        }
+        guard !isTerminated else { return 0 }
+        terminationReason = "HEADERS opened stream \(id), not above stream \(highestClientStream) opened before"
+        terminate(.protocolError)
+        return 0
     }
 
     private func beginHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Int32 {

@@ -18,7 +18,7 @@ import CNGHTTP2
 /// during `receive` and `send`, into this object (its `user_data`), which outlives the
 /// nghttp2 session it deletes in `deinit`.
 public final class HTTP2Session {
-    private var session: OpaquePointer?
+    var session: OpaquePointer?
     let limits: HTTP2Limits
 
     /// A request being received: its pseudo-header fields, fields and body so far.
@@ -47,6 +47,10 @@ public final class HTTP2Session {
     var resetWindowStart: ContinuousClock.Instant = .now
     /// Set when the session ended itself (GOAWAY sent): nothing more is read.
     public private(set) var isTerminated = false
+    /// The highest client stream a HEADERS frame opened so far.
+    var highestClientStream: Int32 = 0
+    /// Why the session ended itself, when it did on what it received.
+    var terminationReason: String?
 
     /// A server session that has queued its SETTINGS (sent by the first `send`); nil
     /// when nghttp2 is out of memory.
@@ -99,7 +103,9 @@ public final class HTTP2Session {
             if !isFlood { _ = nghttp2_session_terminate_session(session, HTTP2ErrorCode.protocolError.rawValue) }
             return HTTP2Failure(reason: String(cString: nghttp2_strerror(Int32(result))), isFlood: isFlood)
         }
-        if isTerminated { return HTTP2Failure(reason: "too many streams reset by the client", isFlood: false) }
+        if isTerminated {
+            return HTTP2Failure(reason: terminationReason ?? "too many streams reset by the client", isFlood: false)
+        }
         return nil
     }
 

@@ -7,7 +7,9 @@ import TabServerSessions
 /// Numbers travel as decimal strings; Lua compares them with `tonumber`.
 extension RedisSessionStore {
     /// KEYS[1] = session key; ARGV = now, idle, absolute.
-    /// Returns {rev, data}, or nil when missing, not one of ours, or expired (then deleted).
+    /// Returns {rev, data, promoted}, or nil when missing, not one of ours, or expired
+    /// (then deleted). A session on probation (field `p`) is established by the load: its
+    /// visitor came back (`promoted` is 1). A key without a TTL (a user's record) keeps none.
     static let loadScript = RedisScript(
         """
         local key = KEYS[1]
@@ -21,20 +23,25 @@ extension RedisSessionStore {
           return false
         end
         if now > seen then redis.call('HSET', key, 'seen', ARGV[1]) end
-        local ttl = math.min(idle, absolute - (now - created))
-        if ttl < 1 then ttl = 1 end
-        redis.call('EXPIRE', key, ttl)
-        return {f[1], f[2]}
+        local promoted = redis.call('HDEL', key, 'p')
+        if redis.call('TTL', key) ~= -1 then
+          local ttl = math.min(idle, absolute - (now - created))
+          if ttl < 1 then ttl = 1 end
+          redis.call('EXPIRE', key, ttl)
+        end
+        return {f[1], f[2], promoted}
         """)
 
-    /// KEYS[1] = session key; ARGV = rev, data, created, seen, ttl.
+    /// KEYS[1] = session key; ARGV = rev, data, created, seen, ttl (0: none, a user's
+    /// record), probationary ("1" marks the session on probation, field `p`).
     /// Returns 1 when written, 0 when the key already exists (then nothing changes).
     static let insertScript = RedisScript(
         """
         local key = KEYS[1]
         if redis.call('EXISTS', key) == 1 then return 0 end
         redis.call('HSET', key, 'rev', ARGV[1], 'data', ARGV[2], 'created', ARGV[3], 'seen', ARGV[4])
-        redis.call('EXPIRE', key, ARGV[5])
+        if ARGV[6] == '1' then redis.call('HSET', key, 'p', '1') end
+        if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', key, ARGV[5]) end
         return 1
         """)
 
@@ -42,7 +49,8 @@ extension RedisSessionStore {
     /// token and the new one. A non-empty expected token marks a write built on this
     /// instance's own write that Redis had not confirmed: it must rest on exactly that
     /// write (field `w`), not on another instance's write that happens to carry the same
-    /// revision. The new token (empty for a confirmed write) is stored in `w`.
+    /// revision. The new token (empty for a confirmed write) is stored in `w`. A write
+    /// establishes a session on probation; a ttl of 0 (a user's record) removes any.
     /// Returns the new revision, or nil when the key is missing or its revision (or
     /// token) is not the expected one (then nothing changes).
     static let updateScript = RedisScript(
@@ -58,7 +66,8 @@ extension RedisSessionStore {
         local newSeen = tonumber(ARGV[3])
         if seen and seen > newSeen then newSeen = seen end
         redis.call('HSET', key, 'rev', string.format('%d', rev), 'data', ARGV[2], 'seen', string.format('%d', newSeen), 'w', ARGV[6])
-        redis.call('EXPIRE', key, ARGV[4])
+        redis.call('HDEL', key, 'p')
+        if tonumber(ARGV[4]) > 0 then redis.call('EXPIRE', key, ARGV[4]) else redis.call('PERSIST', key) end
         return rev
         """)
 }

@@ -18,6 +18,14 @@ import TabServerSessions
 /// The TTL is the idle timeout, cut short at the absolute end of the session, so Redis
 /// itself removes abandoned sessions: `sweep` has nothing to do.
 ///
+/// Admission: a new anonymous session is stored on probation (field `p`) with a short TTL
+/// (`probationTTL`: a tenth of the idle timeout, at most a day) until its visitor comes back: the first load
+/// establishes it and gives it the idle timeout. With Redis's `maxmemory-policy
+/// volatile-ttl`, memory pressure evicts the keys nearest their end first, so a flood
+/// of one-shot sessions evicts its own kind before any returning visitor's. Users'
+/// records carry no TTL, so no `volatile-*` policy ever evicts them; one unused past the
+/// idle timeout is deleted when it is next loaded (see docs/sessions.md).
+///
 /// Each instance keeps a bounded cache of decoded sessions keyed by revision. Every
 /// write moves `rev` on, and a revision's bytes never change, so a load asks Redis
 /// only for `rev` (`HGET`, a few bytes, no script): when it matches the cached copy,
@@ -60,6 +68,17 @@ public final class RedisSessionStore: SessionStore {
     /// `seen` are renewed that often at most, so a session may expire up to this much
     /// earlier than the idle timeout after its true last use.
     public let touchInterval: Int64
+    /// How long a session on probation lives unless its visitor comes back (at most the
+    /// idle timeout).
+    public let probationTTL: Int64
+    /// The probation TTL unless told otherwise: a tenth of the idle timeout, at most a day
+    /// (a day for the default 30 days), so it always ends well before an established
+    /// session's TTL.
+    public static func probationTTL(idle: Int64) -> Int64 { max(1, min(86_400, idle / 10)) }
+    private let counters = SessionAdmissionCounters()
+    /// Sessions created and promoted by this instance (Redis evicts, and counts that in
+    /// its own `INFO stats` as `evicted_keys`).
+    public var admission: SessionAdmissionCounts { counters.snapshot }
 
     private struct Cached {
         var session: Session
@@ -70,6 +89,9 @@ public final class RedisSessionStore: SessionStore {
         var inFlight = false
         /// The copy was such a write, and Redis refused it: never to be used or built on.
         var failed = false
+        /// Stored by this instance on probation and not loaded since: the next load takes
+        /// the script, which establishes it.
+        var probationary = false
     }
 
     private let cache = Mutex<[SessionID: Cached]>([:])
@@ -96,10 +118,11 @@ public final class RedisSessionStore: SessionStore {
     /// used go first).
     public init(
         client: RedisClient, lifetime: SessionLifetime = SessionLifetime(), keyPrefix: String = "tabserver:session:",
-        cacheCapacity: Int = 50_000, log: StoreHealth.Log? = nil
+        cacheCapacity: Int = 50_000, probationTTL: Int64? = nil, log: StoreHealth.Log? = nil
     ) {
         // Lifetimes below a second would expire every session at once: one second at least.
         let lifetime = SessionLifetime(idle: max(1, lifetime.idle), absolute: max(1, lifetime.absolute))
+        self.probationTTL = max(1, min(probationTTL ?? Self.probationTTL(idle: lifetime.idle), lifetime.idle))
         self.client = client
         self.lifetime = lifetime
         self.keyPrefix = keyPrefix
@@ -136,7 +159,7 @@ public final class RedisSessionStore: SessionStore {
     /// `touchInterval`, records `now` and renews the TTL in the same round trip.
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         dropCacheIfMasterChanged()
-        if let cached = cache.withLock({ $0[id] }), !cached.failed, !cached.inFlight,
+        if let cached = cache.withLock({ $0[id] }), !cached.failed, !cached.inFlight, !cached.probationary,
             now - cached.recordedSeen < touchInterval,
             now >= cached.recordedSeen, !lifetime.isExpired(cached.session, now: now)
         {
@@ -172,8 +195,8 @@ public final class RedisSessionStore: SessionStore {
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool {
         dropCacheIfMasterChanged()
         guard let cached = cache.withLock({ $0[id] }) else { return false }
-        return !cached.failed && now - cached.recordedSeen < touchInterval && now >= cached.recordedSeen
-            && !lifetime.isExpired(cached.session, now: now)
+        return !cached.failed && !cached.probationary && now - cached.recordedSeen < touchInterval
+            && now >= cached.recordedSeen && !lifetime.isExpired(cached.session, now: now)
     }
 
     /// A signed-in user's record is read and written with synchronous round trips.
@@ -365,12 +388,13 @@ public final class RedisSessionStore: SessionStore {
             Self.loadScript, key: id,
             [String(now), String(lifetime.idle), String(lifetime.absolute)].map { Array($0.utf8) })
         // Null: unknown, expired, or not a hash this version wrote.
-        guard let fields = reply.array, fields.count == 2, let revision = fields[0].integer,
+        guard let fields = reply.array, fields.count == 3, let revision = fields[0].integer,
             let data = fields[1].bytes
         else {
             forget(id)
             return nil
         }
+        if fields[2].integer == 1 { counters.recordPromoted() }
         // Bytes this version cannot read count as absent, and stay in place: they may
         // belong to a newer version of the server during a rolling deployment.
         var decoded: Session?
@@ -397,7 +421,8 @@ public final class RedisSessionStore: SessionStore {
     public func insert(_ session: Session) throws(SessionStoreError) {
         let arguments = [
             Array(String(session.revision).utf8), SessionCodec.encode(session), Array(String(session.created).utf8),
-            Array(String(session.lastSeen).utf8), Array(String(timeToLive(for: session)).utf8),
+            Array(String(session.lastSeen).utf8), Array(String(timeToLive(forNew: session)).utf8),
+            Array((SessionStanding.ofNew(session) == .probationary ? "1" : "0").utf8),
         ]
         let reply = try run(Self.insertScript, key: session.id, arguments, replicated: true)
         guard reply.integer == 1 else {
@@ -405,7 +430,8 @@ public final class RedisSessionStore: SessionStore {
             // is right: overwriting would hand one visitor another's session.
             throw SessionStoreError("\(client.configuration.url): session \(session.id) already exists")
         }
-        remember(session, recordedSeen: session.lastSeen)
+        counters.recordCreated()
+        remember(session, recordedSeen: session.lastSeen, probationary: SessionStanding.ofNew(session) == .probationary)
     }
 
     /// Compare-and-set: writes `session` only if the stored revision is still
@@ -459,20 +485,28 @@ public final class RedisSessionStore: SessionStore {
 
     /// Seconds the key should live after a write at `session.lastSeen`: the idle time,
     /// but never past the absolute end; at least 1, since `EXPIRE 0` deletes at once.
+    /// 0 for a user's record: it gets no TTL (see the type's documentation).
     func timeToLive(for session: Session) -> Int64 {
+        guard !session.isUserRecord else { return 0 }
         let remaining = lifetime.absolute - (session.lastSeen - session.created)
         return max(1, min(lifetime.idle, remaining))
     }
 
+    /// The TTL of a new session: a probationary one lives `probationTTL` at most.
+    func timeToLive(forNew session: Session) -> Int64 {
+        let full = timeToLive(for: session)
+        return SessionStanding.ofNew(session) == .probationary ? min(full, probationTTL) : full
+    }
+
     /// Keeps the decoded `session` for later loads, unless a newer revision is cached.
-    private func remember(_ session: Session, recordedSeen: Int64) {
+    private func remember(_ session: Session, recordedSeen: Int64, probationary: Bool = false) {
         cache.withLock { cache in
             if let current = cache[session.id] {
                 guard current.session.revision <= session.revision else { return }
             } else {
                 cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen }
             }
-            cache[session.id] = Cached(session: session, recordedSeen: recordedSeen)
+            cache[session.id] = Cached(session: session, recordedSeen: recordedSeen, probationary: probationary)
         }
     }
 

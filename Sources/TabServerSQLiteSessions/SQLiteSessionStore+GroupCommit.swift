@@ -3,6 +3,40 @@ import TabServerSQLite
 import TabServerSessions
 
 extension SQLiteSessionStore {
+    /// Calls `done` once the writes of `ids` accepted so far are committed (nil) or
+    /// failed; false, without calling it, when none is waiting.
+    public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
+        // Groups commit in order: the latest one suffices, unless one of them has failed
+        // already (then it is reported, once: the request that wrote asks first).
+        let group = memory.withLock { memory -> CommitGroup? in
+            var latest: CommitGroup?
+            for id in ids {
+                guard let group = memory.unflushed[id] else { continue }
+                if group.hasFailed {
+                    memory.unflushed[id] = nil
+                    return group
+                }
+                memory.awaited[id] = group
+                if latest !== memory.group { latest = group }
+            }
+            return latest
+        }
+        guard let group else { return false }
+        group.whenDone(done)
+        return true
+    }
+
+    /// Waits until every write accepted so far is committed; throws if one failed (or the
+    /// store is down since the last failed write).
+    public func flush() throws(SessionStoreError) {
+        let group = memory.withLock { memory -> CommitGroup? in
+            memory.pending.isEmpty ? memory.committing : memory.group
+        }
+        if let error = group?.wait() { throw error }
+        // Committed before this call, and failed: the store is down until a write succeeds.
+        if let failure = health.lastFailure { throw failure }
+    }
+
     /// Queues a write (the caller holds `memory`'s lock and has applied it there) and
     /// wakes the writer if it is idle. An update right after another of the same session
     /// in the queue replaces it: the row is written once, from the older revision.
@@ -17,7 +51,12 @@ extension SQLiteSessionStore {
             if case .update = write { memory.pendingUpdate[id] = memory.pending.count }
             memory.pending.append(write)
         }
-        memory.unflushed[id] = memory.group
+        // A touch or a promotion changes nothing a visitor sees: no answer waits for it,
+        // and losing it to a failed commit loses only a little recency.
+        switch write {
+        case .touch, .promote: break
+        case .insert, .update, .delete: memory.unflushed[id] = memory.group
+        }
         guard !memory.writing else { return }
         memory.writing = true
         writer.wake()
@@ -69,6 +108,7 @@ extension SQLiteSessionStore {
                     for (batch, failedGroup) in failed {
                         for write in batch where memory.awaited[write.id] !== failedGroup {
                             if case .touch = write { continue }
+                            if case .promote = write { continue }
                             if case .delete = write { continue }
                             memory.unflushed[write.id] = failedGroup
                         }
@@ -89,21 +129,23 @@ extension SQLiteSessionStore {
 
     /// The writer's statements, prepared once when the store opens.
     struct WriterStatements: Sendable {
+        /// Binds key, id, revision, data, created, last seen and standing.
         let insert: SQLiteStatement
         let update: SQLiteStatement
         /// `update` that also refreshes `last_seen`.
         let updateTouching: SQLiteStatement
         let touch: SQLiteStatement
-        let delete: SQLiteStatement
+        let promote: SQLiteStatement
 
         init(_ db: SQLiteDatabase) throws(SQLiteError) {
             insert = try db.prepare(
-                "INSERT INTO sessions (key, id, revision, data, created, last_seen) VALUES (?, ?, ?, ?, ?, ?)")
+                "INSERT INTO sessions (key, id, revision, data, created, last_seen, standing) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
             update = try db.prepare("UPDATE sessions SET revision = ?, data = ? WHERE key = ? AND revision = ?")
             updateTouching = try db.prepare(
                 "UPDATE sessions SET revision = ?, data = ?, last_seen = ? WHERE key = ? AND revision = ?")
             touch = try db.prepare("UPDATE sessions SET last_seen = ? WHERE key = ?")
-            delete = try db.prepare("DELETE FROM sessions WHERE id = ?")
+            promote = try db.prepare("UPDATE sessions SET standing = 1, last_seen = ? WHERE key = ? AND standing = 0")
         }
     }
 
@@ -113,11 +155,14 @@ extension SQLiteSessionStore {
         return try write { db throws(SQLiteError) -> [SessionID] in
             // Prepared once (`query`), not parsed again for each group (`execute`).
             try db.query("BEGIN IMMEDIATE")
-            // `rows` follows each statement (eviction reads it); a rollback undoes `added`.
-            var added = 0
-            func count(_ change: Int) {
-                added += change
-                rows.add(change, ordering: .relaxed)
+            // The row counters follow each statement (eviction reads them); a rollback
+            // undoes `changes`.
+            var changes = RowChanges()
+            func count(_ standing: SessionStanding, _ change: Int) {
+                var delta = RowChanges()
+                delta.add(standing, change)
+                changes.add(standing, change)
+                apply(delta)
             }
             // One buffer encodes every session of the group; ids are bound from the stack.
             var encoded = SessionBytesWriter(capacity: 256)
@@ -125,9 +170,8 @@ extension SQLiteSessionStore {
                 var evicted: [SessionID] = []
                 for write in writes {
                     switch write {
-                    case .insert(let session, let key):
-                        let removed = try evictLeastRecentlyUsed(db)
-                        evicted += removed
+                    case .insert(let session, let key, let standing):
+                        evicted += try makeRoom(for: standing, db, changes: &changes)
                         encoded.removeAll()
                         SessionCodec.encode(session, into: &encoded)
                         try db.run(statements.insert) { bind throws(SQLiteError) in
@@ -137,8 +181,9 @@ extension SQLiteSessionStore {
                             try bind.blob(encoded.bytes, at: 4)
                             try bind.integer(session.created, at: 5)
                             try bind.integer(session.lastSeen, at: 6)
+                            try bind.integer(Int64(standing.rawValue), at: 7)
                         }
-                        count(1 - removed.count)
+                        count(standing, 1)
                     case .update(let session, let key, let expected, let touches):
                         encoded.removeAll()
                         SessionCodec.encode(session, into: &encoded)
@@ -160,18 +205,30 @@ extension SQLiteSessionStore {
                             try bind.integer(lastSeen, at: 1)
                             try bind.integer(key, at: 2)
                         }
-                    case .delete(let id):
-                        let changed = try db.run(statements.delete) { bind throws(SQLiteError) in
-                            try id.withUnsafeBytes { id throws(SQLiteError) in try bind.blob(id, at: 1) }
+                    case .promote(_, let key, let lastSeen):
+                        let changed = try db.run(statements.promote) { bind throws(SQLiteError) in
+                            try bind.integer(lastSeen, at: 1)
+                            try bind.integer(key, at: 2)
                         }
-                        count(-changed)
+                        if changed == 1 {
+                            count(.probationary, -1)
+                            count(.established, 1)
+                        }
+                    case .delete(let id):
+                        // Rare (an expired session found): not prepared.
+                        for row in try db.query(
+                            "DELETE FROM sessions WHERE id = ? RETURNING standing", [.blob(id.bytes)])
+                        {
+                            let standing = row.first?.integer.flatMap { SessionStanding(rawValue: UInt8(clamping: $0)) }
+                            count(standing ?? .established, -1)
+                        }
                     }
                 }
                 try db.query("COMMIT")
                 return evicted
             } catch {
                 try? db.execute("ROLLBACK")
-                rows.subtract(added, ordering: .relaxed)
+                apply(changes, sign: -1)
                 throw error
             }
         }

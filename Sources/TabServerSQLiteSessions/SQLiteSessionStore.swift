@@ -26,8 +26,14 @@ import TabServerThreads
 /// coherent because this process is the only writer (`locking_mode = EXCLUSIVE` makes
 /// the file refuse a second one).
 ///
-/// The file is bounded too: at most `maxSessions` rows; inserting beyond that first
-/// removes the least recently used (by `last_seen`, which is kept to the minute).
+/// The file is bounded too: at most `maxSessions` anonymous sessions, with admission that
+/// protects returning visitors (see `SessionStanding`): a session stored by one request is
+/// on probation until its visitor comes back. When the file is full, a new session evicts
+/// the oldest probationary sessions while a tenth of the maximum is on probation
+/// (`ProbationReserve`), and the least recently seen established ones (by `last_seen`,
+/// refreshed at most once a minute) only while fewer are. Where a session stands is kept
+/// in its row, so a restart changes nobody's standing. Users' records are never evicted to
+/// make room for anonymous sessions: they have a budget of their own (`maxSessions` records).
 ///
 /// Failures are watched (`health`): a failed write (disk full, read-only file) or read
 /// makes `checkReady` false and is logged once; a background probe writes one row of
@@ -38,7 +44,7 @@ import TabServerThreads
 /// ```
 public final class SQLiteSessionStore: SessionStore {
     /// The schema version this code writes; older files are migrated on open.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     struct Cached {
         var session: Session
@@ -46,20 +52,24 @@ public final class SQLiteSessionStore: SessionStore {
         var storedLastSeen: Int64
         /// The row's integer key: the writer finds the row by it (see `migrations`).
         var key: Int64
+        /// Where it stands in the admission (kept in the row's `standing`).
+        var standing: SessionStanding
     }
 
     /// A write accepted in memory and not yet committed to the file.
     enum PendingWrite {
-        case insert(Session, key: Int64)
+        case insert(Session, key: Int64, standing: SessionStanding)
         /// `expected` is the revision the file holds before it.
         case update(Session, key: Int64, expected: Int, touches: Bool)
         case touch(SessionID, key: Int64, lastSeen: Int64)
+        /// A probationary session's visitor came back: established from now on.
+        case promote(SessionID, key: Int64, lastSeen: Int64)
         case delete(SessionID)
 
         var id: SessionID {
             switch self {
-            case .insert(let session, _), .update(let session, _, _, _): session.id
-            case .touch(let id, _, _), .delete(let id): id
+            case .insert(let session, _, _), .update(let session, _, _, _): session.id
+            case .touch(let id, _, _), .promote(let id, _, _), .delete(let id): id
             }
         }
     }
@@ -94,6 +104,11 @@ public final class SQLiteSessionStore: SessionStore {
     let writerStatements: WriterStatements
     /// Rows in `sessions`, changed only while `database` is locked.
     let rows = Atomic<Int>(0)
+    /// Of `rows`, those on probation and users' records (changed with `rows`).
+    let probationaryRows = Atomic<Int>(0)
+    let userRows = Atomic<Int>(0)
+    /// What the admission did since the file was opened.
+    let counters = SessionAdmissionCounters()
     let memory = Mutex(Memory())
     /// Runs the writer: one commit at a time, off the engine's threads; under steady
     /// writes it waits 100 µs before a commit so more writes share it (see `WorkerThread`).
@@ -102,8 +117,11 @@ public final class SQLiteSessionStore: SessionStore {
     public let lifetime: SessionLifetime
     /// The file.
     public let path: String
-    /// The most rows kept; an insert beyond it first removes the least recently used.
+    /// The most anonymous sessions kept (and, apart, the most users' records); an insert
+    /// beyond it first evicts (see the type's documentation).
     public let maxSessions: Int
+    /// What the admission did since the file was opened.
+    public var admission: SessionAdmissionCounts { counters.snapshot }
     /// Whether writes and reads currently succeed; logs the changes.
     public let health: StoreHealth
     /// Rows whose bytes could not be decoded since start (each read as absent).
@@ -151,8 +169,10 @@ public final class SQLiteSessionStore: SessionStore {
             try db.execute("PRAGMA wal_autocheckpoint = 8192")
             try Self.migrate(db)
             writerStatements = try WriterStatements(db)
-            let count = try db.query("SELECT count(*) FROM sessions").first?.first?.integer ?? 0
-            rows.store(Int(count), ordering: .relaxed)
+            let counted = try Self.countRows(db)
+            rows.store(counted.rows, ordering: .relaxed)
+            probationaryRows.store(counted.probationary, ordering: .relaxed)
+            userRows.store(counted.users, ordering: .relaxed)
             let lastKey = try db.query("SELECT max(key) FROM sessions").first?.first?.integer ?? 0
             memory.withLock { $0.nextKey = lastKey + 1 }
             database = Mutex(db)
@@ -169,71 +189,21 @@ public final class SQLiteSessionStore: SessionStore {
         writer.stop()
     }
 
-    /// Each step takes the schema from version N-1 to N, in one transaction.
-    static let migrations: [String] = [
-        """
-        CREATE TABLE sessions (
-            id BLOB PRIMARY KEY,
-            revision INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            created INTEGER NOT NULL,
-            last_seen INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        CREATE INDEX sessions_last_seen ON sessions (last_seen);
-        CREATE INDEX sessions_created ON sessions (created);
-        """,
-        // One row the health probe rewrites to find out whether writes succeed again.
-        """
-        CREATE TABLE probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);
-        """,
-        // An integer key (the rowid) beside the id: the writer's UPDATE finds its row by an
-        // integer seek instead of comparing 16-byte blob keys at each level (the seek was
-        // 12 % of the writer's time); the id stays unique, for loads, through its index.
-        """
-        CREATE TABLE sessions_keyed (
-            key INTEGER PRIMARY KEY,
-            id BLOB NOT NULL UNIQUE,
-            revision INTEGER NOT NULL,
-            data BLOB NOT NULL,
-            created INTEGER NOT NULL,
-            last_seen INTEGER NOT NULL
-        );
-        INSERT INTO sessions_keyed (id, revision, data, created, last_seen)
-            SELECT id, revision, data, created, last_seen FROM sessions;
-        DROP TABLE sessions;
-        ALTER TABLE sessions_keyed RENAME TO sessions;
-        CREATE INDEX sessions_last_seen ON sessions (last_seen);
-        CREATE INDEX sessions_created ON sessions (created);
-        """,
-    ]
-
-    private static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
-        let current = try db.userVersion
-        guard current <= migrations.count else {
-            throw SQLiteError(
-                code: 0, message: "schema version \(current) is newer than this server knows (\(migrations.count))",
-                operation: "open \(db.path)")
-        }
-        for version in current..<migrations.count {
-            try db.execute("BEGIN IMMEDIATE")
-            do {
-                try db.execute(migrations[version])
-                try db.execute("PRAGMA user_version = \(version + 1)")
-                try db.execute("COMMIT")
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
-        }
-    }
-
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         // Only the session and whether it has expired leave the lock, not the whole entry
         // to be read again outside it.
         let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
             guard var cached = memory.cache[id] else { return nil }
             let expired = lifetime.isExpired(cached.session, now: now)
-            if !expired, now - cached.storedLastSeen >= Self.touchInterval {
+            if !expired, cached.standing == .probationary {
+                // Its visitor is back: established (queued; nobody waits for it).
+                cached.standing = .established
+                cached.storedLastSeen = now
+                if cached.session.lastSeen < now { cached.session.lastSeen = now }
+                memory.cache[id] = cached
+                enqueue(.promote(id, key: cached.key, lastSeen: now), in: &memory)
+                counters.recordPromoted()
+            } else if !expired, now - cached.storedLastSeen >= Self.touchInterval {
                 // Refreshes `last_seen` in the file (queued; nobody waits for it).
                 cached.storedLastSeen = now
                 if cached.session.lastSeen < now { cached.session.lastSeen = now }
@@ -249,8 +219,9 @@ public final class SQLiteSessionStore: SessionStore {
             }
             return cached.session
         }
-        let rows = try run("SELECT revision, data, key FROM sessions WHERE id = ?", [.blob(id.bytes)])
-        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes, let key = row[2].integer
+        let rows = try run("SELECT revision, data, key, standing FROM sessions WHERE id = ?", [.blob(id.bytes)])
+        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes, let key = row[2].integer,
+            let standing = row[3].integer.flatMap({ SessionStanding(rawValue: UInt8(clamping: $0)) })
         else { return nil }
         var session: Session
         do {
@@ -268,8 +239,14 @@ public final class SQLiteSessionStore: SessionStore {
         return memory.withLock { memory -> Session in
             // A write accepted meanwhile is newer than the file.
             if let newer = memory.cache[id] { return newer.session }
+            if standing == .probationary {
+                remember(session, storedLastSeen: now, key: key, standing: .established, in: &memory)
+                enqueue(.promote(id, key: key, lastSeen: now), in: &memory)
+                counters.recordPromoted()
+                return session
+            }
             let touches = now - storedLastSeen >= Self.touchInterval
-            remember(session, storedLastSeen: touches ? now : storedLastSeen, key: key, in: &memory)
+            remember(session, storedLastSeen: touches ? now : storedLastSeen, key: key, standing: standing, in: &memory)
             if touches { enqueue(.touch(id, key: key, lastSeen: now), in: &memory) }
             return session
         }
@@ -293,9 +270,11 @@ public final class SQLiteSessionStore: SessionStore {
             }
             let key = memory.nextKey
             memory.nextKey += 1
-            remember(session, storedLastSeen: session.lastSeen, key: key, in: &memory)
-            enqueue(.insert(session, key: key), in: &memory)
+            let standing = SessionStanding.ofNew(session)
+            remember(session, storedLastSeen: session.lastSeen, key: key, standing: standing, in: &memory)
+            enqueue(.insert(session, key: key, standing: standing), in: &memory)
         }
+        counters.recordCreated()
     }
 
     /// Compare-and-set against this process's copy, which is always current (this process
@@ -317,7 +296,8 @@ public final class SQLiteSessionStore: SessionStore {
         // stale, like a read's touch: most writes then change a single row and page.
         let touches = stored.lastSeen - cached.storedLastSeen >= Self.touchInterval
         memory.cache[session.id] = Cached(
-            session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen, key: cached.key)
+            session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen, key: cached.key,
+            standing: cached.standing)
         enqueue(.update(stored, key: cached.key, expected: session.revision, touches: touches), in: &memory)
         return .some(stored)
     }
@@ -348,59 +328,33 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     /// Under the lock once (both engine threads and the writer take it). Nil too when the
-    /// copy is expired or its `last_seen` is due to be refreshed: `load` does that.
+    /// copy is expired, its `last_seen` is due to be refreshed or it is on probation:
+    /// `load` does that.
     public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
         memory.withLock { memory in
             guard let cached = memory.cache[id] else { return nil }
-            guard now - cached.storedLastSeen < Self.touchInterval, !lifetime.isExpired(cached.session, now: now)
+            // A probationary copy is promoted by `load`, as a due touch is made there.
+            guard now - cached.storedLastSeen < Self.touchInterval, cached.standing != .probationary,
+                !lifetime.isExpired(cached.session, now: now)
             else { return nil }
             return HeldSession(session: cached.session, awaitsCommit: memory.unflushed[id] != nil)
         }
-    }
-
-    /// Calls `done` once the writes of `ids` accepted so far are committed (nil) or
-    /// failed; false, without calling it, when none is waiting.
-    public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
-        // Groups commit in order: the latest one suffices, unless one of them has failed
-        // already (then it is reported, once: the request that wrote asks first).
-        let group = memory.withLock { memory -> CommitGroup? in
-            var latest: CommitGroup?
-            for id in ids {
-                guard let group = memory.unflushed[id] else { continue }
-                if group.hasFailed {
-                    memory.unflushed[id] = nil
-                    return group
-                }
-                memory.awaited[id] = group
-                if latest !== memory.group { latest = group }
-            }
-            return latest
-        }
-        guard let group else { return false }
-        group.whenDone(done)
-        return true
-    }
-
-    /// Waits until every write accepted so far is committed; throws if one failed (or the
-    /// store is down since the last failed write).
-    public func flush() throws(SessionStoreError) {
-        let group = memory.withLock { memory -> CommitGroup? in
-            memory.pending.isEmpty ? memory.committing : memory.group
-        }
-        if let error = group?.wait() { throw error }
-        // Committed before this call, and failed: the store is down until a write succeeds.
-        if let failure = health.lastFailure { throw failure }
     }
 
     @discardableResult
     public func sweep(now: Int64) throws(SessionStoreError) -> Int {
         try flush()
         let removed: Int = try write { db throws(SQLiteError) -> Int in
-            try db.query(
-                "DELETE FROM sessions WHERE last_seen < ? OR created < ?",
+            // A probationary row's `last_seen` is its `created`.
+            let deleted = try db.query(
+                """
+                DELETE FROM sessions WHERE created < ?2 OR (standing = 0 AND created < ?1)
+                    OR (standing = 1 AND last_seen < ?1) OR (standing = 2 AND last_seen < ?1)
+                RETURNING standing
+                """,
                 [.integer(now - lifetime.idle), .integer(now - lifetime.absolute)])
-            rows.subtract(db.changes, ordering: .relaxed)
-            return db.changes
+            for row in deleted { countRemoved(standing: row.first?.integer) }
+            return deleted.count
         }
         memory.withLock { memory in
             memory.cache = memory.cache.filter {
@@ -419,42 +373,22 @@ public final class SQLiteSessionStore: SessionStore {
         return (try? run("SELECT 1")) != nil
     }
 
-    /// The rows in the file, counted as they are committed (no query; `/metrics`).
-    public var rowCount: Int { rows.load(ordering: .relaxed) }
-
-    /// The number of rows, counted by the file after a flush (tests and diagnostics).
-    public func count() throws(SessionStoreError) -> Int {
-        try flush()
-        return Int(try run("SELECT count(*) FROM sessions").first?.first?.integer ?? 0)
-    }
-
-    /// The session as the file holds it, whatever this process has accepted since: what
-    /// a restart would load (tests and diagnostics; `flush()` first to include everything).
-    public func fileRow(_ id: SessionID) throws(SessionStoreError) -> Session? {
-        let rows = try run("SELECT revision, data FROM sessions WHERE id = ?", [.blob(id.bytes)])
-        guard let row = rows.first, let revision = row[0].integer, let data = row[1].bytes else { return nil }
-        return try? SessionCodec.decode(data, id: id, revision: Int(revision))
-    }
-
-    /// `PRAGMA integrity_check` says "ok".
-    public func integrityCheck() throws(SessionStoreError) -> Bool {
-        try flush()
-        return try run("PRAGMA integrity_check").first?.first == .text("ok")
-    }
-
     /// Keeps `session` in memory, making room under `cacheCapacity` (never dropping a
     /// session whose writes are not committed yet: the file is behind for it).
-    func remember(_ session: Session, storedLastSeen: Int64, key: Int64, in memory: inout Memory) {
+    func remember(
+        _ session: Session, storedLastSeen: Int64, key: Int64, standing: SessionStanding, in memory: inout Memory
+    ) {
         if memory.cache[session.id] == nil {
             let unflushed = memory.unflushed
             memory.cache.evictLeastRecentlyUsed(
                 toFit: cacheCapacity, lastUsed: { $0.session.lastSeen }, isPinned: { unflushed[$0] != nil })
         }
-        memory.cache[session.id] = Cached(session: session, storedLastSeen: storedLastSeen, key: key)
+        memory.cache[session.id] = Cached(
+            session: session, storedLastSeen: storedLastSeen, key: key, standing: standing)
     }
 
     @discardableResult
-    private func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SessionStoreError) -> [[SQLiteValue]] {
+    func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SessionStoreError) -> [[SQLiteValue]] {
         let result = database.withLock { db -> Result<[[SQLiteValue]], SQLiteError> in
             do throws(SQLiteError) {
                 return .success(try db.query(sql, parameters))

@@ -79,11 +79,17 @@ public protocol SessionStore: Sendable {
     /// Whether a signed-in user's requests wait on the store (their record is read and
     /// written synchronously): they are then run on a worker, never on an engine thread.
     var waitsForUsers: Bool { get }
+    /// What the store's admission did since start: sessions created, promoted from
+    /// probation, evicted by where they stood (`/metrics`; see `SessionStanding`).
+    var admission: SessionAdmissionCounts { get }
 }
 
 extension SessionStore {
     /// A store that decodes nothing it could find corrupt (memory) reports none.
     public var undecodableSessions: Int { 0 }
+
+    /// A store that keeps no admission (one of an app's own) reports nothing.
+    public var admission: SessionAdmissionCounts { SessionAdmissionCounts() }
 }
 
 extension SessionStore {

@@ -108,7 +108,7 @@ extension TabBarAppearance {
     /// Classes for `<body>` that switch the settings which are more than a value:
     /// `regular-top-bar`, `regular-sidebar`, `has-selection-indicator`,
     /// `has-scroll-edge`, `titles-below`, `titles-beside`, and `minimizes-bar` with
-    /// `minimize-on-scroll-down` or `minimize-on-scroll-up`.
+    /// `minimize-on-scroll-down` or `minimize-on-scroll-up`, and `bar-floating`.
     public var cssClasses: String { cssClasses(sidebarHidden: nil) }
 
     /// `cssClasses` for a visitor's choice of sidebar or bar (see
@@ -132,6 +132,7 @@ extension TabBarAppearance {
         case .onScrollDown: classes.append("minimizes-bar minimize-on-scroll-down")
         case .onScrollUp: classes.append("minimizes-bar minimize-on-scroll-up")
         }
+        if barStyle == .floating { classes.append("bar-floating") }
         return classes.joined(separator: " ")
     }
 

@@ -12,6 +12,7 @@ extension TabBarAppearance: Codable {
         case tint, unselectedTint, background, isTranslucent, itemPositioning
         case selectionIndicatorTint, shadowColor, scrollEdgeAppearance, standardAppearance
         case itemWidth, itemSpacing, titlePosition, regularLayout, backgroundImage, sidebarToggle, minimizeBehavior
+        case barStyle
     }
 
     private enum PairKeys: String, CodingKey {
@@ -77,6 +78,7 @@ extension TabBarAppearance: Codable {
         regularLayout = try container.decodeIfPresent(RegularLayout.self, forKey: .regularLayout) ?? .bottomBar
         sidebarToggle = try container.decodeIfPresent(Bool.self, forKey: .sidebarToggle)
         minimizeBehavior = try container.decodeIfPresent(MinimizeBehavior.self, forKey: .minimizeBehavior) ?? .never
+        barStyle = try container.decodeIfPresent(BarStyle.self, forKey: .barStyle) ?? .classic
     }
 
     /// A colour given as a string or as `{"light": …, "dark": …}`.
@@ -116,5 +118,6 @@ extension TabBarAppearance: Codable {
         try container.encode(regularLayout, forKey: .regularLayout)
         try container.encodeIfPresent(sidebarToggle, forKey: .sidebarToggle)
         try container.encode(minimizeBehavior, forKey: .minimizeBehavior)
+        try container.encode(barStyle, forKey: .barStyle)
     }
 }

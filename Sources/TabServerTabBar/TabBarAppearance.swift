@@ -133,6 +133,10 @@ public struct TabBarAppearance: Sendable, Hashable {
     /// `.tabSidebar`); their choice is kept in their session (`TabBarState.isSidebarHidden`).
     /// nil: offered when `regularLayout` is `.sidebar`. See `allowsSidebarToggle`.
     public var sidebarToggle: Bool? = nil
+    /// How the bar at the bottom is drawn: `.classic` (iOS 18, the default) or
+    /// `.floating` (iOS 26's glass capsule). The floating top bar and the sidebar of
+    /// 1024 px and wider keep their look in both.
+    public var barStyle: BarStyle = .classic
 
     /// Whether the sidebar toggle is offered: `sidebarToggle`, or by default only with the
     /// sidebar layout.

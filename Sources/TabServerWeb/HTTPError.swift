@@ -66,6 +66,13 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func internalError(_ message: String = "Something went wrong on the server.") -> HTTPError {
         HTTPError(.internalServerError, message)
     }
+    /// 429 with `Retry-After`: the client is past a budget of its own; it may try again
+    /// in `retryAfter` seconds.
+    public static func tooManyRequests(_ message: String, retryAfter: Int) -> HTTPError {
+        var headers = HTTPHeaders()
+        headers.add("Retry-After", String(max(1, retryAfter)))
+        return HTTPError(.tooManyRequests, message, headers: headers)
+    }
     /// 503: a dependency (the session store) is unavailable for now.
     public static func unavailable(_ message: String) -> HTTPError { HTTPError(.serviceUnavailable, message) }
 }

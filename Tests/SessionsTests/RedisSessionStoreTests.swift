@@ -83,14 +83,22 @@ struct RedisSessionStoreTests {
         #expect(try #require(try store.load(session.id, now: 151)).created == 100)
     }
 
-    @Test("the key's TTL is the idle timeout; a load renews it once the recorded use is a touch interval old")
+    @Test(
+        "the key's TTL is the probation TTL, then the idle timeout; a load renews it once the recorded use is a touch interval old"
+    )
     func timeToLive() throws {
         let store = RedisSessionStore(client: store.client, lifetime: SessionLifetime(idle: 600, absolute: 86_400))
         #expect(store.touchInterval == 60)
         let session = Session.new(now: 1_000)
         try store.insert(session)
+        // On probation first: a tenth of the idle timeout.
         let afterInsert = try RedisTestHelpers.timeToLive(store, session.id)
-        #expect((599...600).contains(afterInsert))
+        #expect((59...60).contains(afterInsert))
+        // Its visitor comes back: established, with the idle timeout (a probationary
+        // session's first load always takes the script); from here on, loads record the
+        // use once a touch interval.
+        #expect(try store.load(session.id, now: 1_000) != nil)
+        #expect((599...600).contains(try RedisTestHelpers.timeToLive(store, session.id)))
 
         // Shorten it by hand, as if time had passed. A load within the touch interval
         // writes nothing; the first one after it sets the TTL back to the idle time.

@@ -55,7 +55,7 @@ struct SQLiteSessionStoreMigrationTests {
         do {
             // (Closed before the store reopens: it takes the file for itself.)
             let db = try SQLiteDatabase(path: path)
-            #expect(try db.userVersion == 3)
+            #expect(try db.userVersion == SQLiteSessionStore.schemaVersion)
             let keys = try db.query("SELECT key FROM sessions ORDER BY key").compactMap { $0.first?.integer }
             #expect(keys.count == 3)
             #expect(Set(keys).count == 3, "distinct keys")

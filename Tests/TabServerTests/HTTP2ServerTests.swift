@@ -293,6 +293,7 @@ struct HTTP2ServerTests {
         arguments: [
             "bad-preface", "window-overflow", "rapid-reset", "continuation-flood", "settings-flood", "ping-flood",
             "zero-window", "too-many-streams", "idle", "idle-after-request", "slow-request", "body-too-large",
+            "lower-stream-id-closed", "lower-stream-id-open",
         ])
     func edgeCase(_ scenario: String) throws {
         let certificates = try certificates()

@@ -316,6 +316,71 @@ def idle(port, ca_file):
     passed(f"closed after {time.monotonic() - started:.1f} s without a request")
 
 
+def lower_stream_id(port, ca_file, first_closed):
+    """HEADERS on stream 5, then on stream 3 (RFC 9113 §5.1.1: a connection error of type
+    PROTOCOL_ERROR), with stream 5 already answered (`first_closed`) or still open (its
+    request not ended). Raw frames: the h2 client refuses to open a lower stream itself."""
+    PROTOCOL_ERROR = 0x1
+    GOAWAY = 0x7
+    tls = connect(port, ca_file)
+    conn = client(tls)
+    read_events(tls, conn, 1, lambda seen: any(isinstance(e, h2.events.RemoteSettingsChanged) for e in seen))
+    encoder = Encoder()
+    if first_closed:
+        tls.sendall(HeadersFrame(5, encoder.encode(request_headers("/healthz")),
+                                 flags=["END_STREAM", "END_HEADERS"]).serialize())
+        received = b""
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not any(
+                kind == 0x0 and stream == 5 and flags & 0x1 for kind, flags, stream, _ in raw_frames(received)):
+            tls.settimeout(max(0.05, deadline - time.monotonic()))
+            try:
+                data = tls.recv(65536)
+            except socket.timeout:
+                break
+            if not data:
+                fail("closed before stream 5 was answered")
+            received += data
+        if not any(kind == 0x0 and stream == 5 for kind, _, stream, _ in raw_frames(received)):
+            fail(f"stream 5 was not answered; frames {[(k, s) for k, _, s, _ in raw_frames(received)]}")
+    else:
+        tls.sendall(HeadersFrame(5, encoder.encode(request_headers("/select", "POST")),
+                                 flags=["END_HEADERS"]).serialize())
+    tls.sendall(HeadersFrame(3, encoder.encode(request_headers("/healthz")),
+                             flags=["END_STREAM", "END_HEADERS"]).serialize())
+    received = b""
+    closed = False
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        tls.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            data = tls.recv(65536)
+        except socket.timeout:
+            break
+        except (ConnectionResetError, ssl.SSLError, OSError):
+            closed = True
+            break
+        if not data:
+            closed = True
+            break
+        received += data
+    frames = raw_frames(received)
+    away = next((f for f in frames if f[0] == GOAWAY), None)
+    if away is None:
+        fail(f"no GOAWAY after HEADERS on stream 3 (closed={closed}); frames {[(k, s) for k, _, s, _ in frames]}")
+    last_stream = int.from_bytes(away[3][0:4], "big") & 0x7FFFFFFF
+    code = int.from_bytes(away[3][4:8], "big")
+    if code != PROTOCOL_ERROR:
+        fail(f"GOAWAY with error code {code}, not PROTOCOL_ERROR")
+    if last_stream != 5:
+        fail(f"GOAWAY names stream {last_stream} as the last processed, not 5")
+    if any(kind == 0x1 and stream == 3 for kind, _, stream, _ in frames):
+        fail("stream 3 was answered")
+    if not closed:
+        fail("GOAWAY, but the connection stayed open")
+    passed(f"GOAWAY PROTOCOL_ERROR last_stream_id=5 ({away[3][8:].decode(errors='replace')!r}), closed")
+
+
 def idle_after_request(port, ca_file):
     tls = connect(port, ca_file)
     conn = client(tls)
@@ -421,6 +486,8 @@ def main():
         "idle-after-request": lambda: idle_after_request(port, ca_file),
         "slow-request": lambda: slow_request(port, ca_file),
         "body-too-large": lambda: body_too_large(port, ca_file),
+        "lower-stream-id-closed": lambda: lower_stream_id(port, ca_file, first_closed=True),
+        "lower-stream-id-open": lambda: lower_stream_id(port, ca_file, first_closed=False),
     }
     if scenario not in scenarios:
         fail(f"unknown scenario {scenario!r}; one of {sorted(scenarios)}")

@@ -200,19 +200,31 @@ extension AppConfiguration {
         },
         Setting(
             flag: "memory-sessions", environment: "TABSERVER_MEMORY_SESSIONS", defaultValue: "100000",
-            help: "most sessions the memory store keeps (least recently used go first)"
+            help: "most sessions the memory store keeps (one-shot sessions go first)"
         ) { configuration, value throws(ConfigurationError) in
             let capacity = try integer(value, in: 1...100_000_000)
             if case .memory = configuration.sessions { configuration.sessions = .memory(capacity: capacity) }
         },
         Setting(
             flag: "sqlite-max-sessions", environment: "TABSERVER_SQLITE_MAX_SESSIONS", defaultValue: "3000000",
-            help: "most sessions the SQLite store keeps, about 1 GB (least recently used go first)"
+            help: "most sessions the SQLite store keeps, about 1 GB (one-shot sessions go first)"
         ) { configuration, value throws(ConfigurationError) in
             let maxSessions = try integer(value, in: 1...1_000_000_000)
             if case .sqlite(let path, _) = configuration.sessions {
                 configuration.sessions = .sqlite(path: path, maxSessions: maxSessions)
             }
+        },
+        Setting(
+            flag: "new-session-rate", environment: "TABSERVER_NEW_SESSION_RATE", defaultValue: "20",
+            help: "new sessions a second one client address (an IPv6 /64) may store; 0: no budget"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.newSessionRate = try integer(value, in: 0...1_000_000)
+        },
+        Setting(
+            flag: "new-session-burst", environment: "TABSERVER_NEW_SESSION_BURST", defaultValue: "2000",
+            help: "new sessions one client may store at once, on top of the rate"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.newSessionBurst = try integer(value, in: 1...100_000_000)
         },
         Setting(
             flag: "session-idle", environment: "TABSERVER_SESSION_IDLE", defaultValue: "2592000 (30 days)",

@@ -37,6 +37,12 @@ public struct AppConfiguration: Sendable {
     public var tabsFile = "tabs.json"
     /// Where sessions live (SQLite in `data/sessions.sqlite` unless told otherwise).
     public var sessions = SessionStoreConfiguration.standard
+    /// New sessions one client (an IPv4 address, an IPv6 /64; the address a trusted proxy
+    /// reports) may store a second, on top of `newSessionBurst` at once; 0 sets no budget.
+    /// Past it the client is still served, without a stored session (see docs/security.md).
+    public var newSessionRate = 20
+    /// New sessions one client may store at once before `newSessionRate` applies.
+    public var newSessionBurst = 2_000
     /// A session unused this long expires (30 days).
     public var sessionIdleTimeout: Duration = .seconds(30 * 86_400)
     /// A session expires this long after it was created, used or not (180 days).

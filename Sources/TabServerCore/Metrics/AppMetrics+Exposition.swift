@@ -42,6 +42,10 @@ extension AppMetrics {
             Self.single(
                 &out, "tabserver_engine_system_call_errors_total", "counter",
                 "Failed system calls on connections (epoll_ctl, 100 Continue).", engine.systemCallErrors)
+            Self.single(
+                &out, "tabserver_http2_connection_errors_total", "counter",
+                "HTTP/2 connections ended on what the client sent (protocol errors, floods, too many resets).",
+                engine.http2ConnectionErrors)
         }
         let footprint = pageAnswers.footprint
         Self.single(
@@ -94,6 +98,22 @@ extension AppMetrics {
         if let count = Self.sessionCount(base) {
             Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", count)
         }
+        let admission = base.admission
+        Self.single(
+            &out, "tabserver_sessions_created_total", "counter", "New sessions stored (users' records included).",
+            admission.created)
+        Self.single(
+            &out, "tabserver_sessions_promoted_total", "counter",
+            "Sessions established from probation because their visitor came back.", admission.promoted)
+        out += "# HELP tabserver_sessions_evicted_total Sessions evicted to make room, by where they stood.\n"
+        out += "# TYPE tabserver_sessions_evicted_total counter\n"
+        out += "tabserver_sessions_evicted_total{standing=\"probationary\"} \(admission.evictedProbationary)\n"
+        out += "tabserver_sessions_evicted_total{standing=\"established\"} \(admission.evictedEstablished)\n"
+        out += "tabserver_sessions_evicted_total{standing=\"user\"} \(admission.evictedUsers)\n"
+        Self.single(
+            &out, "tabserver_sessions_refused_total", "counter",
+            "New sessions not stored because their client was past its budget (served without one).",
+            sources.newSessionsRefused())
         return out
     }
 

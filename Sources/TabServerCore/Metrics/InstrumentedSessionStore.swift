@@ -49,6 +49,7 @@ final class InstrumentedSessionStore: SessionStore {
 
     func checkReady() -> Bool { base.checkReady() }
     var undecodableSessions: Int { base.undecodableSessions }
+    var admission: SessionAdmissionCounts { base.admission }
 
     func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         try measure(.load) { () throws(SessionStoreError) in try base.loadOptimistically(id, now: now) }

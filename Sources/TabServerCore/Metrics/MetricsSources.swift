@@ -15,6 +15,8 @@ struct MetricsSources: Sendable {
     let hooksQueued: @Sendable () -> Int
     /// Hook events dropped because their lane was full.
     let hooksDropped: @Sendable () -> Int
+    /// New sessions the per-client budget refused to store.
+    let newSessionsRefused: @Sendable () -> Int
     /// Jobs the work lanes took: requests that would have waited, and these expositions.
     let workLaneJobs: @Sendable () -> Int
     /// Web Push's lines, when it is on.

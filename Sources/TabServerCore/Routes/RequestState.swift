@@ -25,6 +25,10 @@ struct RequestState {
     /// A new session's own random token, which it gets when it is stored (and which
     /// pages rendered by that same request must carry).
     private(set) var ownToken: SessionID?
+    /// Set when this request's new session may not be stored: its client is past its
+    /// budget of new sessions (`TabServerResponder.newSessions`). Its page is served as a
+    /// visitor without a session sees it, with the shared signed token.
+    private(set) var newSessionRefused = false
     /// Observer events of this attempt, delivered once the session write succeeds.
     var events: [HookEvent] = []
 
@@ -87,8 +91,12 @@ struct RequestState {
             // its own when it is stored (`TabServerResponder.commit`).
             session = Session.new(now: now)
             session.csrfToken = app.formTokens.token(now: now)
-            ownToken = .generate()
             isNewSession = true
+            if let budget = app.newSessions, !budget.allows(clientKey) {
+                newSessionRefused = true
+            } else {
+                ownToken = .generate()
+            }
         }
         if let user { session = try signIn(user, browser: session, store: store, now: now) }
         loaded = session
@@ -120,6 +128,10 @@ struct RequestState {
         fetched = .some(found)
         return found
     }
+
+    /// Whom this request's new session is counted against: the client address (the one a
+    /// trusted proxy reports), an IPv6 /64.
+    var clientKey: ClientKey { ClientKey(address: app.configuration.trustedProxies.origin(of: request).client) }
 
     /// The raw value of the session cookie, read from the head once per request.
     mutating func cookie(_ name: String) -> String? {

@@ -53,6 +53,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let readsEverythingAtOnce: Bool
     /// `store.insertsAtOnce`, asked once.
     let insertsAtOnce: Bool
+    /// Each client's budget of new sessions (nil: none, `newSessionRate` 0).
+    let newSessions: ClientBudget?
+    /// New sessions refused by the budget: counted, and logged once per episode.
+    let newSessionRefusals = ErrorEpisode()
     /// Web Push (nil when off: see `PushFeature`).
     let push: PushFeature?
     /// Every page's `Speculation-Rules` value: the rules' URL, quoted.
@@ -86,6 +90,9 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         self.appHooks = hooks
         self.clock = clock
         formTokens = configuration.csrfSecret.map { FormTokenSigner(secret: Array($0.utf8)) } ?? .random()
+        newSessions =
+            configuration.newSessionRate > 0
+            ? ClientBudget(rate: Double(configuration.newSessionRate), burst: configuration.newSessionBurst) : nil
         router = Self.makeRouter()
         let trust = configuration.trustedProxies
         let hookLanes = LaneQueue(lanes: Self.hookLaneCount, capacity: Self.hookLaneCapacity)
@@ -105,6 +112,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                     sources: MetricsSources(
                         store: store, events: events, pageAnswers: pageAnswers, hooksWaiting: { hookLanes.waiting },
                         hooksQueued: { hookLanes.accepted }, hooksDropped: { hookOverflow.total },
+                        newSessionsRefused: { [newSessionRefusals] in newSessionRefusals.total },
                         workLaneJobs: { workLanes.accepted }, push: Self.pushExposition(push))))
         }
         if let backup { library.append(AdminBackupStep(backup: backup)) }
@@ -557,6 +565,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         do {
             if state.isNewSession {
                 guard !session.isDefault(for: state.controller) else { return .done(cookie: nil) }
+                if let refusal = refuseNewSession(state) { return refusal }
                 // Its pages carried the signed token shared by cookieless pages; from now on
                 // its forms carry a random token of its own, checked against the stored one.
                 session.csrfToken = state.ownToken ?? .generate()
@@ -574,6 +583,30 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         } catch {
             return .failed(Self.unsaved)
         }
+    }
+
+    /// Whether the budget keeps this request's new session from being stored: then a page
+    /// is answered without one (no cookie), and a post, whose change would be lost, is
+    /// answered 429 with `Retry-After`. Nil when it may be stored (its unit is taken).
+    private func refuseNewSession(_ state: borrowing RequestState) -> CommitResult? {
+        guard let newSessions else { return nil }
+        let client = state.clientKey
+        var retryAfter = 1
+        if !state.newSessionRefused {
+            guard case .refused(let seconds) = newSessions.take(client) else { return nil }
+            retryAfter = seconds
+        }
+        if let count = newSessionRefusals.record() {
+            log?.write(
+                "tabserver: new sessions refused for \(client) (past \(newSessions.burst) at once and \(Int(newSessions.rate))/s; \(count) since the last line): served without a session",
+                level: .warn)
+        }
+        let method = state.request.method
+        guard method != .get, method != .head else { return .done(cookie: nil) }
+        return .failed(
+            .tooManyRequests(
+                "Too many new visitors come from your network right now, so this could not be saved. Please try again in a moment.",
+                retryAfter: retryAfter))
     }
 
     /// Writes a signed-in user's record if this request changed it (a new one only when it

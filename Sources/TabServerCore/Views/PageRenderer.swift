@@ -50,7 +50,10 @@ struct PageRenderer: Sendable {
     /// URLs of the shipped assets, with content hashes, computed once.
     struct Assets: Sendable {
         let css: String
+        /// The floating bar's styles and its scrub gesture (`"barStyle": "floating"`).
+        let barCSS: String
         let script: String
+        let scrubScript: String
         let liveScript: String
         /// Registers the service worker and shows the app badge.
         let installScript: String
@@ -68,7 +71,9 @@ struct PageRenderer: Sendable {
 
         init(files: StaticFiles, basePath: String) {
             css = files.url(for: "css/app.css", prefix: basePath)
+            barCSS = files.url(for: "css/floating-bar.css", prefix: basePath)
             script = files.url(for: "js/app.js", prefix: basePath)
+            scrubScript = files.url(for: "js/tab-scrub.js", prefix: basePath)
             liveScript = files.url(for: "js/live.js", prefix: basePath)
             installScript = files.url(for: "js/install.js", prefix: basePath)
             worker = basePath + InstalledAppStep.workerPath
@@ -417,6 +422,7 @@ struct PageRenderer: Sendable {
             "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
             "appName": .string(appName), "title": .string(title), "base": .string(basePath),
             "css": .string(assets.css), "script": .string(assets.script),
+            "barCSS": .string(assets.barCSS), "scrubScript": .string(assets.scrubScript),
             "liveScript": .string(assets.liveScript), "installScript": .string(assets.installScript),
             "worker": serviceWorker ? .string(assets.worker) : .null, "workerScope": .string(assets.workerScope),
             "manifest": .string(assets.manifest + "?lang=" + language.code),

@@ -63,7 +63,8 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    static func parse(_ text: String) -> [UInt8]? {
+    /// The address's bytes (4 for IPv4, 16 for IPv6), nil when it is neither.
+    package static func parse(_ text: String) -> [UInt8]? {
         // IPv4 by hand (`dottedQuad` takes what inet_pton takes), IPv6 by inet_pton.
         if let v4 = dottedQuad(text) { return v4 }
         var v6 = in6_addr()
