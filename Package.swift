@@ -78,6 +78,7 @@ let package = Package(
         // HTTP/2 (libnghttp2): one server session per connection, bytes in and out; no nghttp2 type leaves it.
         .target(name: "TabServerHTTP2", dependencies: ["CNGHTTP2"]),
         .target(name: "TabServerGzip", dependencies: ["CZlib"]),
+        // libcrypto: hashes, HMAC, CSPRNG, and for Web Push P-256 (ECDH, ES256) and AES-128-GCM.
         .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
         .target(name: "TabServerSQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
         .target(
@@ -91,6 +92,14 @@ let package = Package(
         .target(name: "TabServerRedisConfiguration"),
         .target(name: "TabServerMustache"),
         .target(name: "TabServerTabBar"),
+        // Web Push as protocol: VAPID (RFC 8292), payload encryption (RFC 8291, aes128gcm of
+        // RFC 8188), subscriptions, Declarative Web Push payloads; no I/O but its key file.
+        .target(name: "TabServerWebPush", dependencies: ["TabServerCrypto"]),
+        // Posting push messages to push services: HTTPS (libssl's client side), SSRF-safe
+        // addresses, bounded time and size, a bounded queue on threads of its own.
+        .target(
+            name: "TabServerPushDelivery",
+            dependencies: ["TabServerWebPush", "TabServerTLS", "TabServerThreads", "TabServerCrypto"]),
         .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
         .target(
             name: "TabServerSessions",
@@ -102,7 +111,7 @@ let package = Package(
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
-                "TabServerGzip",
+                "TabServerGzip", "TabServerWebPush", "TabServerPushDelivery",
             ]),
         .target(
             name: "TabServerRedisSessions",
@@ -114,7 +123,7 @@ let package = Package(
             name: "TabServer",
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
-                "TabServerTabBar", "TabServerWeb",
+                "TabServerTabBar", "TabServerWeb", "TabServerWebPush",
             ]),
 
         // The demo store: one app built on the library, as any other package would.
@@ -140,6 +149,9 @@ let package = Package(
             dependencies: ["TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerWeb"]),
         .testTarget(name: "HTTP2Tests", dependencies: ["TabServerHTTP2"]),
         .testTarget(name: "CryptoTests", dependencies: ["TabServerCrypto", "TabServerGzip"]),
+        .testTarget(
+            name: "WebPushTests",
+            dependencies: ["TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting"]),
         .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),
         .testTarget(
             name: "SessionsTests",
@@ -155,7 +167,7 @@ let package = Package(
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
-                "TabServerRedisConfiguration",
+                "TabServerRedisConfiguration", "TabServerWebPush", "TabServerCrypto",
             ]),
         .testTarget(
             name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],

@@ -80,6 +80,53 @@ if (!settings.enabled) {
       event.respondWith(asset(request));
     }
   });
+
+  // Web Push (the opt-in on More): the server's message sets the app badge and, where
+  // the visitor asked for them, shows a notification. Its JSON is Declarative Web Push
+  // when it has a notification (Safari 18.4+ shows those without this handler); a
+  // badge-only message is {"app_badge": N}.
+  self.addEventListener("push", (event) => event.waitUntil(pushed(event)));
+
+  // A tap on a notification opens its page (one of this app's), in a window already
+  // open when there is one.
+  self.addEventListener("notificationclick", (event) => {
+    event.notification.close();
+    const target = new URL((event.notification.data || {}).navigate || base + "/", location.href);
+    if (target.origin !== location.origin || !inApp(target.pathname)) return;
+    event.waitUntil((async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((client) => "focus" in client);
+      if (open) {
+        await open.focus();
+        if ("navigate" in open) await open.navigate(target.href).catch(() => {});
+        return;
+      }
+      await self.clients.openWindow(target.href);
+    })());
+  });
+}
+
+async function pushed(event) {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = {};
+  }
+  const notification = message.web_push === 8030 && message.notification ? message.notification : null;
+  let badge = typeof message.app_badge === "number" ? message.app_badge : null;
+  if (badge === null && notification && notification.app_badge !== undefined) badge = Number(notification.app_badge);
+  if (badge !== null && Number.isFinite(badge) && "setAppBadge" in navigator) {
+    const done = badge > 0 ? navigator.setAppBadge(badge)
+      : navigator.clearAppBadge ? navigator.clearAppBadge() : navigator.setAppBadge(0);
+    await Promise.resolve(done).catch(() => {});
+  }
+  if (notification && typeof notification.title === "string") {
+    await self.registration.showNotification(notification.title, {
+      body: notification.body || "", tag: notification.tag, lang: notification.lang, dir: notification.dir || "auto",
+      data: { navigate: notification.navigate },
+    });
+  }
 }
 
 // The header that asks the server for the page's cache key.

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Tap to page on a mobile network (issue #20, item 7): Debian's Chromium, driven by
+"""Tap to page on a mobile network, on a phone on a bad day: Debian's Chromium, driven by
 Selenium and the DevTools protocol, emulating an iPhone on a slow network
 (`Network.emulateNetworkConditions`: 150 ms latency, 1.6 Mbps down, 750 kbps up), taps
-bar items with a touch pointer, JavaScript on and off, and prints a markdown table:
+bar items with a touch pointer, JavaScript on and off, with the CPU throttled 4x
+(`Emulation.setCPUThrottlingRate`; `--cpu-slowdown 1` for none), and prints a markdown
+table (the layout shifts across each tap from `PerformanceTimeline`'s layout-shift
+entries, and the page's script gzip'd, beside it):
 
 - tap → item shown selected (target ≤ 50 ms)
 - tap → new heading (target ≤ 260 ms: one round trip plus render), the tapped tab's
@@ -54,6 +57,7 @@ from selenium.webdriver.common.by import By
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("SE_OFFLINE", "true")
 
+CPU_SLOWDOWN = 4.0
 NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
            "uploadThroughput": 750_000 / 8}
 IPHONE_UA = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
@@ -131,7 +135,16 @@ def make_driver(js: bool) -> webdriver.Chrome:
     driver.set_page_load_timeout(60)
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", NETWORK)
+    # A phone on a bad day: its CPU four times slower than this machine's core.
+    driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    driver.execute_cdp_cmd("PerformanceTimeline.enable", {"eventTypes": ["layout-shift"]})
     return driver
+
+
+# Layout shifts seen since the last read of the log (PerformanceTimeline events, which
+# come with JavaScript off too), summed as CLS is: every shift counts here, even one
+# right after the tap (CLS leaves those out), so 0 means nothing moved at all.
+SHIFTS: list[float] = []
 
 
 def network_events(driver) -> list[dict]:
@@ -140,6 +153,10 @@ def network_events(driver) -> list[dict]:
         message = json.loads(entry["message"])["message"]
         if message["method"].startswith("Network."):
             events.append(message)
+        elif message["method"] == "PerformanceTimeline.timelineEventAdded":
+            shift = message["params"]["event"].get("layoutShiftDetails")
+            if shift:
+                SHIFTS.append(shift["value"])
     return events
 
 
@@ -189,6 +206,7 @@ def one_tap(driver, base: str, target: str, js: bool) -> dict:
     if js:
         driver.execute_script(_WATCH, target)
     network_events(driver)
+    SHIFTS.clear()
     started = time.monotonic()
     tap(driver, button)
     selected = heading = float("nan")
@@ -250,6 +268,7 @@ def one_tap(driver, base: str, target: str, js: bool) -> dict:
         "prefetches": sum(1 for r in sent if r["prefetch"]),
         "bytes": sum(r["bytes"] for r in own),
         "urls": [f"{r['method']} {r['url']}" + (" (prefetch)" if r["prefetch"] else "") for r in sent],
+        "shift": sum(SHIFTS),
     }
 
 
@@ -270,6 +289,25 @@ def run_mode(base: str, js: bool, taps: int, prepared: bool) -> list[dict]:
         driver.quit()
 
 
+def script_before_interaction(base: str) -> tuple[int, int]:
+    """The page's scripts as the browser gets them (gzip'd), in bytes: all it loads, and
+    app.js alone (what a tap needs; live.js and install.js are not needed for one)."""
+    import gzip
+    import re
+    with urllib.request.urlopen(base + "/tabs/featured", timeout=10) as answer:
+        page = answer.read().decode()
+    total = app = 0
+    for src in re.findall(r'<script src="([^"]+)"', page):
+        request = urllib.request.Request(base + src, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            body = answer.read()
+            size = len(body) if answer.headers.get("Content-Encoding") == "gzip" else len(gzip.compress(body, 9))
+        total += size
+        if "/js/app." in src:
+            app = size
+    return total, app
+
+
 def median(results: list[dict], key: str) -> float:
     return statistics.median(r[key] for r in results)
 
@@ -284,24 +322,31 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=5)
     parser.add_argument("--label", default="")
     parser.add_argument("--json", action="store_true", help="print the raw taps as JSON too")
+    parser.add_argument("--cpu-slowdown", type=float, default=4, help="CDP CPU throttling rate (1: none)")
     args = parser.parse_args()
+    global CPU_SLOWDOWN
+    CPU_SLOWDOWN = args.cpu_slowdown
     process, base = start_server(args.binary.resolve(), args.root.resolve())
     try:
         modes = {"JS on": run_mode(base, True, args.taps, prepared=False),
                  "JS on, prepared tab": run_mode(base, True, args.taps, prepared=True),
                  "JS off": run_mode(base, False, args.taps, prepared=True)}
+        scripts, app_script = script_before_interaction(base)
     finally:
         stop(process)
     if args.json:
         print(json.dumps(modes, indent=1))
     label = f" ({args.label})" if args.label else ""
-    print(f"| {args.taps} taps each, median{label} | tap → item selected | tap → new heading "
-          "| requests per tap | prefetches per tap | bytes on the wire per tap |")
-    print("|---|---|---|---|---|---|")
+    print(f"CPU {CPU_SLOWDOWN:g}x slower, {NETWORK['latency']} ms latency{label}; targets: selected ≤ 50 ms, "
+          "a prepared tab ≤ 120 ms, an unprepared tap ≤ 300 ms, no layout shift, script ≤ 12 KB gzip'd")
+    print(f"| {args.taps} taps each, median | tap → item selected | tap → new heading "
+          "| requests per tap | prefetches per tap | bytes on the wire per tap | layout shift (sum, worst tap) |")
+    print("|---|---|---|---|---|---|---|")
     for name, results in modes.items():
         print(f"| {name} | {median(results, 'selected'):.0f} ms | {median(results, 'heading'):.0f} ms "
               f"| {median(results, 'requests'):g} | {median(results, 'prefetches'):g} "
-              f"| {median(results, 'bytes'):,.0f} B |")
+              f"| {median(results, 'bytes'):,.0f} B | {max(r['shift'] for r in results):.4f} |")
+    print(f"script the page loads, gzip'd: {scripts:,} B in all; app.js (what a tap needs) {app_script:,} B")
 
 
 if __name__ == "__main__":

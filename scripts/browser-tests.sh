@@ -60,6 +60,10 @@ if ((${#missing[@]})) || [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver
     "${packages[@]}" >/dev/null
 fi
 
+# The Web Push checks' packages (Tests/push/requirements.txt: also what scripts/test.sh
+# installs), pinned, so a second run installs nothing.
+"$venv/bin/pip" install -q --disable-pip-version-check -r Tests/push/requirements.txt
+
 binary=${TABSERVER_BINARY:-.build/debug/tabserver}
 if [[ ! -x "$binary" ]]; then
   echo "browser-tests: $binary is missing: run 'swift build' first" >&2

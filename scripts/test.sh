@@ -21,6 +21,9 @@ fi
 # Python's h2 for the HTTP/2 edge cases the Swift suite "HTTP/2 on the engine" plays
 # (Tests/http2/h2_edge_cases.py); pinned, so a second run installs nothing.
 "$venv/bin/pip" install -q -r Tests/http2/requirements.txt
+# http-ece, py-vapid and PyJWT: independent checks of our Web Push messages
+# (Tests/push/push_check.py, run by the Swift suites "Push delivery" and "Push in the app").
+"$venv/bin/pip" install -q -r Tests/push/requirements.txt
 
 echo "== swift format lint"
 swift format lint --strict -r Sources Tests Package.swift Examples/Notes/Sources Examples/Notes/Tests Examples/Notes/Package.swift Examples/FirstTabApp/Sources Examples/FirstTabApp/Tests Examples/FirstTabApp/Package.swift

@@ -66,8 +66,46 @@
   const left = new Map();
   const keepAtMost = 24;
   let entryKey = (history.state && history.state.tabserver) || newKey();
+  // The entry's place in this window's history, so Back (lower) is told from Forward.
+  let entryIndex = (history.state && history.state.tabserverIndex) || 0;
   function newKey() { return Math.random().toString(36).slice(2) + Date.now().toString(36); }
-  history.replaceState({ ...(history.state || {}), tabserver: entryKey }, "");
+  history.replaceState({ ...(history.state || {}), tabserver: entryKey, tabserverIndex: entryIndex }, "");
+
+  // What a move from one page to another is, as UIKit animates it: "push" (deeper into
+  // a tab, or a row of More), "pop" (back up, or Back), "switch" (another tab: no slide),
+  // or null (the same page). `how` is swapIn's; `back` tells Back from Forward.
+  const depthOf = (url) => new URL(url, location.href).pathname.slice(base.length).split("/").filter(Boolean).length;
+  function transitionType(from, to, how, back) {
+    if (withoutHash(from) === withoutHash(to)) return null;
+    if (how === "none") return back ? "pop" : "push";
+    const fromTab = tabOf(from);
+    const toTab = tabOf(to);
+    if (fromTab === "more" && toTab !== "more" && withoutHash(from).endsWith("/more")) return "push";
+    if (fromTab !== toTab) return toTab === "more" && how === "push" ? "pop" : "switch";
+    return depthOf(to) < depthOf(from) ? "pop" : "push";
+  }
+  const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+  // Between documents (a post the browser sends itself, a page this script did not
+  // show): the old page names the type, the new one takes it up.
+  const transitionKey = "tabserver:transition";
+  addEventListener("pageswap", (event) => {
+    const activation = event.activation;
+    if (!event.viewTransition || !activation || !activation.entry) return;
+    const traverse = activation.navigationType === "traverse";
+    const back = traverse && window.navigation && navigation.currentEntry
+      && activation.entry.index < navigation.currentEntry.index;
+    const type = transitionType(location.href, activation.entry.url, traverse ? "none" : "push", back);
+    try { sessionStorage.setItem(transitionKey, type || ""); } catch { /* private mode */ }
+    if (type === "push" || type === "pop") event.viewTransition.types.add(type);
+    else event.viewTransition.skipTransition();
+  });
+  addEventListener("pagereveal", (event) => {
+    let type = "";
+    try { type = sessionStorage.getItem(transitionKey) || ""; sessionStorage.removeItem(transitionKey); } catch { /* private mode */ }
+    if (!event.viewTransition) return;
+    if (type === "push" || type === "pop") event.viewTransition.types.add(type);
+    else if (type) event.viewTransition.skipTransition();
+  });
 
   function currentParts() {
     return {
@@ -229,8 +267,9 @@
 
   // Puts a page's parts on screen and records it in history (`how`: "push", "replace",
   // or "none" for Back and Forward, whose entry is already there).
-  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null } = {}) {
+  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null, back = false } = {}) {
     const samePage = parts.url === shown;
+    const type = transitionType(shown, parts.url, how, back);
     const anchorTop = submitter && samePage && submitter.isConnected ? submitter.getBoundingClientRect().top : null;
     if (!samePage) rememberScroll();
     if (how === "push" || how === "none") keepLeftPage();
@@ -251,9 +290,10 @@
       document.title = parts.title;
       if (how === "push") {
         entryKey = newKey();
-        history.pushState({ tabserver: entryKey }, "", fullUrl);
+        entryIndex += 1;
+        history.pushState({ tabserver: entryKey, tabserverIndex: entryIndex }, "", fullUrl);
       } else if (how === "replace") {
-        history.replaceState({ ...(history.state || {}), tabserver: entryKey }, "", fullUrl);
+        history.replaceState({ ...(history.state || {}), tabserver: entryKey, tabserverIndex: entryIndex }, "", fullUrl);
       } else if (key) {
         entryKey = key;
       }
@@ -280,9 +320,16 @@
       updateShortcuts();
       schedulePrefetch();
     };
-    // A tap shows its page in this frame: no cross-fade to wait for.
-    if (!samePage && how === "push" && document.startViewTransition && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
-      document.startViewTransition(swap);
+    // A push or a pop slides (the chrome stays put); a tab switch shows its page in this
+    // frame, as UIKit swaps tabs: no transition to wait for.
+    if (type) document.documentElement.dataset.lastTransition = type;
+    if ((type === "push" || type === "pop") && document.startViewTransition && !reducedMotion()) {
+      try {
+        document.startViewTransition({ update: swap, types: [type] });
+      } catch {
+        // A browser without transition types: the plain cross-fade.
+        document.startViewTransition(swap);
+      }
     } else {
       swap();
     }
@@ -441,14 +488,35 @@
     const kept = key && left.get(key);
     if (!kept || kept.url !== withoutHash(location.href)) { window.location.reload(); return; }
     left.delete(key);
-    swapIn(kept, "none", { key });
+    const index = (event.state && event.state.tabserverIndex) || 0;
+    const back = index < entryIndex;
+    entryIndex = index;
+    swapIn(kept, "none", { key, back });
     revisit(location.href);
   });
   async function revisit(url) {
     try {
       const response = await fetch(url, { credentials: "same-origin" });
-      if (response.ok && withoutHash(url) === shown) takeBar(await response.text());
+      if (!response.ok || withoutHash(url) !== shown) return;
+      const text = await response.text();
+      takeBar(text);
+      takeTokens(text);
     } catch { /* offline: the page stays as it was */ }
+  }
+  // The forms' token of a fresh copy of the page (the session may have been made or
+  // changed since this copy was rendered).
+  function takeTokens(text) {
+    const fresh = new DOMParser().parseFromString(text, "text/html").querySelector('input[name="csrf"]');
+    if (!fresh) return;
+    for (const field of document.querySelectorAll('input[name="csrf"]')) field.value = fresh.value;
+    for (const holder of document.querySelectorAll("[data-csrf]")) holder.dataset.csrf = fresh.value;
+  }
+
+  // A page the browser prerendered (speculation rules) was fetched as a prefetch: not a
+  // visit, with the token and badges of that moment. Shown, it is visited now, and its
+  // bar and tokens are brought up to date from the answer.
+  if (document.prerendering) {
+    document.addEventListener("prerenderingchange", () => revisit(location.href), { once: true });
   }
 
   rememberPlace(shown);

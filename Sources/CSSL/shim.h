@@ -50,4 +50,9 @@ static inline int cssl_ctx_add_chain_certificate(SSL_CTX *context, X509 *certifi
     return (int)SSL_CTX_add0_chain_cert(context, certificate);
 }
 
+/// SSL_set_tlsext_host_name (a macro): the server name (SNI) a client asks for.
+static inline int cssl_set_server_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
 #endif

@@ -2,7 +2,7 @@
 // The library product's one import: `import TabServer` brings the app layer and the
 // modules its public API is written in: the HTTP values (`HTTPRequest`, `HTTPResponse`,
 // `LogSink`), the web layer (`Router`, `HTTPError`, `FieldError`, `FormData`), the tab
-// model (`Tab`, `TabBarState`), template values (`MustacheValue`), the configuration's
+// model (`Tab`, `TabBarState`), template values (`MustacheValue`), Web Push messages (`PushMessage`), the configuration's
 // flags (`AppConfiguration.parse`), and `AppServer`. Sessions, the stores, the engine and
 // the C wrappers stay behind it: an app that needs one imports it by name.
 @_exported import TabServerCore
@@ -11,3 +11,4 @@
 @_exported import TabServerProcess
 @_exported import TabServerTabBar
 @_exported import TabServerWeb
+@_exported import TabServerWebPush

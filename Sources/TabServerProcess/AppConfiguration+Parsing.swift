@@ -9,7 +9,10 @@ extension AppConfiguration {
     /// in this order too, so `--memory-sessions`, `--sqlite-max-sessions`,
     /// `--redis-prefix` and `--redis-wait-replicas` (after `--sessions`)
     /// refine the store it chose, whatever order the flags came in.
-    public static let settings: [Setting] = [
+    public static let settings: [Setting] = baseSettings + pushSettings
+
+    /// The settings besides Web Push's.
+    static let baseSettings: [Setting] = [
         Setting(
             flag: "host", environment: "TABSERVER_HOST", defaultValue: "127.0.0.1",
             help: "address to bind (0.0.0.0 for all)"

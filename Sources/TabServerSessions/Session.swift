@@ -13,13 +13,20 @@ public struct Session: Sendable, Hashable {
     public var language: String?
     /// A message for the next page shown (a vetoed selection), shown once.
     public var notice: Notice? {
-        get { noticeBox?.notice }
-        set { noticeBox = newValue.map(NoticeBox.init) }
+        get { rare?.notice }
+        set { rare = RareParts.with(notice: newValue, pushSubscriptions: pushSubscriptions) }
     }
-    /// `notice` held by reference: it is rare, and inline its 32 bytes would make every
-    /// session a size class larger in a store's memory (measured: 514 B a session at
-    /// 100,000 sessions in the memory store, the target being 512).
-    private var noticeBox: NoticeBox?
+    /// The browsers that asked for push messages (Web Push), oldest first: this browser's
+    /// own for an anonymous visitor, every device's in a signed-in user's record. At most
+    /// `PushSubscriptionRecord.maximumPerSession`.
+    public var pushSubscriptions: [PushSubscriptionRecord] {
+        get { rare?.pushSubscriptions ?? [] }
+        set { rare = RareParts.with(notice: notice, pushSubscriptions: newValue) }
+    }
+    /// `notice` and `pushSubscriptions` held by reference: they are rare, and inline they
+    /// would make every session a size class larger in a store's memory (measured: 514 B
+    /// a session at 100,000 sessions in the memory store, the target being 512).
+    private var rare: RareParts?
     /// The tab order when the visitor opened More → Edit (nil when not customizing), so
     /// Done can tell `didEndCustomizing` whether anything changed.
     public var customizationStart: [String]?
@@ -58,7 +65,7 @@ public struct Session: Sendable, Hashable {
         lastSeen: Int64, revision: Int, mergedUser: SessionID? = nil
     ) {
         self.mergedUser = mergedUser
-        self.noticeBox = notice.map(NoticeBox.init)
+        self.rare = RareParts.with(notice: notice, pushSubscriptions: [])
         self.customizationStart = customizationStart
         self.id = id
         self.csrfToken = csrfToken
@@ -89,13 +96,28 @@ extension Session {
     }
 }
 
-/// An immutable notice behind a reference, compared and hashed by its value.
-private final class NoticeBox: Sendable, Hashable {
-    let notice: Notice
+/// A session's rare parts behind a reference, immutable, compared and hashed by value.
+private final class RareParts: Sendable, Hashable {
+    let notice: Notice?
+    let pushSubscriptions: [PushSubscriptionRecord]
 
-    init(_ notice: Notice) { self.notice = notice }
+    private init(notice: Notice?, pushSubscriptions: [PushSubscriptionRecord]) {
+        self.notice = notice
+        self.pushSubscriptions = pushSubscriptions
+    }
 
-    static func == (left: NoticeBox, right: NoticeBox) -> Bool { left.notice == right.notice }
+    /// The parts, or nil when there are none (most sessions).
+    static func with(notice: Notice?, pushSubscriptions: [PushSubscriptionRecord]) -> RareParts? {
+        notice == nil && pushSubscriptions.isEmpty
+            ? nil : RareParts(notice: notice, pushSubscriptions: pushSubscriptions)
+    }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(notice) }
+    static func == (left: RareParts, right: RareParts) -> Bool {
+        left.notice == right.notice && left.pushSubscriptions == right.pushSubscriptions
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(notice)
+        hasher.combine(pushSubscriptions)
+    }
 }

@@ -44,7 +44,8 @@ public enum SessionCodec {
         encode(session.state, into: &writer)
         // Optional tail entries, each tagged (absent in sessions written before they
         // existed): 1 the merged user, 2 the app's values, 3 the sidebar choice, 4 the
-        // hide and show choices, 5 the collapsed sidebar groups.
+        // hide and show choices, 5 the collapsed sidebar groups, 6 the push subscriptions
+        // (a versioned part of its own: see `SessionCodec+PushSubscriptions.swift`).
         if let merged = session.mergedUser {
             writer.byte(1)
             writer.id(merged)
@@ -69,6 +70,7 @@ public enum SessionCodec {
             writer.byte(5)
             writer.strings(session.state.collapsedGroups)
         }
+        encodePushSubscriptions(session, into: &writer)
     }
 
     /// The session stored as `bytes` under `id` at `revision`; throws when the bytes are
@@ -96,6 +98,7 @@ public enum SessionCodec {
             var sidebarHidden: Bool? = nil
             var hiddenChoices: [String: Bool] = [:]
             var collapsedGroups: [String] = []
+            var pushSubscriptions: [PushSubscriptionRecord] = []
             var lastTag: UInt8 = 0
             while !reader.isAtEnd {
                 let tag = try reader.byte()
@@ -128,6 +131,8 @@ public enum SessionCodec {
                     guard Set(collapsedGroups).count == collapsedGroups.count else {
                         throw SessionBytesReader.Malformed()
                     }
+                case pushSubscriptionsTag:
+                    pushSubscriptions = try decodePushSubscriptions(&reader)
                 default:
                     throw SessionBytesReader.Malformed()
                 }
@@ -139,6 +144,7 @@ public enum SessionCodec {
                 id: id, csrfToken: csrf, state: state, language: language, notice: notice, customizationStart: start,
                 created: created, lastSeen: lastSeen, revision: revision, mergedUser: merged)
             session.appValues = appValues
+            session.pushSubscriptions = pushSubscriptions
             return session
         } catch {
             throw SessionStoreError("session \(id) is malformed")

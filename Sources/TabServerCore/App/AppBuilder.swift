@@ -87,13 +87,14 @@ enum AppBuilder {
             library: library, basePath: configuration.basePath, appName: configuration.appName,
             assets: PageRenderer.Assets(files: files, basePath: configuration.basePath),
             serviceWorker: configuration.serviceWorker)
+        let push = try PushFeature.make(configuration, store: baseStore, log: log)
         var content = setup.content
         if let fallback = setup.fallback { content.fallback = fallback }
         let responder = TabServerResponder(
             configuration: configuration, tabs: tabs, store: store, views: views, content: content,
             files: files, localizer: localizer, hooks: setup.hooks, events: events, routes: routes,
             middleware: setup.middleware, metrics: metrics, log: log,
-            backup: BackupEndpoint(store: baseStore, log: log), clock: setup.clock)
+            backup: BackupEndpoint(store: baseStore, log: log), push: push, clock: setup.clock)
         return Application.Built(responder: responder, tabs: tabs, store: baseStore, metrics: metrics)
     }
 }

@@ -85,6 +85,8 @@ public struct AppConfiguration: Sendable {
     public var metrics = false
     /// Access log and server messages as text lines or JSON objects, one per line.
     public var logFormat = LogFormat.text
+    /// Web Push for the installed app (off unless `push.vapidKeyPath` is set).
+    public var push = PushConfiguration()
 
     /// The embedded defaults.
     public init() {}

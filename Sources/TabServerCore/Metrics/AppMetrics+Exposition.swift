@@ -77,6 +77,7 @@ extension AppMetrics {
             &out, "tabserver_work_lane_jobs_total", "counter",
             "Requests run on a work lane (they would have waited on the store or a busy visitor) and metrics scrapes.",
             sources.workLaneJobs())
+        if let push = sources.push { out += push() }
         out += "# HELP tabserver_session_store_errors_total Session store calls that failed, by operation.\n"
         out += "# TYPE tabserver_session_store_errors_total counter\n"
         for operation in StoreOperation.allCases {

@@ -19,4 +19,6 @@ struct MetricsSources: Sendable {
     let newSessionsRefused: @Sendable () -> Int
     /// Jobs the work lanes took: requests that would have waited, and these expositions.
     let workLaneJobs: @Sendable () -> Int
+    /// Web Push's lines, when it is on.
+    var push: (@Sendable () -> String)? = nil
 }

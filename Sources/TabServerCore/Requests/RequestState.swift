@@ -203,6 +203,9 @@ struct RequestState: Sendable {
             record.language = record.language ?? browser.language
             if record.appValues.isEmpty { record.appValues = browser.appValues }
             record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
+            for subscription in browser.pushSubscriptions where !record.pushSubscriptions.contains(subscription) {
+                record.pushSubscriptions = record.pushSubscriptions.adding(subscription)
+            }
         }
         userRecord = record
         var session = browser
@@ -212,6 +215,7 @@ struct RequestState: Sendable {
         session.state.badgeOverrides.merge(record.state.badgeOverrides) { _, mine in mine }
         session.language = record.language
         session.appValues = record.appValues
+        session.pushSubscriptions = record.pushSubscriptions
         return session
     }
 
@@ -224,6 +228,7 @@ struct RequestState: Sendable {
         part.state.badgeOverrides = storedBrowser.state.badgeOverrides
         part.language = storedBrowser.language
         part.appValues = storedBrowser.appValues
+        part.pushSubscriptions = storedBrowser.pushSubscriptions
         // Whatever the browser chooses from now on while signed out (or the app sets for it)
         // stays its own: it merges into this user only on its first signed-in request.
         part.mergedUser = userRecord?.id ?? part.mergedUser
@@ -236,6 +241,7 @@ struct RequestState: Sendable {
         record.state.order = session.state.order
         record.language = session.language
         record.appValues = session.appValues
+        record.pushSubscriptions = session.pushSubscriptions
         // Only the badges this request changed are the user's; the browser's own stay its own.
         let before = loaded?.state.badgeOverrides ?? [:]
         for tabID in Set(before.keys).union(session.state.badgeOverrides.keys)

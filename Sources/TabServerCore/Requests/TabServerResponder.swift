@@ -57,6 +57,10 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let newSessions: ClientBudget?
     /// New sessions refused by the budget: counted, and logged once per episode.
     let newSessionRefusals = ErrorEpisode()
+    /// Web Push (nil when off: see `PushFeature`).
+    let push: PushFeature?
+    /// Every page's `Speculation-Rules` value: the rules' URL, quoted.
+    let speculationRulesHeader: String
     /// The web app manifest and the service worker, generated from the model and files.
     let installed: InstalledAppFiles
     /// The offline cache key the service worker's requests get (nil: no worker).
@@ -70,7 +74,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
                 hooksQueued: { [hookLanes] in hookLanes.accepted },
                 hooksDropped: { [hookOverflow] in hookOverflow.total },
                 newSessionsRefused: { [newSessionRefusals] in newSessionRefusals.total },
-                workLaneJobs: { [blockingPool] in blockingPool.accepted })
+                workLaneJobs: { [blockingPool] in blockingPool.accepted }, push: Self.pushExposition(push))
         }
     }
 
@@ -78,10 +82,12 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
         events: EventHub, routes: RouteTable<RequestContext>, middleware: [any RouterMiddleware<RequestContext>],
-        metrics: AppMetrics? = nil, log: LogSink? = nil, backup: BackupEndpoint? = nil,
+        metrics: AppMetrics? = nil, log: LogSink? = nil, backup: BackupEndpoint? = nil, push: PushFeature? = nil,
         clock: @escaping @Sendable () -> Int64
     ) {
         self.backup = backup
+        self.push = push
+        speculationRulesHeader = "\"" + configuration.basePath + Self.speculationRulesPath + "\""
         let identity = IdentityReader(
             header: configuration.identityHeader, trust: configuration.trustedProxies, log: log)
         self.identity = identity

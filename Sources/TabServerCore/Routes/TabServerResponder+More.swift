@@ -16,7 +16,7 @@ extension TabServerResponder {
         return html(
             views.morePage(
                 session: session, model: state.model, notice: notice, language: language, localizer: localizer,
-                accessory: accessory(session, language: language, state: state)))
+                accessory: accessory(session, language: language, state: state), push: pushOptIn()))
     }
 
     /// `POST /more/open`: a tap on the bar's More item (a button like the other items,

@@ -94,6 +94,10 @@ extension TabServerResponder {
                 try app.chooseLanguage(request, state: &state)
             })
         router.on(.get, "/offline", use: library { app, _, _, state throws(HTTPError) in try app.offlinePage(&state) })
+        addPushRoutes(to: router)
+        router.on(
+            .get, speculationRulesPath,
+            use: library { app, _, _, state throws(HTTPError) in try app.speculationRules(&state) })
     }
 
     /// The canonical URL path of a location in a tab (below the base path).
@@ -401,7 +405,7 @@ extension TabServerResponder {
     static let pageCacheControl = "private, no-cache"
 
     func html(_ body: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        // Room for these seven and a few more (an ETag, Content-Encoding, Set-Cookie).
+        // Room for these eight and a few more (an ETag, Content-Encoding, Set-Cookie).
         var headers = HTTPHeaders(capacity: 12)
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", Self.pageCacheControl)
@@ -409,6 +413,8 @@ extension TabServerResponder {
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")
+        // The visitor's speculation rules, apart from the page (see `speculationRules`).
+        headers.add("Speculation-Rules", speculationRulesHeader)
         // Inline style attributes carry the appearance and icon URLs; no inline script.
         headers.add(
             "Content-Security-Policy",

@@ -220,11 +220,12 @@ struct PageRenderer: Sendable {
 
     func morePage(
         session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer,
-        accessory: TabAccessory? = nil
+        accessory: TabAccessory? = nil, push: [String: String]? = nil
     ) -> [UInt8] {
         var context = common(
             title: language.text("more"), path: "/more", session: session, model: model, onMorePage: true,
             notice: notice, language: language)
+        if let push { context["push"] = .object(push.mapValues { .string($0) }) }
         if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: "/more") }
         let layout = model.controller.layout(session.state)
         context["more"] = [

@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Transitions with a direction: a push slides the page in from the trailing edge, a pop
+(Back, or the back link) slides it back, mirrored in right-to-left; a tab switch swaps
+without a transition; the header, the bar and the strip above it keep names of their own
+and do not move; nothing moves under reduced motion. With JavaScript off the same names
+make a cross-document transition keep the chrome in place.
+
+The script's transitions are recorded by wrapping `document.startViewTransition`: the
+types each was started with, and the animations running once it is ready (which
+pseudo-element, which keyframes)."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+
+_RECORD = """
+window.__transitions = [];
+const start = document.startViewTransition && document.startViewTransition.bind(document);
+if (!start) return false;
+document.startViewTransition = (argument) => {
+  const transition = start(argument);
+  const entry = { types: transition.types ? [...transition.types] : null, animations: [], active: {} };
+  window.__transitions.push(entry);
+  transition.ready.then(() => {
+    for (const type of ["push", "pop", "switch"]) {
+      try { entry.active[type] = document.documentElement.matches(`:active-view-transition-type(${type})`); }
+      catch { entry.active[type] = null; }
+    }
+    entry.animations = document.getAnimations()
+      .filter((a) => a.effect && a.effect.pseudoElement)
+      .map((a) => `${a.effect.pseudoElement} ${a.animationName}`);
+  }).catch(() => { entry.skipped = true; });
+  return transition;
+};
+return true;
+"""
+
+
+def _record(browser) -> None:
+    assert browser.run(_RECORD), "no document.startViewTransition in this browser"
+
+
+def _transitions(browser) -> list:
+    return browser.run("return window.__transitions || [];")
+
+
+def _wait_ready(browser, count: int) -> list:
+    browser.wait(lambda: len(_transitions(browser)) >= count and (
+        _transitions(browser)[count - 1]["animations"] or _transitions(browser)[count - 1].get("skipped")),
+        "the transition did not start")
+    return _transitions(browser)
+
+
+def _open_album(browser) -> None:
+    browser.tap_css('main a[href="/tabs/music/albums/1"]')
+    browser.wait(lambda: browser.path() == "/tabs/music/albums/1", "the album did not open")
+
+
+@pytest.mark.parametrize("lang,suffix", [("en-US,en", ""), ("ar", "-rtl")], ids=["ltr", "rtl"])
+def test_a_push_slides_in_from_the_trailing_edge_and_back_slides_it_out(browsers, lang, suffix):
+    browser = browsers.open("phone", lang=lang)
+    browser.chromium_only("view transition types")
+    browser.get("/tabs/music")
+    _record(browser)
+    _open_album(browser)
+    push = _wait_ready(browser, 1)[0]
+    assert push["types"] == ["push"]
+    assert push["active"]["push"] is True and push["active"]["pop"] is False
+    assert f"::view-transition-new(page) tabserver-in-from-trailing{suffix}" in push["animations"]
+    assert f"::view-transition-old(page) tabserver-out-to-leading{suffix}" in push["animations"]
+    # The chrome stays put: nothing animates the header, the bar or their snapshots.
+    moving = [a for a in push["animations"] if "app-header" in a or "tab-bar" in a]
+    assert moving == [], moving
+    browser.driver.back()
+    browser.wait(lambda: browser.path() == "/tabs/music", "Back did not return to the list")
+    pop = _wait_ready(browser, 2)[1]
+    assert pop["types"] == ["pop"]
+    assert f"::view-transition-old(page) tabserver-out-to-trailing{suffix}" in pop["animations"]
+    assert browser.run("return document.documentElement.dataset.lastTransition") == "pop"
+
+
+def test_the_back_link_pops_and_a_tab_switch_does_not_slide(browsers):
+    browser = browsers.open("phone")
+    browser.chromium_only("view transition types")
+    browser.get("/tabs/music/albums/1")
+    _record(browser)
+    browser.tap_css("header .back-link")
+    browser.wait(lambda: browser.path() == "/tabs/music", "the back link did not go up")
+    assert _wait_ready(browser, 1)[0]["types"] == ["pop"]
+    browser.tap_tab("movies")
+    browser.wait_at("/tabs/movies", tab="movies")
+    assert len(_transitions(browser)) == 1, "a tab switch started a transition"
+    assert browser.run("return document.documentElement.dataset.lastTransition") == "switch"
+
+
+def test_mores_rows_push(browsers):
+    browser = browsers.open("phone")
+    browser.chromium_only("view transition types")
+    browser.get("/more")
+    _record(browser)
+    row = browser.driver.find_element(By.CSS_SELECTOR, "main button.row[name=tab]")
+    browser.tap(row)
+    browser.wait(lambda: browser.path().startswith("/tabs/"), "the row did not open its tab")
+    assert _wait_ready(browser, 1)[0]["types"] == ["push"]
+
+
+def test_nothing_moves_under_reduced_motion(browsers):
+    browser = browsers.open("phone")
+    browser.chromium_only("emulated media features")
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "media": "", "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        browser.get("/tabs/music")
+        _record(browser)
+        _open_album(browser)
+        assert browser.run("return document.documentElement.dataset.lastTransition") == "push"
+        assert _transitions(browser) == []
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.webkit
+def test_the_chrome_has_names_of_its_own(browsers, js):
+    browser = browsers.open("phone", js=js)
+    browser.get("/tabs/music")
+    names = browser.run("""
+      const name = (selector) => {
+        const element = document.querySelector(selector);
+        return element ? getComputedStyle(element).viewTransitionName : null;
+      };
+      return { header: name(".app-header"), bar: name("nav.tab-bar"), page: name("main") };""")
+    if names["bar"] is None or names["bar"] == "":
+        pytest.skip("this engine has no view-transition-name")
+    assert names == {"header": "app-header", "bar": "tab-bar", "page": "page"}
