@@ -18,11 +18,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "Notes",
-            dependencies: [
-                "NotesKit",
-                .product(name: "TabServer", package: "TabServer"),
-                .product(name: "TabServerProcess", package: "TabServer"),
-            ]),
+            dependencies: ["NotesKit", .product(name: "TabServer", package: "TabServer")]),
         .testTarget(
             name: "NotesTests",
             dependencies: [

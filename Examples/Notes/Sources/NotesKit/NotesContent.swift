@@ -9,9 +9,9 @@ import TabServer
 /// - Search: the stored notes whose title or body has the query (`/tabs/search?q=milk`);
 /// - Settings: the list's sort order, a per-visitor setting (`POST /tabs/settings/sort`).
 ///
-/// Every page and action that touches the database runs off the engine's threads
-/// (`loading:`, `performing:`). Each signed-in user (`--identity-header`) has a notebook
-/// of their own; anonymous visitors share one.
+/// Pages and actions are async; every one that touches the database runs its SQLite call
+/// on the blocking pool (`context.blocking`), off the engine's threads. Each signed-in user
+/// (`--identity-header`) has a notebook of their own; anonymous visitors share one.
 public struct NotesContent: Sendable {
     let store: NoteStore
     let visits: TabVisits
@@ -25,122 +25,125 @@ public struct NotesContent: Sendable {
         self.visits = visits
     }
 
-    /// The tabs' routes, for `buildApplication`.
+    /// The tabs' routes, for `Application.content(_:)`.
     public func tabContent() -> TabContent {
         var content = TabContent()
         content.tab("notes") { notes in
-            notes.page("", loading: { request in try listPage(request) })
-            notes.page("new") { request in
+            notes.page("") { request, context in try await listPage(context) }
+            notes.page("new") { _, context in
                 formPage(
-                    request.basePath, posting: "new", title: "New note", draft: Note.Draft(title: "", body: ""),
-                    error: nil, parent: ("", request.tab.title))
+                    context.basePath, posting: "new", title: "New note", draft: Note.Draft(title: "", body: ""),
+                    error: nil, parent: ("", context.tab?.title ?? ""))
             }
-            notes.page("{id}", loading: { request in try notePage(request) })
-            notes.page("{id}/edit", loading: { request in try editPage(request) })
-            notes.action("new", performing: { request in try add(request) })
-            notes.action("{id}/edit", performing: { request in try edit(request) })
-            notes.action(
-                "{id}/delete", confirm: { request in deleteQuestion(request) },
-                performing: { request in try delete(request) })
+            notes.page("{id}") { _, context in try await notePage(context) }
+            notes.page("{id}/edit") { _, context in try await editPage(context) }
+            notes.action("new") { _, context in try await add(context) }
+            notes.action("{id}/edit") { _, context in try await edit(context) }
+            notes.action("{id}/delete", confirm: { _, context in deleteQuestion(context) }) { _, context in
+                try await delete(context)
+            }
         }
         content.tab("search") { search in
-            search.page("", loading: { request in try searchPage(request) })
+            search.page("") { request, context in try await searchPage(request, context) }
         }
         content.tab("settings") { settings in
-            settings.page(
-                "",
-                loading: { request in
-                    try settingsPage(
-                        tab: request.tab, basePath: request.basePath, language: request.language, user: request.user,
-                        order: NoteOrder(visitorValues: request.visitorValues), error: nil)
-                })
-            settings.action("sort", performing: { request in try chooseOrder(request) })
+            settings.page("") { _, context in
+                try await settingsPage(context, order: NoteOrder(visitorValues: context.visitorValues), error: nil)
+            }
+            settings.action("sort") { _, context in try await chooseOrder(context) }
         }
         return content
     }
 
     // MARK: Actions
 
-    private func add(_ request: TabActionRequest) throws -> TabActionResult {
-        let draft = Self.draft(request.form)
+    private func add(_ context: RequestContext) async throws -> TabActionResult {
+        let draft = Self.draft(context.form)
         if let error = Self.problem(with: draft) {
             return .invalid(
                 formPage(
-                    request.basePath, posting: "new", title: "New note", draft: draft, error: error,
-                    parent: ("", request.tab.title)))
+                    context.basePath, posting: "new", title: "New note", draft: draft, error: error,
+                    parent: ("", context.tab?.title ?? "")))
         }
-        let id = try store.add(draft, owner: Self.owner(request.user))
+        let owner = Self.owner(context.user)
+        let id = try await context.blocking { [store] in try store.add(draft, owner: owner) }
         return .redirect(to: String(id), notice: "Saved “\(draft.title)”.")
     }
 
-    private func edit(_ request: TabActionRequest) throws -> TabActionResult {
-        let owner = Self.owner(request.user)
-        guard let id = Self.id(request.parameters), let note = try store.note(id: id, owner: owner) else {
+    private func edit(_ context: RequestContext) async throws -> TabActionResult {
+        let owner = Self.owner(context.user)
+        guard let id = Self.id(context.parameters),
+            let note = try await context.blocking({ [store] in try store.note(id: id, owner: owner) })
+        else {
             throw HTTPError.notFound("There is no such note.")
         }
-        let draft = Self.draft(request.form)
+        let draft = Self.draft(context.form)
         if let error = Self.problem(with: draft) {
             return .invalid(
                 formPage(
-                    request.basePath, posting: "\(id)/edit", title: "Edit note", draft: draft, error: error,
+                    context.basePath, posting: "\(id)/edit", title: "Edit note", draft: draft, error: error,
                     parent: ("\(id)", note.title)))
         }
-        guard try store.update(id: id, with: draft, owner: owner) else {
+        guard try await context.blocking({ [store] in try store.update(id: id, with: draft, owner: owner) }) else {
             throw HTTPError.notFound("There is no such note.")
         }
         return .redirect(to: String(id), notice: "Saved “\(draft.title)”.")
     }
 
     /// The question before a delete; nil (no question: the action answers 404) when there
-    /// is no such note.
-    private func deleteQuestion(_ request: TabActionRequest) -> String? {
-        guard let id = Self.id(request.parameters),
-            let note = try? store.note(id: id, owner: Self.owner(request.user))
+    /// is no such note. (A question is asked synchronously: one read by primary key.)
+    private func deleteQuestion(_ context: RequestContext) -> String? {
+        guard let id = Self.id(context.parameters),
+            let note = try? store.note(id: id, owner: Self.owner(context.user))
         else { return nil }
         return "Delete “\(note.title)”? This cannot be undone."
     }
 
-    private func delete(_ request: TabActionRequest) throws -> TabActionResult {
-        let owner = Self.owner(request.user)
-        guard let id = Self.id(request.parameters), let note = try store.note(id: id, owner: owner),
-            try store.delete(id: id, owner: owner)
-        else { throw HTTPError.notFound("There is no such note.") }
+    private func delete(_ context: RequestContext) async throws -> TabActionResult {
+        let owner = Self.owner(context.user)
+        let deleted = try await context.blocking { [store] () throws -> Note? in
+            guard let id = Self.id(context.parameters), let note = try store.note(id: id, owner: owner),
+                try store.delete(id: id, owner: owner)
+            else { return nil }
+            return note
+        }
+        guard let note = deleted else { throw HTTPError.notFound("There is no such note.") }
         return .redirect(to: "", notice: "Deleted “\(note.title)”.")
     }
 
-    private func chooseOrder(_ request: TabActionRequest) throws -> TabActionResult {
-        guard let order = request.form.value("sort").flatMap(NoteOrder.init(rawValue:)) else {
+    private func chooseOrder(_ context: RequestContext) async throws -> TabActionResult {
+        guard let order = context.form.value("sort").flatMap(NoteOrder.init(rawValue:)) else {
             return .invalid(
-                try settingsPage(
-                    tab: request.tab, basePath: request.basePath, language: request.language, user: request.user,
-                    order: NoteOrder(visitorValues: request.visitorValues), error: "Choose one of the orders."))
+                try await settingsPage(
+                    context, order: NoteOrder(visitorValues: context.visitorValues), error: "Choose one of the orders."))
         }
-        var values = request.visitorValues
+        var values = context.visitorValues
         values[NoteOrder.visitorKey] = order.rawValue
         return .redirect(to: "", notice: "The notes list is now sorted: \(order.label).", visitorValues: values)
     }
 
     // MARK: Pages
 
-    private func listPage(_ request: TabPageRequest) throws -> TabPage {
-        let order = NoteOrder(visitorValues: request.visitorValues)
-        let notes = try store.notes(owner: Self.owner(request.user), order: order)
+    private func listPage(_ context: RequestContext) async throws -> TabPage {
+        let order = NoteOrder(visitorValues: context.visitorValues)
+        let owner = Self.owner(context.user)
+        let notes = try await context.blocking { [store] in try store.notes(owner: owner, order: order) }
+        let base = context.basePath
         return TabPage(
-            title: request.tab.title,
+            title: context.tab?.title ?? "",
             context: [
-                "isList": true, "notes": .array(notes.map { Self.row($0, base: request.basePath) }),
+                "isList": true, "notes": .array(notes.map { Self.row($0, base: base) }),
                 "isEmpty": .bool(notes.isEmpty), "count": .string(String(notes.count)),
-                "sortLabel": .string(order.label), "newHref": .string(request.basePath + "/tabs/notes/new"),
-                "settingsHref": .string(request.basePath + "/tabs/settings"),
+                "sortLabel": .string(order.label), "newHref": .string(base + "/tabs/notes/new"),
+                "settingsHref": .string(base + "/tabs/settings"),
             ])
     }
 
-    private func notePage(_ request: TabPageRequest) throws -> TabPage? {
-        guard let id = Self.id(request.parameters), let note = try store.note(id: id, owner: Self.owner(request.user))
-        else { return nil }
-        let base = request.basePath + "/tabs/notes/\(id)"
+    private func notePage(_ context: RequestContext) async throws -> TabPage? {
+        guard let (id, note) = try await note(context) else { return nil }
+        let base = context.basePath + "/tabs/notes/\(id)"
         return TabPage(
-            title: note.title, parentLocation: "", parentTitle: request.tab.title,
+            title: note.title, parentLocation: "", parentTitle: context.tab?.title ?? "",
             context: [
                 "note": [
                     "id": .string(String(id)), "title": .string(note.title),
@@ -150,11 +153,10 @@ public struct NotesContent: Sendable {
             ])
     }
 
-    private func editPage(_ request: TabPageRequest) throws -> TabPage? {
-        guard let id = Self.id(request.parameters), let note = try store.note(id: id, owner: Self.owner(request.user))
-        else { return nil }
+    private func editPage(_ context: RequestContext) async throws -> TabPage? {
+        guard let (id, note) = try await note(context) else { return nil }
         return formPage(
-            request.basePath, posting: "\(id)/edit", title: "Edit note",
+            context.basePath, posting: "\(id)/edit", title: "Edit note",
             draft: Note.Draft(title: note.title, body: note.body), error: nil, parent: ("\(id)", note.title))
     }
 
@@ -171,24 +173,33 @@ public struct NotesContent: Sendable {
             title: title, parentLocation: parent.location, parentTitle: parent.title, context: ["form": form.context])
     }
 
-    private func searchPage(_ request: TabPageRequest) throws -> TabPage {
+    /// The note the location's `{id}` names, in the visitor's notebook (nil: none).
+    private func note(_ context: RequestContext) async throws -> (Int64, Note)? {
+        guard let id = Self.id(context.parameters) else { return nil }
+        let owner = Self.owner(context.user)
+        return try await context.blocking { [store] in try store.note(id: id, owner: owner) }.map { (id, $0) }
+    }
+
+    private func searchPage(_ request: HTTPRequest, _ context: RequestContext) async throws -> TabPage {
         let query = request.queryValue("q") ?? ""
-        let results = query.isEmpty ? [] : try store.search(query, owner: Self.owner(request.user))
+        let owner = Self.owner(context.user)
+        let results = query.isEmpty ? [] : try await context.blocking { [store] in try store.search(query, owner: owner) }
+        let base = context.basePath
         return TabPage(
-            title: request.tab.title,
+            title: context.tab?.title ?? "",
             context: [
                 "query": .string(query), "hasQuery": .bool(!query.isEmpty),
                 "resultCount": .string(String(results.count)),
-                "results": .array(results.map { Self.row($0, base: request.basePath) }),
+                "results": .array(results.map { Self.row($0, base: base) }),
             ])
     }
 
-    private func settingsPage(
-        tab: Tab, basePath: String, language: String, user: String?, order: NoteOrder, error: String?
-    ) throws -> TabPage {
+    private func settingsPage(_ context: RequestContext, order: NoteOrder, error: String?) async throws -> TabPage {
+        let user = context.user
+        let count = try await context.blocking { [store] in try store.count(owner: Self.owner(user)) }
         let facts: [(String, String)] = [
-            ("Language", language), ("Notebook", user.map { "\($0)’s own" } ?? "Shared by anonymous visitors"),
-            ("Notes", String(try store.count(owner: Self.owner(user)))),
+            ("Language", context.language), ("Notebook", user.map { "\($0)’s own" } ?? "Shared by anonymous visitors"),
+            ("Notes", String(count)),
             ("Times Notes was opened", String(visits.visits(of: "notes"))),
             ("Times Search was opened", String(visits.visits(of: "search"))),
         ]
@@ -196,9 +207,9 @@ public struct NotesContent: Sendable {
             ["value": .string(choice.rawValue), "label": .string(choice.label), "checked": .bool(choice == order)]
         }
         return TabPage(
-            title: tab.title,
+            title: context.tab?.title ?? "",
             context: [
-                "sortAction": .string(basePath + "/tabs/settings/sort"), "orders": .array(orders),
+                "sortAction": .string(context.basePath + "/tabs/settings/sort"), "orders": .array(orders),
                 "error": error.map(MustacheValue.string) ?? .null,
                 "facts": .array(facts.map { ["label": .string($0.0), "value": .string($0.1)] }),
             ])

@@ -32,7 +32,9 @@ struct NotesFixture {
         configure(&configuration)
         let path = databasePath ?? Self.newDatabasePath()
         store = try NoteStore(path: path)
-        app = try buildNotesApplication(configuration, store: store, log: Self.quietLog)
+        app = Application(configuration: configuration, log: Self.quietLog)
+        app.addNotes(store: store)
+        try app.build()
     }
 
     /// A path in a new temporary folder (the store creates the file).
