@@ -115,7 +115,8 @@ public struct NotesContent: Sendable {
         guard let order = context.form.value("sort").flatMap(NoteOrder.init(rawValue:)) else {
             return .invalid(
                 try await settingsPage(
-                    context, order: NoteOrder(visitorValues: context.visitorValues), error: "Choose one of the orders."))
+                    context, order: NoteOrder(visitorValues: context.visitorValues), error: "Choose one of the orders.")
+            )
         }
         var values = context.visitorValues
         values[NoteOrder.visitorKey] = order.rawValue
@@ -183,7 +184,8 @@ public struct NotesContent: Sendable {
     private func searchPage(_ request: HTTPRequest, _ context: RequestContext) async throws -> TabPage {
         let query = request.queryValue("q") ?? ""
         let owner = Self.owner(context.user)
-        let results = query.isEmpty ? [] : try await context.blocking { [store] in try store.search(query, owner: owner) }
+        let results =
+            query.isEmpty ? [] : try await context.blocking { [store] in try store.search(query, owner: owner) }
         let base = context.basePath
         return TabPage(
             title: context.tab?.title ?? "",

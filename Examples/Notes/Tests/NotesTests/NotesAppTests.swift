@@ -44,7 +44,8 @@ struct NotesAppTests {
         let client = notes.visitor()
         let before = try notes.store.notes(owner: "")
         let token = await client.get("/tabs/notes/new").csrfToken ?? ""
-        let posted = await client.post("/tabs/notes/new", form: [("csrf", token), ("title", "   "), ("body", "kept text")])
+        let posted = await client.post(
+            "/tabs/notes/new", form: [("csrf", token), ("title", "   "), ("body", "kept text")])
         #expect(posted.status == 422)
         #expect(posted.location == nil)
         #expect(posted.body.contains("A note needs a title."))
@@ -101,7 +102,8 @@ struct NotesAppTests {
         #expect(asked.body.contains("name=\"confirmed\" value=\"1\""))
         #expect(asked.body.contains("href=\"/tabs/notes/2\""), "Cancel goes back to the note")
         #expect(try notes.store.count(owner: "") == before, "nothing is deleted before the answer")
-        let done = await client.post("/tabs/notes/2/delete", form: [("csrf", asked.csrfToken ?? ""), ("confirmed", "1")])
+        let done = await client.post(
+            "/tabs/notes/2/delete", form: [("csrf", asked.csrfToken ?? ""), ("confirmed", "1")])
         #expect(done.status == 303)
         #expect(done.location == "/tabs/notes")
         #expect(try notes.store.count(owner: "") == before - 1)
@@ -110,7 +112,8 @@ struct NotesAppTests {
         #expect(list.body.contains("Deleted “Call the plumber”."))
         #expect(!list.noteIDs.contains("2"))
         await #expect(client.get("/tabs/notes/2").status == 404)
-        let again = await client.post("/tabs/notes/2/delete", form: [("csrf", asked.csrfToken ?? ""), ("confirmed", "1")])
+        let again = await client.post(
+            "/tabs/notes/2/delete", form: [("csrf", asked.csrfToken ?? ""), ("confirmed", "1")])
         #expect(again.status == 404)
     }
 
@@ -119,13 +122,15 @@ struct NotesAppTests {
         let notes = try NotesFixture()
         let client = notes.visitor()
         let token = await client.get("/tabs/notes/new").csrfToken ?? ""
-        let posted = await client.post("/tabs/notes/new", form: [("csrf", token), ("title", "Quokka picnic"), ("body", "")])
+        let posted = await client.post(
+            "/tabs/notes/new", form: [("csrf", token), ("title", "Quokka picnic"), ("body", "")])
         let location = try #require(posted.location)
         let found = await client.get("/tabs/search?q=QUOKKA")
         #expect(found.status == 200)
         #expect(found.body.contains("1 result(s)"))
         #expect(found.body.contains("href=\"\(location)\""))
-        await #expect(client.get("/tabs/search?q=milk").noteIDs.sorted() == ["1", "3"], "Buy milk, and Book club's milk tea")
+        await #expect(
+            client.get("/tabs/search?q=milk").noteIDs.sorted() == ["1", "3"], "Buy milk, and Book club's milk tea")
         await #expect(client.get("/tabs/search?q=%25").noteIDs.isEmpty)
         await #expect(client.get("/tabs/search?q=_").noteIDs.isEmpty)
     }
@@ -139,7 +144,8 @@ struct NotesAppTests {
         #expect(list.body.contains("Newest first"))
         let settings = await client.get("/tabs/settings")
         #expect(settings.body.contains("value=\"newest\" checked"))
-        let chose = await client.post("/tabs/settings/sort", form: [("csrf", settings.csrfToken ?? ""), ("sort", "title")])
+        let chose = await client.post(
+            "/tabs/settings/sort", form: [("csrf", settings.csrfToken ?? ""), ("sort", "title")])
         #expect(chose.status == 303)
         #expect(chose.location == "/tabs/settings")
         let shown = await client.follow(chose)
@@ -148,8 +154,10 @@ struct NotesAppTests {
         let sorted = await client.get("/tabs/notes")
         #expect(sorted.noteIDs == ["3", "1", "2", "4"], "Book club, Buy milk, Call the plumber, Trip to Lisbon")
         #expect(sorted.body.contains("By title"))
-        await #expect(notes.visitor().get("/tabs/notes").noteIDs == ["4", "3", "2", "1"], "another visitor keeps theirs")
-        let bad = await client.post("/tabs/settings/sort", form: [("csrf", settings.csrfToken ?? ""), ("sort", "random")])
+        await #expect(
+            notes.visitor().get("/tabs/notes").noteIDs == ["4", "3", "2", "1"], "another visitor keeps theirs")
+        let bad = await client.post(
+            "/tabs/settings/sort", form: [("csrf", settings.csrfToken ?? ""), ("sort", "random")])
         #expect(bad.status == 422)
         #expect(bad.body.contains("Choose one of the orders."))
         await #expect(client.get("/tabs/notes").noteIDs == ["3", "1", "2", "4"], "an invalid choice changes nothing")
@@ -164,7 +172,8 @@ struct NotesAppTests {
         bob.defaultHeaders = [("X-Forwarded-User", "bob")]
         await #expect(alice.get("/tabs/notes").noteIDs.isEmpty, "a user's notebook starts empty")
         let token = await alice.get("/tabs/notes/new").csrfToken ?? ""
-        let posted = await alice.post("/tabs/notes/new", form: [("csrf", token), ("title", "Alice's secret"), ("body", "")])
+        let posted = await alice.post(
+            "/tabs/notes/new", form: [("csrf", token), ("title", "Alice's secret"), ("body", "")])
         #expect(posted.status == 303)
         let location = try #require(posted.location)
         let id = String(location.dropFirst("/tabs/notes/".count))
@@ -196,7 +205,8 @@ struct NotesAppTests {
             let first = try NotesFixture(databasePath: path)
             let client = first.visitor()
             let token = await client.get("/tabs/notes/new").csrfToken ?? ""
-            let posted = await client.post("/tabs/notes/new", form: [("csrf", token), ("title", "Still here"), ("body", "")])
+            let posted = await client.post(
+                "/tabs/notes/new", form: [("csrf", token), ("title", "Still here"), ("body", "")])
             location = try #require(posted.location)
         }
         let second = try NotesFixture(databasePath: path)
