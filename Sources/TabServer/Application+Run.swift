@@ -32,6 +32,9 @@ extension Application {
                 let prefix = "Usage: tabserver"
                 print(text.hasPrefix(prefix) ? "Usage: \(name)" + text.dropFirst(prefix.count) : text)
                 exit(0)
+            case .version(let text):
+                print(name == "tabserver" ? text : "\(name) (\(text))")
+                exit(0)
             case .run(let parsed):
                 configuration = parsed
             }

@@ -327,10 +327,14 @@ extension AppConfiguration {
         },
     ]
 
-    /// What `parse` found: a configuration to run, or a request for help.
+    /// What `parse` found: a configuration to run, or a request for help or the version.
     public enum ParseResult: Sendable {
+        /// Run with this configuration.
         case run(AppConfiguration)
+        /// `--help` (or `-h`): print this text and exit.
         case help(String)
+        /// `--version`: print this line (`tabserver 0.4.0`) and exit.
+        case version(String)
     }
 
     /// Reads the environment, then the flags (flags win), and turns every value into its
@@ -352,6 +356,7 @@ extension AppConfiguration {
             let argument = arguments[index]
             index += 1
             if argument == "--help" || argument == "-h" { return .help(helpText) }
+            if argument == "--version" { return .version("tabserver \(TabServerVersion.current)") }
             guard argument.hasPrefix("--") else {
                 throw ConfigurationError("unexpected argument '\(argument)' (see --help)")
             }
@@ -395,6 +400,7 @@ extension AppConfiguration {
     public static var helpText: String {
         var lines = [
             "Usage: tabserver [--option value]...",
+            "       tabserver --version                           print the version and exit",
             "       tabserver backup DEST [--option value]...   copy the running server's SQLite store to DEST",
             "         (asks the server at --host/--port over loopback; see docs/operations.md)",
             "", "Options (environment variable, default):",

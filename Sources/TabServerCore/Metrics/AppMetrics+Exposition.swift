@@ -14,6 +14,9 @@ extension AppMetrics {
         let pageAnswers = sources.pageAnswers
         var out = ""
         out.reserveCapacity(8 * 1024)
+        out += "# HELP tabserver_build_info The TabServer release serving, as a label; always 1.\n"
+        out += "# TYPE tabserver_build_info gauge\n"
+        out += "tabserver_build_info{version=\"\(TabServerVersion.current)\"} 1\n"
         out +=
             "# HELP tabserver_http_requests_total Requests answered by the app, by route pattern, method and status.\n"
         out += "# TYPE tabserver_http_requests_total counter\n"
