@@ -115,7 +115,7 @@ let package = Package(
             ]),
         .target(
             name: "TabServerRedisSessions",
-            dependencies: ["TabServerCore", "TabServerSessions", "TabServerRedis", "TabServerCrypto"]),
+            dependencies: ["TabServerCore", "TabServerSessions", "TabServerRedis", "TabServerCrypto", "TabServerHTTP"]),
         .target(
             name: "TabServerProcess",
             dependencies: ["TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
@@ -127,7 +127,9 @@ let package = Package(
             ]),
 
         // The demo store: one app built on the library, as any other package would.
-        .target(name: "TabServerDemo", dependencies: ["TabServerCore"]),
+        .target(
+            name: "TabServerDemo",
+            dependencies: ["TabServerCore", "TabServerHTTP", "TabServerMustache", "TabServerTabBar", "TabServerWeb"]),
         .executableTarget(
             name: "TabServerCommand",
             dependencies: ["TabServer", "TabServerDemo", "TabServerProcess", "TabServerRedisSessions"]),
@@ -140,7 +142,8 @@ let package = Package(
 
         // Test helpers for the project's tests and an app's (in-process client, raw sockets, fixtures).
         .target(
-            name: "TabServerTesting", dependencies: ["TabServer", "TabServerCore", "TabServerHTTP", "TabServerWeb"]),
+            name: "TabServerTesting",
+            dependencies: ["TabServer", "TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
 
         .testTarget(name: "MustacheTests", dependencies: ["TabServerMustache"]),
         .testTarget(name: "TabBarTests", dependencies: ["TabServerTabBar"]),
