@@ -28,6 +28,9 @@ fi
 echo "== swift format lint"
 swift format lint --strict -r Sources Tests Package.swift Examples/Notes/Sources Examples/Notes/Tests Examples/Notes/Package.swift Examples/FirstTabApp/Sources Examples/FirstTabApp/Tests Examples/FirstTabApp/Package.swift
 
+echo "== every module a target imports is declared in Package.swift"
+python3 scripts/check-imports.py
+
 echo "== hadolint Dockerfile"
 "$venv/bin/hadolint" Dockerfile
 
