@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
+
 /// The one pool for work that blocks: a query of the app's own database, a session store
 /// call that waits on a file or the network, an observer hook. Async code awaits it, so
 /// no engine loop ever waits: the loop serves other connections, and the task goes on
@@ -17,6 +19,8 @@ public final class BlockingPool: Sendable {
     }
 
     private let lanes: LaneQueue
+    /// The lane the next work without a key goes to, in turn.
+    private let turn = Atomic<Int>(0)
 
     /// `lanes` threads (started when first used), each holding at most `capacity` jobs
     /// not yet started.
@@ -24,11 +28,13 @@ public final class BlockingPool: Sendable {
         self.lanes = LaneQueue(lanes: lanes, capacity: capacity)
     }
 
-    /// Runs `work` on the lane of `key` and returns its result.
-    public func run<Result: Sendable>(key: Int = 0, _ work: @escaping @Sendable () throws -> Result) async throws
+    /// Runs `work` on the lane of `key` (work with one key runs in order), or without a
+    /// key on the lanes in turn, and returns its result.
+    public func run<Result: Sendable>(key: Int? = nil, _ work: @escaping @Sendable () throws -> Result) async throws
         -> Result
     {
-        try await withUnsafeThrowingContinuation { continuation in
+        let key = key ?? nextKey()
+        return try await withUnsafeThrowingContinuation { continuation in
             let added = lanes.add(key: key) {
                 continuation.resume(with: Swift.Result { try work() })
             }
@@ -37,12 +43,16 @@ public final class BlockingPool: Sendable {
     }
 
     /// `run` for work that cannot fail.
-    public func run<Result: Sendable>(key: Int = 0, _ work: @escaping @Sendable () -> Result) async throws -> Result {
-        try await withUnsafeThrowingContinuation { continuation in
+    public func run<Result: Sendable>(key: Int? = nil, _ work: @escaping @Sendable () -> Result) async throws -> Result
+    {
+        let key = key ?? nextKey()
+        return try await withUnsafeThrowingContinuation { continuation in
             let added = lanes.add(key: key) { continuation.resume(returning: work()) }
             if !added { continuation.resume(throwing: Busy()) }
         }
     }
+
+    private func nextKey() -> Int { turn.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max }
 
     /// Jobs the pool has taken since start (`/metrics`).
     public var accepted: Int { lanes.accepted }
