@@ -8,7 +8,7 @@ import Testing
 @testable import TabServerSQLiteSessions
 @testable import TabServerSessions
 
-/// Issue #10: writes that fail (a full disk, a read-only file) make the store not
+/// Writes that fail (a full disk, a read-only file) make the store not
 /// ready, logged once, until a write succeeds again.
 ///
 /// The failure is injected with `PRAGMA query_only` on the store's own connection

@@ -5,7 +5,7 @@ import TabServerSessions
 import TabServerTesting
 import Testing
 
-/// Issue #10: the SQLite file has a maximum, like the memory store, with the least
+/// The SQLite file has a maximum, like the memory store, with the least
 /// recently used sessions going first.
 @Suite("SQLite session store: a maximum with least-recently-used eviction")
 struct SQLiteSessionStoreLimitTests {

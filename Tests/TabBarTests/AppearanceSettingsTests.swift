@@ -3,7 +3,7 @@ import Foundation
 import TabServerTabBar
 import Testing
 
-@Suite("Appearance settings of issue #12: pairs, scroll edge, layouts, readable text")
+@Suite("Appearance settings: pairs, scroll edge, layouts, readable text")
 struct AppearanceSettingsTests {
     @Test("light and dark pairs, standardAppearance over the top level, scrollEdgeAppearance")
     func decoding() throws {

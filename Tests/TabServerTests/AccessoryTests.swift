@@ -7,7 +7,7 @@ import TabServerTabBar
 import TabServerTesting
 import Testing
 
-/// The bottom accessory (issue #23, item 10; UIKit's `UITabAccessory`): a strip above the
+/// The bottom accessory (UIKit's `UITabAccessory`): a strip above the
 /// bar from the content provider and a template, across tabs, with its own forms.
 @Suite("The bottom accessory: the demo's now-playing strip and the TabContent API")
 struct AccessoryTests {

@@ -7,7 +7,7 @@ import TabServerSessions
 import TabServerTesting
 import Testing
 
-/// Issue #10: a visitor costs a stored row (and gets a cookie) only once there is
+/// A visitor costs a stored row (and gets a cookie) only once there is
 /// something to remember; until then their forms carry a signed token.
 @Suite("Cookieless visitors store nothing until there is something to remember")
 struct CookielessVisitorTests {

@@ -4,7 +4,7 @@ import TabServerDemo
 import TabServerTesting
 import Testing
 
-/// The demo's own tabs.json (issue #23, item 16): a newcomer's first run shows what the
+/// The demo's own tabs.json: a newcomer's first run shows what the
 /// framework does. The other tests run on the tests' model (`TestFixtures.testTabsFile`).
 @Suite("The demo's model shows it all: search, groups, a hidden tab, the sidebar, minimizing (#23, item 16)")
 struct DemoModelTests {

@@ -5,7 +5,7 @@ import TabServerHTTP
 import TabServerTesting
 import Testing
 
-/// The installed app's details (issue #20, items 5 and 6): the generated manifest, the
+/// The installed app's details: the generated manifest, the
 /// service worker's route and headers, the offline page, the page cache key and the
 /// setting that turns the worker off. The worker's behaviour itself is tested in a real
 /// browser (Tests/browser/test_offline.py).

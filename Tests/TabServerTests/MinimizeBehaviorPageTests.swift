@@ -3,7 +3,7 @@ import TabServerCore
 import TabServerTesting
 import Testing
 
-@Suite("minimizeBehavior on the page (issue #23, item 9): the body names it, every page with the bar")
+@Suite("minimizeBehavior on the page: the body names it, every page with the bar")
 struct MinimizeBehaviorPageTests {
     @Test("onScrollDown and onScrollUp name themselves on <body>; the default names nothing")
     func bodyClasses() async throws {

@@ -4,10 +4,10 @@ import TabServerTabBar
 import TabServerTesting
 import Testing
 
-/// Issue #12, "Feels native on every width": the server side of each defect.
+/// Feels native on every width: the server side of each defect.
 @Suite("Feels native: More, confirmation, history, prefetch, translations (in-process)")
 struct NativeFeelTests {
-    @Test("#11 a prefetch never changes the session", arguments: ["Sec-Purpose", "Purpose"])
+    @Test("a prefetch never changes the session", arguments: ["Sec-Purpose", "Purpose"])
     func prefetchChangesNothing(header: String) async throws {
         let client = TestClient(try makeApp().responder)
         await #expect(client.get("/tabs/music/albums/2").status == 200)
@@ -16,7 +16,7 @@ struct NativeFeelTests {
         await #expect(client.get("/").location == "/tabs/music/albums/2")
     }
 
-    @Test("#5 a confirmation asked from More is asked on More, with Confirm and Cancel, and survives a reload")
+    @Test("a confirmation asked from More is asked on More, with Confirm and Cancel, and survives a reload")
     func confirmationWhereTheTapHappened() async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
@@ -39,7 +39,7 @@ struct NativeFeelTests {
         #expect(outside.location?.hasPrefix("/tabs/") == true)
     }
 
-    @Test("#6 More opens a tab at its remembered place, even the selected one")
+    @Test("More opens a tab at its remembered place, even the selected one")
     func moreOpensTheRememberedPlace() async throws {
         let client = TestClient(try makeApp().responder)
         let page = await client.get("/tabs/podcasts/shows/1")
@@ -53,7 +53,7 @@ struct NativeFeelTests {
         await #expect(!client.get("/tabs/music").body.contains("back-to-more"))
     }
 
-    @Test("#4 re-tapping the current tab at its root adds no history entry (204)")
+    @Test("re-tapping the current tab at its root adds no history entry (204)")
     func retapAtRootStaysPut() async throws {
         let client = TestClient(try makeApp().responder)
         let page = await client.get("/tabs/music")
@@ -78,7 +78,7 @@ struct NativeFeelTests {
         await #expect(client.post("/select", form: retap).status == 204, "the script scrolls up itself")
     }
 
-    @Test("#7 error pages, badges and the dot's label are translated; embedded names isolated")
+    @Test("error pages, badges and the dot's label are translated; embedded names isolated")
     func translations() async throws {
         let client = TestClient(try makeApp().responder)
         client.defaultHeaders = [("Accept-Language", "de")]
@@ -92,7 +92,7 @@ struct NativeFeelTests {
         #expect(page.body.contains(", neuer Inhalt"))
     }
 
-    @Test("#3 the Edit page is titled Edit tabs and has the regular-width arrangement too")
+    @Test("the Edit page is titled Edit tabs and has the regular-width arrangement too")
     func editPage() async throws {
         let client = TestClient(try makeApp().responder)
         let edit = await client.get("/more/edit")

@@ -4,7 +4,7 @@ import TabServerDemo
 import TabServerTesting
 import Testing
 
-/// Issue #20, item 2: a script's post (`TabServer-Answer: page`) is answered with the page
+/// A script's post (`TabServer-Answer: page`) is answered with the page
 /// its 303 would lead to, in one round trip; without the header the 303 flow stays.
 @Suite("The page itself in answer to a script's post (one round trip per tap)")
 struct OneRoundTripTests {

@@ -9,7 +9,7 @@ import Testing
 @testable import TabServerSQLiteSessions
 @testable import TabServerSessions
 
-/// Issue #19: a visit that selects another tab writes the session, and its page is the
+/// A visit that selects another tab writes the session, and its page is the
 /// page of the revision it writes. It is kept for that revision once the write is stored
 /// and durable, so the next visit to it is a look-up, not a render. Never before: a
 /// write that fails is undone, and its revision may then be made by another write.

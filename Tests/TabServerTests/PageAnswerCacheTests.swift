@@ -5,7 +5,7 @@ import Testing
 
 @testable import TabServerCore
 
-/// Issue #19: past its budget the cache of finished pages first keeps the pages it can
+/// Past its budget the cache of finished pages first keeps the pages it can
 /// fill in again (a shared rendering and the visitor's token) thin, without their bytes,
 /// so 2,000 visitors' pages fit its 16 MiB; a thin page is filled in again for each
 /// answer, and once the render cache lets the rendering go it is a miss, never a wrong page.

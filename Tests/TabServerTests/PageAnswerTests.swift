@@ -8,8 +8,8 @@ import TabServerTabBar
 import TabServerTesting
 import Testing
 
-/// Issue #19: a tab page seen again is answered from the cache of finished pages, and
-/// issue #20: pages are gzip'd when accepted and revalidated with an ETag. A cached page
+/// A tab page seen again is answered from the cache of finished pages, and
+/// Pages are gzip'd when accepted and revalidated with an ETag. A cached page
 /// must never outlive what it shows: any write to the session, a change of the model, a
 /// new hour's form token, another language or another encoding is another page.
 @Suite("Finished pages: cached, compressed, revalidated, never stale")

@@ -13,7 +13,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue #22 item 8: sessions on Redis Sentinel follow a failover without a restart.
+/// Sessions on Redis Sentinel follow a failover without a restart.
 /// One master, one replica and three sentinels on loopback; instances with
 /// `--redis-wait-replicas 1`. Visitors write (select tabs) until their first refusal;
 /// a probe visitor writes and another reads throughout, timing the 503s; after the

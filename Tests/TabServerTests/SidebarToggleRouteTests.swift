@@ -5,7 +5,7 @@ import TabServerTabBar
 import TabServerTesting
 import Testing
 
-@Suite("POST /sidebar: the visitor's choice of sidebar or bar at 1024 px and wider (issue #23, item 13)")
+@Suite("POST /sidebar: the visitor's choice of sidebar or bar at 1024 px and wider")
 struct SidebarToggleRouteTests {
     static func sidebarApp() throws -> Application { try makeApp(appearance: ["regularLayout": "sidebar"]) }
 

@@ -14,7 +14,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue #10: store failures answer 503 and make `/readyz` 503 until the store works
+/// Store failures answer 503 and make `/readyz` 503 until the store works
 /// again, with one log line per change of state, not one per request.
 @Suite("Session store outages through the app", .serialized)
 struct StoreOutageTests {

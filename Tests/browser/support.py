@@ -31,7 +31,7 @@ VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)
 # Phones (touch, 3x): portrait and landscape.
 PHONES = ("phone", "landscape")
 ALL_VIEWPORTS = pytest.mark.parametrize("viewport", ["phone", "tablet", "desktop"])
-# The sizes of issue #12: phone portrait and landscape, tablet, desktop.
+# The sizes: phone portrait and landscape, tablet, desktop.
 EVERY_VIEWPORT = pytest.mark.parametrize("viewport", list(VIEWPORTS))
 BOTH_JS_MODES = pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 

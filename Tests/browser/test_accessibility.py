@@ -122,7 +122,7 @@ def _spoken(browser) -> list[dict]:
 def test_screen_readers_count_the_items_in_the_bar(browsers_for, server, eight_tabs_server, viewport, lang, model):
     """UIKit reads "Audiobooks, four of seven", counting the items in the bar on screen:
     More is one of them and has their role; the reading order is the screen's; no space
-    stands before a comma (issue #23, defect 2)."""
+    stands before a comma."""
     browser = browsers_for(server if model == "seven" else eight_tabs_server).open(viewport, lang=lang)
     browser.get("/tabs/featured")
     items = _spoken(browser)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The bottom accessory (issue #23, item 10; UIKit's UITabAccessory, SwiftUI's
+"""The bottom accessory (UIKit's UITabAccessory, SwiftUI's
 .tabViewBottomAccessory): the demo's now-playing strip above the bar, from the content
 provider and a template; it stays across tabs, its play/pause is a form post (swapped in
 by the script), it sits inline while the bar is minimized, and pages that hide the bar

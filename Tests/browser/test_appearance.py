@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Appearance settings of tabs.json (issue #12): exact light/dark tints, the selection
+"""Appearance settings of tabs.json: exact light/dark tints, the selection
 pill, scrollEdgeAppearance, shadowColor, itemWidth/itemSpacing, titlePosition and the
 regular layouts (sidebar with tab groups, floating top bar), at every size."""
 

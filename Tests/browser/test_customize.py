@@ -138,7 +138,7 @@ return [...document.querySelectorAll("li.customize-row")].filter((row) => row.ge
 @BOTH_JS_MODES
 def test_edit_rows_start_with_their_icon(browsers, viewport, lang, js):
     """Each Edit row's icon leads its title on the same line, at every width (on the
-    desktop it fell below the buttons at the trailing edge: issue #23, defect 5)."""
+    desktop it fell below the buttons at the trailing edge)."""
     browser = browsers.open(viewport, js=js, lang=lang)
     browser.get("/more/edit")
     rows = browser.run(_ROW_ICONS)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The demo's own tabs.json (issue #23, item 16), what a newcomer's first run shows: the
+"""The demo's own tabs.json, what a newcomer's first run shows: the
 search tab, 3 + More + Search on a phone, Purchased hidden until Edit shows it, and at
 desktop width the sidebar with the Watch and Listen headings and its toggle; axe finds
 nothing in light and dark. The other tests run on the tests' model (conftest's TEST_TABS)."""

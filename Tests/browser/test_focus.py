@@ -87,8 +87,7 @@ return [...document.querySelectorAll("nav.tab-bar .tab-item .tab")]
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 def test_control_and_a_digit_select_the_nth_item(browsers, viewport, js):
     """With the script, Ctrl+1…9 (⌘ on Apple systems) select the nth item of the bar on
-    screen, as iPad apps do with a keyboard, and the items say so in aria-keyshortcuts
-    (issue #23, feature 14). Without the script no item claims a shortcut."""
+    screen, as iPad apps do with a keyboard, and the items say so in aria-keyshortcuts. Without the script no item claims a shortcut."""
     browser = browsers.open(viewport, js=js)
     browser.get("/tabs/featured")
     items = browser.run(_SHORTCUTS)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Declared tab groups as one tab (issue #23, item 12; UIKit's UITabGroup): in the bar,
+"""Declared tab groups as one tab (UIKit's UITabGroup): in the bar,
 at any width, the group is one item whose page lists its children; each child opens on
 the group's own stack, which the group remembers (selecting it again shows the child, a
 re-tap pops to the list). In the sidebar the group is a collapsible section of its

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""An installed app's details (issue #20, item 6): Chromium reads the generated manifest
+"""An installed app's details: Chromium reads the generated manifest
 without errors, with shortcuts to the first tabs, display_override, a description and
 screenshots of their real sizes; the theme colour follows light and dark mode; the app
 badge (navigator.setAppBadge) shows the sum of the visitor's count badges and follows

@@ -167,8 +167,7 @@ return [...document.querySelectorAll("nav.tab-bar .tab")].filter((el) => el.getB
 @pytest.mark.webkit
 def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, eight_tabs_server, viewport, model):
     """No title is cut, not even by a pixel ("Audioboo…" at 820 px), and in phone
-    landscape a badge covers at most a third of its icon and stays inside the bar
-    (issue #23, defect 4)."""
+    landscape a badge covers at most a third of its icon and stays inside the bar."""
     browser = browsers_for(server if model == "seven" else eight_tabs_server).open(viewport)
     browser.get("/tabs/featured")
     for item in browser.run(_CLIPPING):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Minimize on scroll (issue #23, item 9; iOS 26's tabBarMinimizeBehavior): the bar takes
+"""Minimize on scroll (iOS 26's tabBarMinimizeBehavior): the bar takes
 its compact form while the page scrolls and comes back on scrolling back, near the top
 and at the end; it never covers the content and never moves focus; reduced motion is
 respected. With the script it follows the scroll's direction, without it CSS

@@ -47,7 +47,7 @@ def test_more_lists_the_tabs_that_do_not_fit(browsers, viewport, js):
         browser.tap_more()
         browser.wait_at("/more", tab="more")
         browser.tap_css('main form.more-list button[value="purchased"]')
-        # The question is asked where the tap happened: on More (issue #12).
+        # The question is asked where the tap happened: on More.
         _confirm_purchased(browser, "/more", "more", then="more")
     else:
         # Regular width: all seven fit (up to eight do), More is hidden.
@@ -107,8 +107,7 @@ def test_five_tabs_fit_a_phone_without_more(five_tabs):
 @pytest.mark.webkit
 def test_more_remembers_its_stack(browsers, js, lang):
     """More → Podcasts → a show → Featured → More shows the show again (UIKit's
-    moreNavigationController keeps its stack); a re-tap of More pops to the list
-    (issue #23, defect 3)."""
+    moreNavigationController keeps its stack); a re-tap of More pops to the list."""
     browser = browsers.open("phone", js=js, lang=lang)
     browser.get("/tabs/featured")
     browser.tap_more()

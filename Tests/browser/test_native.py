@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Issue #12, "Feels native on every width": one test (or more) per defect, at phone
+"""Feels native on every width: one test (or more) per defect, at phone
 portrait and landscape, tablet and desktop sizes, JavaScript on and off."""
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def test_retap_and_edit_steps_add_no_history_entries(browsers, js):
     entries = browser.run("return history.length;")
     if js:
         # A re-tap at the root: nothing to show (204), the script scrolls up. Without it
-        # the browser loads the root again to show it from the top (issue #23, defect 7),
+        # the browser loads the root again to show it from the top,
         # which a browser records as a navigation: test_retap_at_a_tabs_root_scrolls_to_the_top.
         browser.tap_tab("music")
         time.sleep(0.5)

@@ -119,7 +119,7 @@ def test_an_expired_form_is_refused_and_changes_nothing(browsers, viewport, js):
 @pytest.mark.webkit
 def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
     """UIKit scrolls a tab's root to the top when its item is tapped again; without the
-    script too (it answered 204 and the page stayed scrolled: issue #23, defect 7)."""
+    script too (it answered 204 and the page stayed scrolled)."""
     browser = browsers.open(viewport, js=js)
     # Visiting selects the tab, so the tap below is a re-tap at its root.
     browser.get("/tabs/featured")
@@ -139,7 +139,7 @@ def test_retap_at_a_tabs_root_scrolls_to_the_top(browsers, viewport, js):
 def test_a_pushed_page_can_hide_the_bar_and_back_brings_it_back(browsers, viewport, lang, js):
     """TabPage.hidesBottomBar (UIKit's hidesBottomBarWhenPushed): the demo's player is
     shown without the bar, nothing reserves room for it, and its back item leads to a
-    page with the bar again (issue #23, feature 8)."""
+    page with the bar again."""
     browser = browsers.open(viewport, js=js, lang=lang)
     browser.get("/tabs/music/albums/1")
     assert browser.snapshot()["bar"] is not None

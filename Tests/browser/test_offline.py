@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Offline, as an installed app should be (issue #20, item 5): the service worker
+"""Offline, as an installed app should be: the service worker
 registers with the base path as its scope, keeps the last page of each visited tab and
 shows it offline with a notice saying as of when, sends taps to kept pages, shows the
 offline page (with the bar) for a tab never opened, never shows one visitor's pages to

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Hidden and placed tabs (issue #23, item 11; UITab.allowsHiding, isHiddenByDefault,
+"""Hidden and placed tabs (UITab.allowsHiding, isHiddenByDefault,
 preferredPlacement): Edit hides and shows the tabs that allow it with plain form posts
 (303), the placements hold in the bar, More and the sidebar, and bad or stale posts
 change nothing."""

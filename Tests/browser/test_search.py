@@ -18,7 +18,7 @@ from support import BOTH_JS_MODES, EVERY_VIEWPORT
 
 @pytest.fixture(scope="module")
 def search_server(eight_tabs_server):
-    """The tests' eight-tab model has the search tab (issue #23, defect 1): no model of its own."""
+    """The tests' eight-tab model has the search tab: no model of its own."""
     return eight_tabs_server
 
 

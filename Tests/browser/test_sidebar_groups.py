@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Tab groups in the sidebar (issue #23, item 12, the sidebar part; UITabGroup): at 1024
+"""Tab groups in the sidebar (UITabGroup): at 1024
 px and wider each group's heading collapses and expands its section, a button of the
 bar's form (303 without the script, swapped in with it), kept in the session; narrower
 screens keep the bar, without headings."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The sidebar toggle (issue #23, item 13; UITabBarController.mode .tabSidebar): at
+"""The sidebar toggle (UITabBarController.mode .tabSidebar): at
 1024 px and wider a button switches between the sidebar and the bar, kept in the
 session; a form post (303) without the script, the same post swapped in with it; bad
 and stale posts change nothing."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Issue #20, items 1, 2 and 4, with the script: a tap shows its item selected before
+"""With the script: a tap shows its item selected before
 the server answers, costs one request, shows a prefetched tab at once (prefetches change
 nothing), and history is a tab app's (switching tabs replaces the entry, pages pushed in
 a tab add one, Back shows them from memory, Back after a question does not ask again).
