@@ -9,7 +9,9 @@ import TabServerHTTP
 /// `shutdown()`; nothing here installs signal handlers.
 ///
 /// ```swift
-/// let app = try buildApplication(configuration, content: Notes())
+/// let app = Application(configuration: configuration)
+/// app.tab("notes") { notes in notes.page { _, _ in TabPage(title: "Notes", context: [:]) } }
+/// try app.build()
 /// let server = try AppServer(app)        // bound and serving; server.port is the real port
 /// server.shutdown()                      // drains, then returns once stopped
 /// ```

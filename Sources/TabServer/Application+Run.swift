@@ -71,7 +71,7 @@ extension Application {
             log.write("redirecting http://\(configuration.http.host):\(redirectPort)/ to HTTPS (308)")
         }
         log.flush()
-        // The signals are waited for on a thread of their own (`sigwait` blocks).
+        // The signals are waited for on a thread of their own (it blocks reading their pipe).
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let waiter = SignalWaiter {
                 ProcessSignals.serve(

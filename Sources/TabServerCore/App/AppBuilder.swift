@@ -163,7 +163,7 @@ func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStor
     case .redis(let redis, let keyPrefix):
         guard let opener else {
             throw StartupError(
-                "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and pass `redis: .standard` to buildApplication"
+                "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and call `app.redis(.standard)` (or pass `redis: .standard` to buildApplication)"
             )
         }
         do {

@@ -33,7 +33,7 @@ import TabServerMustache
 /// ```
 public struct TabAccessory: Sendable {
     /// What an accessory's form does: the app's values for this visitor afterwards
-    /// (`TabPageRequest.visitorValues`, stored with the session), or nil to leave them.
+    /// (`RequestContext.visitorValues`, stored with the session), or nil to leave them.
     /// A thrown `HTTPError` is answered as it is (400, 409, …); any other error is a 500,
     /// logged. Runs on the engine's thread: keep it quick.
     public typealias Action = @Sendable (TabAccessoryRequest) throws -> [String: String]?

@@ -6,9 +6,9 @@ public enum TabActionResult: Sendable {
     /// Done: 303 to `location` in the same tab ("" for its root, e.g. "42" for
     /// `/tabs/notes/42`), which the tab remembers as its place, as a navigation
     /// controller keeps the pushed page; `notice` is shown once on the page it lands on
-    /// (give it in the visitor's language: `request.language`). `visitorValues`, when
+    /// (give it in the visitor's language: `context.language`). `visitorValues`, when
     /// given, replace the values the app keeps for this visitor (a setting: see
-    /// `TabPageRequest.visitorValues`), stored with the session.
+    /// `RequestContext.visitorValues`), stored with the session.
     case redirect(to: String, notice: String? = nil, visitorValues: [String: String]? = nil)
     /// The input is not valid: `page` (the form again, with its field messages and the
     /// values sent) is shown with 422 Unprocessable Content, and nothing the request

@@ -31,7 +31,7 @@ public protocol RouterMiddleware<Context>: Sendable {
 /// A middleware step written as a closure.
 ///
 /// ```swift
-/// router.add(middleware: MiddlewareStep("powered-by") { request, context, next in
+/// router.group("/api").add(middleware: MiddlewareStep("powered-by") { request, context, next in
 ///     var response = try await next(request, context)
 ///     response.headers.add("X-Powered-By", "TabServer")
 ///     return response
