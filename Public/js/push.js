@@ -35,7 +35,6 @@
   const scope = new URL(section.dataset.subscribe.replace(/push\/subscribe$/, ""), location.href).href;
   navigator.serviceWorker.getRegistration(scope).then((found) => found || navigator.serviceWorker.ready).then(async (registration) => {
     if (!registration || !registration.pushManager) return;
-    section.hidden = false;
     const current = await registration.pushManager.getSubscription().catch(() => null);
     show(Boolean(current));
     if (current) say("on");
@@ -70,5 +69,7 @@
         off.disabled = false;
       }
     });
+    // Shown only now that its buttons answer: a tap before would do nothing.
+    section.hidden = false;
   }).catch(() => {});
 })();

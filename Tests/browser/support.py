@@ -219,10 +219,14 @@ class Browser:
         if self.viewport not in PHONES or self.webkit:
             element.click()
             return
-        # Pointer actions do not scroll: bring the element into view first.
+        # Pointer actions do not scroll: bring the element into view first, and out from
+        # under the bar (the floating capsule lies over the page's last lines).
         self.run("""
-            const r = arguments[0].getBoundingClientRect();
-            if (r.top < 0 || r.bottom > innerHeight) arguments[0].scrollIntoView({block: "center"});
+            const e = arguments[0], r = e.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            if (r.top < 0 || r.bottom > innerHeight || !(hit && (hit === e || e.contains(hit)))) {
+                e.scrollIntoView({block: "center"});
+            }
         """, element)
         # chromedriver's element click hangs under mobile emulation with JavaScript off,
         # and a real phone sends touch events anyway: tap with a touch pointer.

@@ -16,7 +16,8 @@ extension TabServerResponder {
     /// request, and a prefetched page the browser shows without the script would reach
     /// the server only as a prefetch, so the tab would not remember it. The likeliest next tab — one with a count badge
     /// (something new there), else the bar's next item — is prerendered where it was
-    /// left. The browser fetches both with `Sec-Purpose`, which the server answers
+    /// left, for a visitor whose session is stored. The browser fetches both with
+    /// `Sec-Purpose`, which the server answers
     /// without changing the session or counting a visit.
     func speculationRules(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         let session = try visitor(&state)
@@ -25,7 +26,10 @@ extension TabServerResponder {
         let prefetch =
             #"{"source":"document","where":{"and":[{"href_matches":"\#(base)/tabs/*"},{"selector_matches":"html.js main a[href]"},{"not":{"selector_matches":"[rel~=nofollow]"}}]},"eagerness":"moderate"}"#
         var rules = #"{"prefetch":[\#(prefetch)]"#
-        if let next = Self.likeliestNextTab(controller, session.state) {
+        // A visitor without a stored session is not prerendered for: its first post makes
+        // the session, with a form token of its own, and a page prerendered before it
+        // (shown as it is where app.js does not run) would post the old one and be refused.
+        if !state.isNewSession, let next = Self.likeliestNextTab(controller, session.state) {
             let path = base + Self.tabPath(next, controller.location(ofTab: next, in: session.state))
             rules += #","prerender":[{"source":"list","urls":["\#(Self.jsonEscaped(path))"],"eagerness":"immediate"}]"#
         }
