@@ -522,7 +522,7 @@ http {{
   sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;
-  types {{ text/html html; text/css css; }}
+  types {{ text/html html; text/css css; application/json json; }}
   server {{
     listen 127.0.0.1:{port};
     root {docroot};
