@@ -12,6 +12,7 @@ the script and without. The classic bar's own tests run unchanged on the tests' 
 from __future__ import annotations
 
 import re
+import time
 import urllib.request
 
 import pytest
@@ -23,6 +24,19 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from conftest import BrowserPool, changed_tabs_file, running_server
 from floating import GEOMETRY, contrast, rgba, worst_contrasts
 from support import BOTH_JS_MODES, EVERY_VIEWPORT, current_ids
+
+
+def _settled_geometry(browser) -> dict:
+    """The bar's geometry once the capsule's size has stopped changing (its width eases
+    while the labels settle after load): two reads 100 ms apart agree, at most 3 s."""
+    last = browser.run(GEOMETRY)
+    for _ in range(30):
+        time.sleep(0.1)
+        now = browser.run(GEOMETRY)
+        if now["capsule"] == last["capsule"] and now["circle"] == last["circle"]:
+            return now
+        last = now
+    return last
 from test_accessibility import _report
 from test_accessory import _start_playing, _strip
 from test_minimize import _long_page, _scroll
@@ -99,7 +113,7 @@ def test_the_capsule_is_inset_round_and_of_glass(floating, viewport, scheme, lan
     browser = floating.open(viewport, js=js, lang=lang)
     _emulate(browser, scheme)
     browser.get("/tabs/movies")
-    g = browser.run(GEOMETRY)
+    g = _settled_geometry(browser)
     capsule, circle = g["capsule"], g["circle"]
     assert g["floating"] and g["content"] != "none", g
     # Inset from the sides and above the bottom edge (no safe area here), fully rounded.
