@@ -6,6 +6,7 @@ import TabServerCore
 import TabServerDemo
 import TabServerRedis
 import TabServerRedisSessions
+import TabServerSessions
 import TabServerTesting
 import Testing
 
@@ -93,7 +94,15 @@ struct RedisClusterFailoverTests {
         let served = waitUntil(.seconds(20), every: .milliseconds(20)) {
             load.writes.successesAtEnd >= 20 && load.reads.successesAtEnd >= 20
         }
-        #expect(served, "serving again after the failover")
+        // Without WAIT the probe's own session may be among what is lost (its replica had
+        // not received it yet): its writes are then refused for good (403, its token
+        // unknown), which is the documented loss, not a failover that never ends.
+        var probeLost = false
+        if waitReplicas == 0, !served, let id = load.probeCookie.flatMap({ SessionID(cookieValue: $0) }) {
+            probeLost = try app.store.load(id, now: wallClockSeconds()) == nil
+        }
+        if probeLost { print("redis-cluster kill -9 without WAIT: the probe visitor's session was lost") }
+        #expect(served || probeLost, "serving again after the failover")
         let written = load.finish()
         let (acknowledged, found, refused) = try await Self.check(
             written, configuration: configuration, strict: waitReplicas > 0)
@@ -108,7 +117,7 @@ struct RedisClusterFailoverTests {
         #expect(!elsewhere.isEmpty)
         #expect(
             elsewhere.allSatisfy { $0.refusedTab == nil }, "\(elsewhere.filter { $0.refusedTab != nil }.count) refused")
-        #expect(load.writes.window <= .seconds(8), "writes refused for \(load.writes.window)")
+        #expect(load.writes.window <= .seconds(8) || probeLost, "writes refused for \(load.writes.window)")
         #expect(load.reads.window <= .seconds(8), "reads refused for \(load.reads.window)")
         #expect(load.writes.failures > 0, "the probe visitor's shard was the one killed")
     }
