@@ -4,13 +4,17 @@
 /// become `\xHH`, so no request can forge or split a line. Over TLS the duration is
 /// followed by the protocol and TLS version (`http/1.1 TLSv1.3`, `h2 TLSv1.3`); plain lines have neither.
 struct AccessLogLine {
-    private(set) var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8]
 
+    /// The line, appended to `buffer` (a batch of lines; empty for the line alone) without
+    /// its newline.
     init(
-        address: String, method: String, target: String, status: Int, bytesSent: Int, durationNanos: UInt64,
-        aborted: Bool, note: String?, tlsVersion: String? = nil, protocolName: String = "http/1.1"
+        appendingTo buffer: consuming [UInt8] = [], address: String, method: String, target: String, status: Int,
+        bytesSent: Int, durationNanos: UInt64, aborted: Bool, note: String?, tlsVersion: String? = nil,
+        protocolName: String = "http/1.1"
     ) {
-        bytes.reserveCapacity(96 + target.utf8.count)
+        bytes = consume buffer
+        bytes.reserveCapacity(bytes.count + 96 + target.utf8.count)
         bytes.append(contentsOf: address.utf8)
         bytes.append(32)
         appendEscaped(method)
@@ -42,13 +46,24 @@ struct AccessLogLine {
         }
     }
 
+    /// The buffer with the line and a newline appended; the line is left empty.
+    mutating func takeLine() -> [UInt8] {
+        var done: [UInt8] = []
+        swap(&done, &bytes)
+        done.append(10)
+        return done
+    }
+
     private mutating func appendEscaped(_ text: String) {
-        let hex = Array("0123456789abcdef".utf8)
+        let hex: StaticString = "0123456789abcdef"
         for byte in text.utf8 {
             if byte < 0x20 || byte >= 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 15)],
-                ])
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(UInt8(ascii: "x"))
+                hex.withUTF8Buffer { digits in
+                    bytes.append(digits[Int(byte >> 4)])
+                    bytes.append(digits[Int(byte & 15)])
+                }
             } else {
                 bytes.append(byte)
             }

@@ -30,15 +30,17 @@ struct AccessLogRecord {
         self.note = note
     }
 
-    /// Writes the request's line to `log` in its format (text or JSON); over TLS it names
-    /// the protocol (`protocolName`: "http/1.1" or "h2") and the TLS version (`tlsVersion`,
-    /// e.g. "TLSv1.3").
-    func write(
-        to log: LogSink, address: String, durationNanos: UInt64, aborted: Bool, tlsVersion: String? = nil,
-        protocolName: String = "http/1.1"
+    /// Appends the request's line, newline included, to `batch` (a loop's lines of one
+    /// pass) in `format` (text or JSON); over TLS it names the protocol (`protocolName`:
+    /// "http/1.1" or "h2") and the TLS version (`tlsVersion`, e.g. "TLSv1.3").
+    func append(
+        to batch: inout [UInt8], format: LogFormat, address: String, durationNanos: UInt64, aborted: Bool,
+        tlsVersion: String? = nil, protocolName: String = "http/1.1"
     ) {
-        if log.format == .json {
-            var line = JSONLogLine(level: .info)
+        var buffer: [UInt8] = []
+        swap(&buffer, &batch)  // the line takes the only reference: appended to in place
+        if format == .json {
+            var line = JSONLogLine(level: .info, continuing: consume buffer)
             line.add("remote", address)
             line.add("method", method ?? "-")
             line.add("path", target ?? "-")
@@ -51,13 +53,13 @@ struct AccessLogRecord {
             }
             if aborted { line.add("aborted", true) }
             if let note { line.add("note", note) }
-            log.write(bytes: line.finished)
+            batch = line.finishedLine()
             return
         }
-        let line = AccessLogLine(
-            address: address, method: method ?? "-", target: target ?? "-", status: status, bytesSent: bytes,
-            durationNanos: durationNanos, aborted: aborted, note: note, tlsVersion: tlsVersion,
+        var line = AccessLogLine(
+            appendingTo: consume buffer, address: address, method: method ?? "-", target: target ?? "-", status: status,
+            bytesSent: bytes, durationNanos: durationNanos, aborted: aborted, note: note, tlsVersion: tlsVersion,
             protocolName: protocolName)
-        log.write(bytes: line.bytes)
+        batch = line.takeLine()
     }
 }

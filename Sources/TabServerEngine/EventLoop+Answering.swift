@@ -77,15 +77,24 @@ extension EventLoop {
     }
 
     /// The request in flight ends (answered, or abandoned when `aborted`): counted, and
-    /// its access-log line written.
+    /// its access-log line added to the loop's batch.
     func finishRequest(_ connection: Connection, aborted: Bool) {
         guard let request = connection.request.take() else { return }
         connection.requestsServed += 1
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
-        request.write(
-            to: log, address: connection.address, durationNanos: monotonicNanos() &- request.start, aborted: aborted,
-            tlsVersion: connection.tls?.version)
+        request.append(
+            to: &accessLogBatch, format: log.format, address: connection.address,
+            durationNanos: monotonicNanos() &- request.start, aborted: aborted, tlsVersion: connection.tls?.version)
+        accessLogLines += 1
+    }
+
+    /// Hands the access-log lines of this pass of the loop to the log's writer (one lock,
+    /// no write on this thread).
+    func handOverAccessLog() {
+        guard accessLogLines > 0, let log = engine.accessLog else { return }
+        log.append(batch: &accessLogBatch, lines: accessLogLines)
+        accessLogLines = 0
     }
 }

@@ -169,17 +169,19 @@ extension EventLoop {
         flushHTTP2(connection)
     }
 
-    /// A stream ends (answered, or `aborted`): counted, and its access-log line written
-    /// with the protocol `h2`.
+    /// A stream ends (answered, or `aborted`): counted, and its access-log line (with
+    /// the protocol `h2`) added to the loop's batch.
     func finishHTTP2Request(_ stream: HTTP2Stream, on connection: Connection, aborted: Bool) {
         guard let request = stream.request.take() else { return }
         connection.requestsServed += 1
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
-        request.write(
-            to: log, address: connection.address, durationNanos: monotonicNanos() &- request.start,
-            aborted: aborted, tlsVersion: connection.tls?.version, protocolName: "h2")
+        request.append(
+            to: &accessLogBatch, format: log.format, address: connection.address,
+            durationNanos: monotonicNanos() &- request.start, aborted: aborted, tlsVersion: connection.tls?.version,
+            protocolName: "h2")
+        accessLogLines += 1
     }
 
     /// The connection ends with streams open: each is logged as abandoned, the apps'

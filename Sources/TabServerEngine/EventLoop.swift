@@ -48,6 +48,10 @@ final class EventLoop: @unchecked Sendable {
     /// Connections with something for the loop, named on the loop's own thread (a task
     /// that completed an answer there): served after the jobs, without the pipe.
     var localReady: [Int32] = []
+    /// The access-log lines of requests finished in this pass of the loop, and how many;
+    /// handed to the log's writer at the end of the pass.
+    var accessLogBatch: [UInt8] = []
+    var accessLogLines = 0
 
     static let listenTag = UInt64.max
     private static let wakeTag = UInt64.max - 1
@@ -149,6 +153,7 @@ final class EventLoop: @unchecked Sendable {
             // at once, a stream's first bytes), then the tasks' jobs.
             takeReady()
             jobsLeft = runJobs() || !localReady.isEmpty
+            handOverAccessLog()
             let now = monotonicNanos()
             if now >= nextSweep {
                 nextSweep = now + Self.sweepNanos
@@ -157,6 +162,7 @@ final class EventLoop: @unchecked Sendable {
         }
         closeEverything()
         stopJobs()
+        handOverAccessLog()
     }
 
     private func drainWakePipe() {

@@ -28,6 +28,10 @@ extension HTTPServer: EngineStatistics {
     /// HTTP/2 connections ended on what the client sent (protocol errors, floods, resets).
     public var http2ConnectionErrors: Int { engine.http2ConnectionErrors.load(ordering: .relaxed) }
 
+    /// Access-log lines dropped since start because the log's descriptor could not keep
+    /// up (a full disk, a stalled pipe) or failed.
+    public var accessLogDroppedLines: Int { engine.accessLog?.droppedLines ?? 0 }
+
     /// Whether the server is draining (answers carry `Connection: close`).
     public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
 }

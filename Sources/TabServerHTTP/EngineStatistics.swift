@@ -16,6 +16,9 @@ public protocol EngineStatistics: Sendable {
     /// HTTP/2 connections the engine ended on what the client sent (a protocol error, a
     /// flood, too many resets), since start.
     var http2ConnectionErrors: Int { get }
+    /// Access-log lines dropped since start because the log's descriptor could not keep
+    /// up or failed (the loops never wait for it).
+    var accessLogDroppedLines: Int { get }
 }
 
 extension EngineStatistics {
@@ -24,4 +27,7 @@ extension EngineStatistics {
 
     /// An engine that does not count them reports none.
     public var http2ConnectionErrors: Int { 0 }
+
+    /// An engine without an access log drops none.
+    public var accessLogDroppedLines: Int { 0 }
 }

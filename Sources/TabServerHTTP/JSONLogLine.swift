@@ -17,8 +17,14 @@ public struct JSONLogLine: Sendable {
 
     /// An object starting with the current UTC time (RFC 3339, milliseconds) and `level`.
     public init(level: LogLevel, capacity: Int = 160) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.init(level: level, continuing: [], capacity: capacity)
+    }
+
+    /// An object begun at the end of `buffer` (a batch of lines), which the line takes
+    /// over; `finishedLine()` hands it back with the object and a newline appended.
+    public init(level: LogLevel, continuing buffer: consuming [UInt8], capacity: Int = 160) {
+        bytes = consume buffer
+        bytes.reserveCapacity(bytes.count + capacity)
         bytes.append(contentsOf: #"{"time":""#.utf8)
         Self.appendTimestamp(to: &bytes)
         bytes.append(contentsOf: #"","level":""#.utf8)
@@ -63,6 +69,16 @@ public struct JSONLogLine: Sendable {
     public var finished: [UInt8] {
         var done = bytes
         done.append(UInt8(ascii: "}"))
+        return done
+    }
+
+    /// The buffer the line continued, with the complete object and a newline appended;
+    /// the line is left empty.
+    public mutating func finishedLine() -> [UInt8] {
+        var done: [UInt8] = []
+        swap(&done, &bytes)
+        done.append(UInt8(ascii: "}"))
+        done.append(10)
         return done
     }
 

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A buffered line writer for a file descriptor (stdout for the access log, stderr for
-/// diagnostics). One `write(2)` per request would cost more than rendering the page, so
-/// lines collect in memory and are flushed when 16 KiB accumulate, every 200 ms, and at
-/// shutdown. Lines are never interleaved mid-line.
+/// diagnostics). Lines collect in memory and a thread of the sink's own writes them in
+/// batches (when 16 KiB accumulate, every 200 ms, and at `flush()`): no caller ever waits
+/// for the descriptor. Lines are never interleaved mid-line. A descriptor that cannot keep
+/// up (a full disk, a stalled pipe) costs lines, not time: past 4 MiB waiting, lines are
+/// dropped and counted (`droppedLines`, in `/metrics`).
 ///
 /// Every message starts with the app's name (`name`: "groceries: reload refused"), so the
 /// lines of several programs in one log are told apart.
@@ -24,9 +19,7 @@ public final class LogSink: Sendable {
     /// Text or JSON lines: `write(_:level:)` formats messages by it, and the engine
     /// writes the access log in it.
     public let format: LogFormat
-    private let descriptor: Int32
-    private let buffer = Mutex<[UInt8]>([])
-    private let flushThreshold = 16 * 1024
+    private let writer: LogWriter
 
     /// Standard output, for the access log.
     public static let standardOutput = LogSink(descriptor: 1)
@@ -36,25 +29,26 @@ public final class LogSink: Sendable {
     /// A sink writing to `descriptor`, which the caller keeps open; its messages start
     /// with `name`.
     public init(descriptor: Int32, format: LogFormat = .text, name: String = "tabserver") {
-        self.descriptor = descriptor
+        self.writer = LogWriter(descriptor: descriptor)
         self.format = format
         self.name = name
-        scheduleFlush()
     }
 
-    /// Flushes every 200 ms for as long as the sink exists (the weak reference ends the chain).
-    private func scheduleFlush() {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
-            guard let self else { return }
-            self.flush()
-            self.scheduleFlush()
-        }
+    private init(writer: LogWriter, format: LogFormat, name: String) {
+        self.writer = writer
+        self.format = format
+        self.name = name
     }
 
-    /// The same descriptor and format, its messages starting with `name`.
+    /// The same descriptor, format and writer (so their lines keep their order), its
+    /// messages starting with `name`.
     public func named(_ name: String) -> LogSink {
-        LogSink(descriptor: descriptor, format: format, name: name)
+        LogSink(writer: writer, format: format, name: name)
     }
+
+    /// Lines dropped since the sink was made because its descriptor could not keep up or
+    /// failed.
+    public var droppedLines: Int { writer.dropped }
 
     /// Appends one message, after the sink's name: the line as it is in text format, or a
     /// JSON object with `time`, `level` and `msg` in JSON format (a newline is added).
@@ -72,38 +66,20 @@ public final class LogSink: Sendable {
 
     /// Appends one line given as UTF-8 bytes, already formatted (a newline is added).
     public func write(bytes line: [UInt8]) {
-        var full: [UInt8]? = nil
-        buffer.withLock { bytes in
-            bytes.append(contentsOf: line)
-            bytes.append(10)
-            if bytes.count >= flushThreshold {
-                full = bytes
-                bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        if let full { writeAll(full) }
+        var batch = line
+        batch.append(10)
+        writer.append(&batch, lines: 1)
     }
 
-    /// Writes out whatever is buffered.
+    /// Appends `lines` complete lines, each already ending in a newline, and empties
+    /// `batch` (keeping capacity for the next): an engine loop's access-log lines of one
+    /// pass, handed over with one lock.
+    package func append(batch: inout [UInt8], lines: Int) {
+        writer.append(&batch, lines: lines)
+    }
+
+    /// Writes out whatever is buffered before it returns.
     public func flush() {
-        let pending: [UInt8] = buffer.withLock { bytes in
-            defer { bytes.removeAll(keepingCapacity: true) }
-            return bytes
-        }
-        if !pending.isEmpty { writeAll(pending) }
-    }
-
-    private func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        writer.flush()
     }
 }

@@ -83,6 +83,7 @@ struct ErrorsSeenTests {
         let metrics = try #require(scraper.readResponse()).body
         #expect(metrics.contains("\ntabserver_session_undecodable_total 2\n"), "\(metrics.prefix(200))")
         #expect(metrics.contains("\ntabserver_engine_system_call_errors_total 0\n"))
+        #expect(metrics.contains("\ntabserver_access_log_dropped_lines_total 0\n"))
         #expect(metrics.contains("\ntabserver_live_publish_errors_total 0\n"))
         #expect(log.lines(containing: "could not be decoded").count == 1, "one line for the episode")
     }

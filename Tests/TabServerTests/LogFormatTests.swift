@@ -112,6 +112,35 @@ struct LogFormatTests {
         #expect(bad["status"] as? Int == 400)
         #expect(odd["note"] == nil)
     }
+
+    @Test("an access log on a full disk costs its lines, counted in /metrics, and every page is still answered")
+    func accessLogOnFullDisk() throws {
+        let descriptor = open("/dev/full", O_WRONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let app = try makeApp {
+            $0.accessLog = true
+            $0.metrics = true
+        }
+        let server = try app.start(accessLog: LogSink(descriptor: descriptor))
+        defer { server.shutdown() }
+        let connection = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 5))
+        for _ in 0..<20 {
+            connection.send("GET /tabs/music HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(connection.readResponse()?.status == 200)
+        }
+        // The writer's thread meets the full disk within its 200 ms tick.
+        var dropped = 0
+        let deadline = Date().addingTimeInterval(10)
+        while dropped < 20 && Date() < deadline {
+            usleep(50_000)
+            connection.send("GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n")
+            let body = try #require(connection.readResponse()).body
+            let line = body.split(separator: "\n").first { $0.hasPrefix("tabserver_access_log_dropped_lines_total ") }
+            dropped = Int(try #require(line).split(separator: " ")[1]) ?? 0
+        }
+        #expect(dropped >= 20, "the 20 pages' lines (and the scrapes') are counted as dropped")
+    }
 }
 
 extension ISO8601DateFormatter {

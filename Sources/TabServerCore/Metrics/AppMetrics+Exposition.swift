@@ -49,6 +49,10 @@ extension AppMetrics {
                 &out, "tabserver_http2_connection_errors_total", "counter",
                 "HTTP/2 connections ended on what the client sent (protocol errors, floods, too many resets).",
                 engine.http2ConnectionErrors)
+            Self.single(
+                &out, "tabserver_access_log_dropped_lines_total", "counter",
+                "Access-log lines dropped because the log's output could not keep up or failed (a full disk).",
+                engine.accessLogDroppedLines)
         }
         let footprint = pageAnswers.footprint
         Self.single(
