@@ -11,7 +11,13 @@ extension HTTPRequest {
     /// Spaces and tabs around names and values are ignored; a value in double quotes
     /// loses them.
     public func cookie(_ name: String) -> String? {
-        let wanted = Array(name.utf8)
+        // The name's bytes in place (a native string's own storage): no array for them on
+        // every request.
+        var name = name
+        return name.withUTF8 { wanted in cookie(named: wanted) }
+    }
+
+    private func cookie(named wanted: UnsafeBufferPointer<UInt8>) -> String? {
         guard let initial = wanted.first else { return nil }
         for field in headers where HTTPHeaders.namesEqual(field.name, "cookie") {
             // Scans the bytes in place rather than splitting strings: this runs on every
@@ -41,7 +47,9 @@ extension HTTPRequest {
         return nil
     }
 
-    private static func cookieValue(_ pair: Slice<UnsafeBufferPointer<UInt8>>, named wanted: [UInt8]) -> String? {
+    private static func cookieValue(
+        _ pair: Slice<UnsafeBufferPointer<UInt8>>, named wanted: UnsafeBufferPointer<UInt8>
+    ) -> String? {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         // Most pairs are other cookies: their first name byte already differs.
         var first = pair.startIndex
