@@ -31,12 +31,16 @@ ROUNDS = 5
 NGINX_ROUNDS = 5
 CONNECTIONS = 64
 VISITORS = 2000
-# The Python peer (bench/peer: Starlette + Jinja2 on uvicorn, 2 workers): rounds, and the
-# targets for TabServer's rate over the peer's (issue #19).
+# The peers, serving the same page and post: Python (bench/peer: Starlette + Jinja2 on
+# uvicorn, 2 workers, sessions in SQLite) and Go (bench/peer-go: net/http + html/template,
+# sessions in a map). Rounds, and per peer the targets for TabServer's rate over the peer's.
 PEER_DIR = os.path.join(ROOT, "bench/peer")
 PEER_VENV = os.path.join(ROOT, "bench/.venv-peer")
+GO_PEER_DIR = os.path.join(ROOT, "bench/peer-go")
 PEER_ROUNDS = 5
-PEER_WORKLOADS = {"page": ("GET tab page, existing session", 20.0), "select": ("POST select -> 303", 6.0)}
+PEERS = ("python", "go")
+PEER_WORKLOADS = {"page": "GET tab page, existing session", "select": "POST select -> 303"}
+PEER_TARGETS = {("page", "python"): 20.0, ("select", "python"): 6.0, ("page", "go"): 10.0, ("select", "go"): 1.2}
 
 
 def free_port():
@@ -200,7 +204,7 @@ STORES = ("memory", "sqlite", "redis")
 # Workload name -> (what it is, target ratio to memory per store, p99 limit in ms or None).
 WORKLOADS = {
     "page": ("GET tab page, one visitor", {"sqlite": 0.70, "redis": 0.50}, None),
-    "visitors": (f"{VISITORS:,} visitors, 80% GET pages / 20% POST select", {"sqlite": 0.90, "redis": 0.50}, 10.0),
+    "visitors": (f"{VISITORS:,} visitors, 80% GET pages / 20% POST select", {"sqlite": 0.95, "redis": 0.50}, 10.0),
     "select": ("one visitor, 64 concurrent POST select", {"sqlite": 0.50, "redis": 0.30}, 10.0),
 }
 
@@ -325,22 +329,42 @@ def memory_per_session():
         proc.wait(timeout=15)
 
 
-def start_peer(work, page, log):
-    """Starts the Python peer (uvicorn, 2 workers, in a process group of its own) on a free
-    port with a template made from TabServer's page; returns (process, port, worker pids).
-    The venv comes from bench/peer/setup.sh (pinned requirements from PyPI)."""
-    subprocess.run([os.path.join(PEER_DIR, "setup.sh")], check=True)
+def peer_templates(page, flavour):
+    """The peer's template folder (page.html, tabs.json) made from TabServer's page."""
     sys.path.insert(0, PEER_DIR)
     sys.dont_write_bytecode = True  # no __pycache__ in the work tree
     import make_template
-    template, tabs = make_template.make(page.decode("utf-8"))
-    templates = os.path.join(PEER_DIR, "templates")
+    template, tabs = make_template.make(page.decode("utf-8"), flavour)
+    templates = os.path.join(PEER_DIR if flavour == "jinja" else GO_PEER_DIR, "templates")
     os.makedirs(templates, exist_ok=True)
     with open(os.path.join(templates, "page.html"), "w", encoding="utf-8") as f:
         f.write(template)
     with open(os.path.join(templates, "tabs.json"), "w") as f:
         json.dump(tabs, f)
+    return templates
+
+
+def start_peer(name, work, page, log):
+    """Starts a peer in a process group of its own on a free port with a template made
+    from TabServer's page; returns (process, port, pids to count CPU of). The Python venv
+    comes from bench/peer/setup.sh (pinned requirements from PyPI); the Go peer is built
+    with Debian's golang-go (the standard library only)."""
     port = free_port()
+    if name == "go":
+        templates = peer_templates(page, "go")
+        binary = os.path.join(work, "peer-go")
+        env = dict(os.environ, GOCACHE=os.path.join(work, "go-cache"), GOFLAGS="-mod=mod", CGO_ENABLED="0")
+        subprocess.run(["go", "build", "-o", binary, "."], cwd=GO_PEER_DIR, env=env, check=True)
+        proc = subprocess.Popen([binary, "-addr", f"127.0.0.1:{port}", "-templates", templates],
+                                stdout=log, stderr=log, start_new_session=True)
+        try:
+            wait_http(f"http://127.0.0.1:{port}/healthz", timeout=30)
+            return proc, port, [proc.pid]
+        except BaseException:
+            stop_peer(proc)
+            raise
+    subprocess.run([os.path.join(PEER_DIR, "setup.sh")], check=True)
+    templates = peer_templates(page, "jinja")
     env = dict(os.environ, PEER_TEMPLATES=templates, PEER_DB=os.path.join(work, "peer-sessions.sqlite"),
                PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.Popen([os.path.join(PEER_VENV, "bin/uvicorn"), "app:app", "--workers", "2", "--host", "127.0.0.1",
@@ -355,7 +379,7 @@ def start_peer(work, page, log):
                 raise RuntimeError("the peer's two workers did not start")
             time.sleep(0.1)
         time.sleep(1)  # both workers through their startup
-        return proc, port, descendants(proc.pid)
+        return proc, port, [proc.pid] + descendants(proc.pid)
     except BaseException:
         stop_peer(proc)
         raise
@@ -383,23 +407,23 @@ def visitor_page(port, visitor_file):
 
 
 def compare_peer(work):
-    """TabServer (memory sessions, as in the nginx comparison) against the Python peer:
-    the page of a visitor with a session and POST select, PEER_ROUNDS rounds, the two
-    taking turns to go first; medians. One visitor reads, another taps (so the page's
-    visitor keeps music selected and the page stays a read)."""
+    """TabServer (memory sessions) against the peers: the page of a visitor with a session
+    and POST select, PEER_ROUNDS rounds, the servers taking turns to go first; medians.
+    One visitor reads, another taps (so the page's visitor keeps music selected and the
+    page stays a read)."""
     log = open(os.path.join(work, "peer.log"), "w")
     tabserver, tabserver_port = start_server(["--sessions", "memory"], log)
-    peer = None
+    peers = []
     try:
         servers = {"tabserver": (tabserver_port, [tabserver.pid])}
+        make_visitors(tabserver_port, 1, os.path.join(work, "peer-reference.txt"))
+        _, page = visitor_page(tabserver_port, os.path.join(work, "peer-reference.txt"))
+        for name in PEERS:
+            proc, port, pids = start_peer(name, work, page, log)
+            peers.append(proc)
+            servers[name] = (port, pids)
         files = {}
-        for name in ("tabserver", "peer"):
-            if name == "peer":
-                make_visitors(tabserver_port, 1, os.path.join(work, "peer-reference.txt"))
-                _, page = visitor_page(tabserver_port, os.path.join(work, "peer-reference.txt"))
-                peer, peer_port, workers = start_peer(work, page, log)
-                servers["peer"] = (peer_port, [peer.pid] + workers)
-            port = servers[name][0]
+        for name, (port, _) in servers.items():
             files[name] = {}
             for role in ("reader", "tapper"):
                 files[name][role] = os.path.join(work, f"peer-{name}-{role}.txt")
@@ -410,12 +434,13 @@ def compare_peer(work):
         # The same bytes but the CSRF token (another session's, of the same length).
         def token_blind(page):
             return re.sub(rb'name="csrf" value="[^"]+"', b"csrf", page)
-        if len(pages["peer"]) != len(pages["tabserver"]) or token_blind(pages["peer"]) != token_blind(pages["tabserver"]):
-            raise RuntimeError("the peer's page differs from TabServer's")
+        for name in PEERS:
+            if len(pages[name]) != len(pages["tabserver"]) or token_blind(pages[name]) != token_blind(pages["tabserver"]):
+                raise RuntimeError(f"the {name} peer's page differs from TabServer's")
         results = {(w, name): [] for w in PEER_WORKLOADS for name in servers}
         names = list(servers)
         for round_index in range(PEER_ROUNDS):
-            order = names if round_index % 2 == 0 else names[::-1]
+            order = names[round_index % len(names):] + names[:round_index % len(names)]
             for workload in PEER_WORKLOADS:
                 for name in order:
                     port, pids = servers[name]
@@ -438,8 +463,8 @@ def compare_peer(work):
     finally:
         tabserver.send_signal(signal.SIGTERM)
         tabserver.wait(timeout=15)
-        if peer:
-            stop_peer(peer)
+        for proc in peers:
+            stop_peer(proc)
 
 
 def peer_table(summary):
@@ -448,31 +473,43 @@ def peer_table(summary):
         "| workload | server | req/s | p50 ms | p99 ms | server CPU us/req | errors |",
         "|---|---|---|---|---|---|---|",
     ]
-    for workload, (title, _) in PEER_WORKLOADS.items():
-        for name in ("tabserver", "peer"):
+    for workload, title in PEER_WORKLOADS.items():
+        for name in ("tabserver",) + PEERS:
             m = summary[(workload, name)]
             lines.append(f"| {title} | {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} | {m['cpu_us']:.1f} | "
                          f"{m['errors']} |")
-    lines += ["", "| workload | req/s TabServer/peer | CPU per request peer/TabServer | target | verdict |",
-              "|---|---|---|---|---|"]
+    lines += ["", "| workload | peer | req/s TabServer/peer | CPU per request peer/TabServer | target | verdict |",
+              "|---|---|---|---|---|---|"]
     verdicts = []
-    for workload, (title, target) in PEER_WORKLOADS.items():
-        ts, peer = summary[(workload, "tabserver")], summary[(workload, "peer")]
-        ratio = ts["rps"] / peer["rps"]
-        cpu_ratio = peer["cpu_us"] / ts["cpu_us"] if ts["cpu_us"] else float("nan")
-        verdict = "pass" if ratio >= target and ts["errors"] == 0 else "FAIL"
-        verdicts.append(verdict)
-        lines.append(f"| {title} | {ratio:.1f}x | {cpu_ratio:.1f}x | >= {target:g}x | {verdict} |")
+    for workload, title in PEER_WORKLOADS.items():
+        for name in PEERS:
+            target = PEER_TARGETS[(workload, name)]
+            ts, peer = summary[(workload, "tabserver")], summary[(workload, name)]
+            ratio = ts["rps"] / peer["rps"]
+            cpu_ratio = peer["cpu_us"] / ts["cpu_us"] if ts["cpu_us"] else float("nan")
+            verdict = rated(ratio >= target and ts["errors"] == 0, cpu_ratio >= target)
+            verdicts.append(verdict)
+            lines.append(f"| {title} | {name} | {ratio:.1f}x | {cpu_ratio:.1f}x | >= {target:g}x | {verdict} |")
     return lines, verdicts
 
 
+def rated(rate_ok, cpu_ok):
+    """A verdict on a rate target: a miss by rate whose CPU per request meets it is told
+    apart (on two cores shared with wrk the rate is the noisier of the two)."""
+    if rate_ok:
+        return "pass"
+    return "FAIL (by rate; CPU per request meets it)" if cpu_ok else "FAIL"
+
+
 PEER_NOTE = [
-    "Python peer (bench/peer): Starlette + Jinja2 (autoescape) on uvicorn --workers 2 (uvloop, httptools, access",
-    "log off, pinned versions from PyPI in bench/.venv-peer), rendering a template made from TabServer's own page",
-    "(same bytes but the CSRF token) and handling the same POST select (tab, csrf, return -> 303). Its sessions",
-    "are in a SQLite file in WAL mode (synchronous = NORMAL) that both workers open; TabServer's here are in its",
-    "in-process memory store (one process, no file, no cross-process sharing). TabServer's access log is on",
-    "(to /dev/null). Peer CPU counts uvicorn's parent and both workers. One visitor reads the page, another taps.",
+    "Both peers render a template made from TabServer's own page (same bytes but the CSRF token) and handle the",
+    "same POST select (tab, csrf, return -> 303). TabServer's sessions here are in its in-process memory store;",
+    "its access log is on (to /dev/null). One visitor reads the page, another taps.",
+    "- Python (bench/peer): Starlette + Jinja2 (autoescape) on uvicorn --workers 2 (uvloop, httptools, access",
+    "  log off, pinned versions from PyPI in bench/.venv-peer). Sessions in a SQLite file in WAL mode",
+    "  (synchronous = NORMAL) that both workers open. CPU counts uvicorn's parent and both workers.",
+    "- Go (bench/peer-go): net/http + html/template, the standard library only (Debian's golang-go), one",
+    "  process on both cores, no access log. Sessions in a map behind a mutex (nothing durable).",
 ]
 
 
@@ -500,19 +537,10 @@ def stores_only():
     print(writer_line(stores))
 
 
-def start_nginx(work, files):
-    """nginx (2 workers, sendfile, access log off) serving `files` (relative path -> bytes)
-    from a folder in work, on a free loopback port; returns (process, port, worker pids)."""
-    port = free_port()
-    docroot = os.path.join(work, "www")
-    for name, data in files.items():
-        os.makedirs(os.path.dirname(os.path.join(docroot, name)), exist_ok=True)
-        with open(os.path.join(docroot, name), "wb") as f:
-            f.write(data)
-    conf = os.path.join(work, "nginx.conf")
-    with open(conf, "w") as f:
-        f.write(f"""
-worker_processes 2;
+# nginx as its users tune it for a benchmark: a worker per core, sendfile, keep-alive
+# connections that last the run, open file descriptors cached, no access log. Printed in
+# the report.
+NGINX_CONF = """worker_processes 2;
 pid {work}/nginx.pid;
 error_log {work}/nginx-error.log;
 daemon off;
@@ -521,7 +549,12 @@ http {{
   access_log off;
   sendfile on;
   tcp_nopush on;
+  tcp_nodelay on;
   keepalive_requests 1000000;
+  keepalive_timeout 65s;
+  open_file_cache max=1000 inactive=60s;
+  open_file_cache_valid 60s;
+  open_file_cache_errors on;
   types {{ text/html html; text/css css; application/json json; }}
   server {{
     listen 127.0.0.1:{port};
@@ -529,7 +562,22 @@ http {{
     location / {{ }}
   }}
 }}
-""")
+"""
+
+
+def start_nginx(work, files):
+    """nginx (NGINX_CONF: 2 workers, sendfile, open_file_cache, access log off) serving
+    `files` (relative path -> bytes) from a folder in work, on a free loopback port;
+    returns (process, port, worker pids)."""
+    port = free_port()
+    docroot = os.path.join(work, "www")
+    for name, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(docroot, name)), exist_ok=True)
+        with open(os.path.join(docroot, name), "wb") as f:
+            f.write(data)
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(NGINX_CONF.format(work=work, port=port, docroot=docroot))
     nginx = subprocess.Popen(["nginx", "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_http(f"http://127.0.0.1:{port}/{next(iter(files))}")
@@ -594,8 +642,10 @@ def main():
     work = tempfile.mkdtemp(prefix="tabserver-bench-")
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
     port = free_port()
-    server = subprocess.Popen([BINARY, "--port", str(port), "--sessions", "memory"], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    # As shipped: the defaults (a SQLite file of sessions, the access log on, to /dev/null
+    # here), the file in the run's folder rather than data/.
+    server = subprocess.Popen([BINARY, "--port", str(port), "--sessions", f"sqlite:{os.path.join(work, 'shipped.sqlite')}"],
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
     nginx = None
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz")
@@ -674,11 +724,12 @@ def main():
         f"# TabServer benchmark ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})",
         "",
         f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, keep-alive, loopback, {os.cpu_count()} cores shared with wrk and nginx;",
-        f"{NGINX_ROUNDS} rounds, each pair run in both orders in turn, medians. nginx: 2 workers, sendfile, access log off.",
+        f"{NGINX_ROUNDS} rounds, each pair run in both orders in turn, medians. nginx tuned (its configuration is at the end).",
         f"Page: {len(page)} bytes; first page (no cookie): {len(first_page)} bytes; CSS: {len(css)} bytes (identity: wrk",
         "asks for no compression, but for the gzip row). Select: bench/select.lua, one visitor tapping from every",
         "connection, every post a write (303).",
-        "TabServer: release build, default engine threads (one per core), memory sessions, access log on (to /dev/null).",
+        "TabServer as shipped: release build, the defaults (engine threads one per core, sessions in a SQLite file,",
+        "access log on, to /dev/null).",
         "",
         "Server CPU: user + system time of the server's process (nginx: its workers) during the run, per request",
         "(kernel socket work included); a steadier comparison than req/s when wrk shares the two cores.",
@@ -690,22 +741,31 @@ def main():
         lines.append(f"| {name} | {m['rps']:.0f} | {m['p50']:.2f} | {m['p99']:.2f} | {m['cpu_us']:.1f} |")
     def verdict(ok):
         return "pass" if ok else "FAIL"
+    select_cpu_ratio = med["tabserver select"]["cpu_us"] / med["nginx page"]["cpu_us"]
+    first_cpu_ratio = med["tabserver first page"]["cpu_us"] / med["nginx first page"]["cpu_us"]
+    css_cpu_ratio = med["tabserver css"]["cpu_us"] / med["nginx css"]["cpu_us"]
+    # (what, measured, goal, verdict): a rate target missed while CPU per request meets
+    # it says so (rated).
     page_targets = [
-        ("tab page, existing session: rate of nginx's", f"{page_ratio:.0%}", ">= 90%", page_ratio >= 0.90),
+        ("tab page, existing session: rate of nginx's", f"{page_ratio:.0%} (CPU {page_cpu_ratio:.2f}x)", ">= 95%",
+         rated(page_ratio >= 0.95, page_cpu_ratio <= 1 / 0.95)),
         ("tab page: server CPU per request, times nginx's", f"{page_cpu_ratio:.2f}x "
-         f"({med['tabserver page']['cpu_us']:.1f} vs {med['nginx page']['cpu_us']:.1f} us)", "<= 1.15x",
-         page_cpu_ratio <= 1.15),
-        ("first page without a cookie: rate of nginx's (same bytes)", f"{first_ratio:.0%}", ">= 100%", first_ratio >= 1.0),
-        ("POST select -> 303: rate of nginx's page rate", f"{select_ratio:.0%}", ">= 75%",
-         select_ratio >= 0.75 and errors["tabserver select"] == 0),
+         f"({med['tabserver page']['cpu_us']:.1f} vs {med['nginx page']['cpu_us']:.1f} us)", "<= 1.10x",
+         verdict(page_cpu_ratio <= 1.10)),
+        ("first page without a cookie: rate of nginx's (same bytes)", f"{first_ratio:.0%} (CPU {first_cpu_ratio:.2f}x)",
+         ">= 95%", rated(first_ratio >= 0.95, first_cpu_ratio <= 1 / 0.95)),
+        ("POST select -> 303 (durable, SQLite): rate of nginx's page rate",
+         f"{select_ratio:.0%} (CPU {select_cpu_ratio:.2f}x)", ">= 85%",
+         rated(select_ratio >= 0.85 and errors["tabserver select"] == 0, select_cpu_ratio <= 1 / 0.85)),
         (f"{VISITORS:,} visitors 80/20 on SQLite: rate of nginx's page rate", f"{visitors_ratio:.0%}, p99 "
          f"{sqlite_visitors['p99']:.2f} ms, {sqlite_visitors['non2xx']} errors", ">= 70%, p99 <= 5 ms, 0 errors",
-         visitors_ratio >= 0.70 and sqlite_visitors["p99"] <= 5.0 and sqlite_visitors["non2xx"] == 0),
-        ("gzip'd page: CPU per request over the identity page's", f"{gzip_cpu:+.0%}", "<= +10%", gzip_cpu <= 0.10),
-        ("static CSS: rate of nginx's", f"{css_ratio:.0%}", ">= 100%", css_ratio >= 1.0),
+         verdict(visitors_ratio >= 0.70 and sqlite_visitors["p99"] <= 5.0 and sqlite_visitors["non2xx"] == 0)),
+        ("gzip'd page: CPU per request over the identity page's", f"{gzip_cpu:+.0%}", "<= +10%", verdict(gzip_cpu <= 0.10)),
+        ("static CSS: rate of nginx's", f"{css_ratio:.0%} (CPU {css_cpu_ratio:.2f}x)", ">= 100%",
+         rated(css_ratio >= 1.0, css_cpu_ratio <= 1.0)),
     ]
     lines += ["", "| target | measured | goal | verdict |", "|---|---|---|---|"]
-    lines += [f"| {name} | {measured} | {goal} | {verdict(ok)} |" for name, measured, goal, ok in page_targets]
+    lines += [f"| {name} | {measured} | {goal} | {outcome} |" for name, measured, goal, outcome in page_targets]
     lines += [
         "",
         f"- tab page with an existing session: {page_ratio:.0%} of nginx; server CPU per request "
@@ -736,19 +796,27 @@ def main():
         writer_line(stores),
     ]
     peer_lines, peer_verdicts = peer_table(peer)
-    verdicts += peer_verdicts + [verdict(ok) for *_, ok in page_targets]
-    # What any server could reach against the peer here: nginx sending the same page as a
+    verdicts += peer_verdicts + [outcome for *_, outcome in page_targets]
+    # What any server could reach against a peer here: nginx sending the same page as a
     # static file (same run, its own rounds), by rate and by CPU per request.
-    peer_page = peer[("page", "peer")]
-    ceiling_rate = med["nginx page"]["rps"] / peer_page["rps"]
-    ceiling_cpu = peer_page["cpu_us"] / med["nginx page"]["cpu_us"]
-    lines += ["", f"Against a Python peer (same run, {PEER_ROUNDS} rounds, the two taking turns to go first, medians).",
-              *PEER_NOTE, ""] + peer_lines + [
+    ceilings = []
+    for name in PEERS:
+        peer_page = peer[("page", name)]
+        ceilings.append(
+            f"- the ceiling against the {name} peer: nginx sending the same page as a static file measured "
+            f"{med['nginx page']['rps'] / peer_page['rps']:.1f}x its GET rate and "
+            f"{peer_page['cpu_us'] / med['nginx page']['cpu_us']:.1f}x less CPU per request "
+            f"({med['nginx page']['cpu_us']:.1f} vs {peer_page['cpu_us']:.1f} us); a server at nginx's cost can be no "
+            "further ahead")
+    lines += ["", f"Against the peers (same run, {PEER_ROUNDS} rounds, the servers taking turns to go first, medians).",
+              *PEER_NOTE, ""] + peer_lines + [""] + ceilings + [
+        f"- verdicts: {verdicts.count('pass')} pass, {sum(v.startswith('FAIL') for v in verdicts)} fail",
         "",
-        f"- the ceiling on this machine: nginx sending the same page as a static file measured {ceiling_rate:.1f}x the "
-        f"peer's GET rate and {ceiling_cpu:.1f}x less CPU per request ({med['nginx page']['cpu_us']:.1f} vs "
-        f"{peer_page['cpu_us']:.1f} us); a server at nginx's cost can be no further ahead",
-        f"- verdicts: {verdicts.count('pass')} pass, {verdicts.count('FAIL')} fail",
+        "nginx's configuration (the same in every comparison; paths and port of this run):",
+        "",
+        "```nginx",
+        NGINX_CONF.format(work="WORK", port="PORT", docroot="WORK/www").rstrip(),
+        "```",
     ]
     report = "\n".join(lines) + "\n"
     os.makedirs(os.path.join(ROOT, "bench/results"), exist_ok=True)

@@ -19,7 +19,9 @@ another tab twice), so the count is an average over writes, renders and cached p
 the SQLite writer thread included. With --accept-language every request of the tab page
 (cookie or --cookieless) also carries an `Accept-Language` of about 31 KB (the field
 bench/amplification.py sends; the head limit is 32 KiB), so the two counts compare a
-plain request with the largest language list a head can hold.
+plain request with the largest language list a head can hold. The access log is off
+unless --access-log (text lines) or --access-log=json is given (to /dev/null): the two
+counts then tell what a line costs.
 """
 import os, re, signal, socket, subprocess, sys, tempfile, time
 
@@ -55,6 +57,7 @@ def read_response(sock, buffer, body=False):
 
 COOKIELESS = "--cookieless" in sys.argv
 ACCEPT_LANGUAGE = "--accept-language" in sys.argv
+ACCESS_LOG = next((a.partition("=")[2] or "text" for a in sys.argv if a.startswith("--access-log")), None)
 # bench/amplification.py's field: 31 KB of ranges that match no language of ours.
 LANGUAGE_FIELD = (
     "Accept-Language: "
@@ -97,7 +100,8 @@ def run(binary, requests):
     sessions = f"sqlite:{out}/sessions.sqlite" if VISITORS else "memory"
     server = subprocess.Popen(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out", binary,
-         "--port", str(port), "--sessions", sessions, "--access-log", "off", "--threads", "2"],
+         "--port", str(port), "--sessions", sessions, "--access-log", "on" if ACCESS_LOG else "off",
+         "--log-format", ACCESS_LOG or "text", "--threads", "2"],
         stdout=subprocess.DEVNULL, stderr=open(f"{out}/log", "w"))
     try:
         for _ in range(600):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """A soak: mixed load for a while with live streams, SIGHUPs and a Redis restart, and the
-server's memory and descriptors sampled throughout (issue #22, item 10).
+server's memory and descriptors sampled throughout.
 
 Usage: python3 bench/soak.py [BINARY] [SECONDS]   (default .build/release/tabserver 600)
 

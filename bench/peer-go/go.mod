@@ -1,0 +1,3 @@
+module tabserver.invalid/bench/peer-go
+
+go 1.19
