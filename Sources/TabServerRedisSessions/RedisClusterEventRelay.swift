@@ -83,7 +83,7 @@ final class RedisClusterEventRelay: EventRelay {
             if let message = reply.errorMessage { throw RedisError(.protocolError, message) }
         } catch {
             guard let count = failures.record() else { return }
-            log?.write("tabserver: live events: \(count) SPUBLISH failure(s): \(error)", level: .error)
+            log?.write("live events: \(count) SPUBLISH failure(s): \(error)", level: .error)
         }
     }
 

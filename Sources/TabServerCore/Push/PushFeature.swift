@@ -88,7 +88,7 @@ final class PushFeature: Sendable {
             let accepted = sender.send(shown, to: subscription) { [self] result in
                 if case .gone = result { forget(record.endpoint, in: id) }
                 if case .refused(let reason) = result {
-                    log?.write("tabserver: a push was not sent: \(reason)", level: .warn)
+                    log?.write("a push was not sent: \(reason)", level: .warn)
                 }
             }
             if accepted { queued += 1 }
@@ -109,7 +109,7 @@ final class PushFeature: Sendable {
                     return
                 }
             } catch {
-                log?.write("tabserver: a gone push subscription could not be removed: \(error)", level: .error)
+                log?.write("a gone push subscription could not be removed: \(error)", level: .error)
                 return
             }
         }
