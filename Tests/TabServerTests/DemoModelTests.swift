@@ -6,7 +6,7 @@ import Testing
 
 /// The demo's own tabs.json: a newcomer's first run shows what the
 /// framework does. The other tests run on the tests' model (`TestFixtures.testTabsFile`).
-@Suite("The demo's model shows it all: search, groups, a hidden tab, the sidebar, minimizing (#23, item 16)")
+@Suite("The demo's model shows it all: search, groups, a hidden tab, the sidebar, minimizing")
 struct DemoModelTests {
     func client() throws -> TestClient {
         var configuration = TestFixtures.configuration()

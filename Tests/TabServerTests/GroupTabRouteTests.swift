@@ -5,7 +5,7 @@ import TabServerTabBar
 import TabServerTesting
 import Testing
 
-@Suite("A declared group as one tab (#23, item 12): its page, its stack, reordering its children in Edit")
+@Suite("A declared group as one tab: its page, its stack, reordering its children in Edit")
 struct GroupTabRouteTests {
     static let tabs = """
         {"tabs": [

@@ -5,7 +5,7 @@ import TabServerTesting
 import Testing
 
 @Suite(
-    "Hidden and placed tabs in the pages: Edit hides and shows, placements in the bar, More and sidebar (#23, item 11)")
+    "Hidden and placed tabs in the pages: Edit hides and shows, placements in the bar, More and sidebar")
 struct HiddenTabsRouteTests {
     /// Featured fixed, Music movable, Movies hideable, TV optional (hidden until shown),
     /// Podcasts ordinary, Audiobooks sidebar-only, Purchased pinned.

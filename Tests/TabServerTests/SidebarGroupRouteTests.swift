@@ -5,7 +5,7 @@ import TabServerTabBar
 import TabServerTesting
 import Testing
 
-@Suite("POST /sidebar/group: a tab group's sidebar section collapses and stays so (#23, item 12, in part)")
+@Suite("POST /sidebar/group: a tab group's sidebar section collapses and stays so")
 struct SidebarGroupRouteTests {
     static let tabs = """
         {"appearance": {"regularLayout": "sidebar"}, "tabs": [

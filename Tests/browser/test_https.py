@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""HTTPS served by TabServer itself, in Chromium, on a name that is not localhost (issue
-#21): `tabserver.test` mapped to 127.0.0.1 by Chromium's host resolver rules, the
+"""HTTPS served by TabServer itself, in Chromium, on a name that is not localhost:
+`tabserver.test` mapped to 127.0.0.1 by Chromium's host resolver rules, the
 certificate signed by a CA made here with openssl and trusted the way Chromium on Linux
 trusts one (an NSS database in $HOME/.pki/nssdb, written with certutil). There the page
 is a secure context: the service worker registers, the app is installable (0 errors),

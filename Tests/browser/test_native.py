@@ -390,8 +390,8 @@ def test_each_tab_keeps_its_scroll_position(browsers):
     browser.wait(lambda: abs(browser.run("return scrollY;") - 500) <= 2, "Featured did not come back at 500 px")
 
 
-# 11. The large title collapses into an inline title as the content scrolls (issue #23,
-# defect 6): UIKit's large title shrinks into the navigation bar.
+# 11. The large title collapses into an inline title as the content scrolls: UIKit's
+# large title shrinks into the navigation bar.
 
 _TITLES = r"""
 const large = document.querySelector(".app-title"), inline = document.querySelector(".app-header .inline-title");
