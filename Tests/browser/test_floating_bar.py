@@ -3,6 +3,7 @@
 screen's edges, fully rounded, the selected item in a lens, the search tab a circle apart
 at the trailing end (leading in right-to-left); a finger that scrubs across the items
 selects where it lifts (one request, as a tap) and nothing when it lifts outside;
+on the search tab's page the field takes the bar's place beside Cancel's circle;
 minimized, the capsule is the selected item's circle with the accessory beside it;
 labels and icons keep 4.5:1 over white, black and the demo's most colourful artwork;
 reduced transparency gives an opaque bar, more contrast a solid one with a border,
@@ -18,6 +19,7 @@ import urllib.request
 import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 
@@ -219,6 +221,91 @@ def _drag(browser, ids: list[str], lift_above: int = 0) -> None:
         actions.pointer_action.pause(0.05)
     actions.pointer_action.pointer_up()
     actions.perform()
+
+
+_SEARCH_DOCK = r"""
+const form = document.querySelector(".search-form"), cancel = document.getElementById("search-cancel");
+const field = document.getElementById("search-query"), nav = document.querySelector("nav.tab-bar");
+const box = (e) => e.getBoundingClientRect().toJSON();
+const f = getComputedStyle(form), g = getComputedStyle(form, "::before"), c = getComputedStyle(cancel);
+return {form: box(form), cancel: box(cancel), field: box(field), position: f.position,
+        formRadius: parseFloat(g.borderTopLeftRadius), cancelRadius: parseFloat(c.borderTopLeftRadius),
+        filter: g.backdropFilter || g.webkitBackdropFilter || "", fill: g.backgroundColor,
+        nav: getComputedStyle(nav).visibility, cancelName: cancel.textContent.trim(),
+        current: nav.querySelector("[aria-current=page]")?.value || null,
+        barHeight: parseFloat(getComputedStyle(document.body).getPropertyValue("--bar-height")),
+        innerWidth: document.documentElement.clientWidth, innerHeight};
+"""
+
+
+@EVERY_VIEWPORT
+@LANGS
+@BOTH_JS_MODES
+@pytest.mark.webkit
+def test_searching_puts_the_field_in_the_bar_and_cancel_brings_the_capsule_back(floating, viewport, lang, js):
+    """iOS 26: tapping the search tab expands its field where the bar was, beside a circle
+    of the tab a Cancel returns to (leading; trailing in right-to-left); a search keeps it
+    there; Cancel brings the capsule back with that tab selected. At 1024 px and wider the
+    field stays on the page."""
+    browser = floating.open(viewport, js=js, lang=lang)
+    browser.get("/tabs/movies")
+    browser.tap_tab("search")
+    browser.wait_at("/tabs/search")
+    d = browser.run(_SEARCH_DOCK)
+    assert d["current"] == "search" and d["cancelName"], d
+    if viewport == "desktop":
+        assert d["position"] != "fixed" and d["nav"] == "visible", d
+    else:
+        form, cancel, field = d["form"], d["cancel"], d["field"]
+        assert d["position"] == "fixed" and d["nav"] == "hidden", d
+        # At the capsule's height, above the bottom edge, both fully rounded.
+        assert abs(form["height"] - d["barHeight"]) <= 1 and abs(cancel["height"] - d["barHeight"]) <= 1, d
+        assert abs(form["bottom"] - cancel["bottom"]) <= 1 and d["innerHeight"] - form["bottom"] >= 8, d
+        assert abs(cancel["width"] - cancel["height"]) <= 1 and d["cancelRadius"] >= cancel["height"] / 2 - 0.5, d
+        assert d["formRadius"] >= form["height"] / 2 - 0.5, d
+        # Cancel's circle leads (trails in right-to-left), 8 px or more from the field's capsule.
+        if lang == "ar":
+            assert cancel["left"] - form["right"] >= 8 and d["innerWidth"] - cancel["right"] >= 8, d
+            assert form["left"] >= 8, d
+        else:
+            assert form["left"] - cancel["right"] >= 8 and cancel["left"] >= 8, d
+            assert d["innerWidth"] - form["right"] >= 8, d
+        # The field inside its capsule, taking most of it; the capsule of glass.
+        assert form["left"] <= field["left"] and field["right"] <= form["right"], d
+        assert field["width"] >= form["width"] * 0.4, d
+        assert "blur" in d["filter"] and 0.5 <= rgba(browser, d["fill"])[3] < 1, d
+    # A search from the field: the results come, the field stays where it is.
+    field = browser.driver.find_element(By.ID, "search-query")
+    field.send_keys("blue")
+    field.submit()
+    browser.wait(lambda: "q=blue" in browser.driver.current_url, "the search was not sent")
+    browser.wait(lambda: browser.run("return document.querySelectorAll('main a.row').length;") > 0,
+                 "results are listed")
+    assert browser.run(_SEARCH_DOCK)["position"] == d["position"]
+    # Cancel: back to Movies, the capsule whole again.
+    browser.tap_css("#search-cancel")
+    browser.wait_at("/tabs/movies", tab="movies")
+    assert browser.run("return getComputedStyle(document.querySelector('nav.tab-bar')).visibility;") == "visible"
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+@SCHEMES
+def test_the_field_in_the_bar_follows_the_systems_legibility_settings(floating, viewport, scheme):
+    """Reduced transparency: the field's capsule and Cancel's circle opaque; forced
+    colours: the system's."""
+    browser = floating.open(viewport)
+    browser.get("/tabs/movies")
+    browser.tap_tab("search")
+    browser.wait_at("/tabs/search")
+    _emulate(browser, scheme, prefers_reduced_transparency="reduce")
+    d = browser.run(_SEARCH_DOCK)
+    assert rgba(browser, d["fill"])[3] == 1 and "blur" not in d["filter"], d
+    _emulate(browser, scheme, forced_colors="active")
+    d = browser.run(_SEARCH_DOCK)
+    canvas = browser.run("""const e = document.createElement("div"); e.style.backgroundColor = "Canvas";
+        document.body.append(e); const c = getComputedStyle(e).backgroundColor; e.remove(); return c;""")
+    assert d["fill"] == canvas, d
+    _emulate(browser, scheme)
 
 
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])

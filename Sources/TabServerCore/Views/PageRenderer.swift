@@ -155,9 +155,12 @@ struct PageRenderer: Sendable {
         context["page"] = page.context
         if page.hidesBottomBar { context["hidesBar"] = true }
         if tab.role == .search, let id = model.controller.searchReturnTabID(in: session.state) {
-            // Cancel returns to the tab selected before the search (iOS 26).
+            // Cancel returns to the tab selected before the search (iOS 26). With the
+            // floating bar it is drawn as that tab's circle beside the field in the bar.
+            let icon = model.controller.model.tab(id: id).map { assets.icons[$0.icon(selected: true)] ?? "" } ?? ""
             context["searchCancel"] = [
                 "id": .string(id), "action": .string(basePath + "/select"), "label": .string(language.text("cancel")),
+                "icon": .string(icon),
             ]
         }
         if let contentLanguage = page.language, contentLanguage != language.code {
