@@ -304,6 +304,7 @@ struct HTTP2ServerTests {
             $0.http.bodyTimeout = .seconds(1)
             // An idle connection (after its requests) is closed after 3 s.
             $0.http.connectionTimeout = .seconds(3)
+            $0.metrics = true
         }
         defer { server.shutdown() }
         let python = try #require(Self.python)
@@ -321,6 +322,11 @@ struct HTTP2ServerTests {
                 "https://127.0.0.1:\(server.port)/healthz",
             ])
         #expect(healthy.output == "2 200", "\(healthy.output)")
+        if scenario.hasPrefix("lower-stream-id") {
+            // Counted with the other HTTP/2 refusals.
+            let metrics = curl(certificates, ["--http2", "https://127.0.0.1:\(server.port)/metrics"])
+            #expect(metrics.output.contains("\ntabserver_http2_connection_errors_total 1\n"), "\(metrics.output)")
+        }
     }
 }
 
