@@ -9,6 +9,7 @@ struct ClientBudgetTests {
     final class ManualClock: Sendable {
         let nanos = Atomic<UInt64>(1_000_000_000)
         func advance(seconds: Double) { nanos.add(UInt64(seconds * 1_000_000_000), ordering: .relaxed) }
+        func rewind(seconds: Double) { nanos.subtract(UInt64(seconds * 1_000_000_000), ordering: .relaxed) }
         var read: @Sendable () -> UInt64 { { [self] in nanos.load(ordering: .relaxed) } }
     }
 
@@ -30,6 +31,25 @@ struct ClientBudgetTests {
         clock.advance(seconds: 3_600)
         for _ in 0..<3 { #expect(budget.take(client) == .allowed) }
         #expect(budget.take(client) == .refused(retryAfter: 1))
+    }
+
+    @Test("a time read before the bucket's last charge (another thread's, lock taken later) refills nothing")
+    func clockReadEarlier() {
+        // Two engine threads read the clock, then take the lock in the other order: the
+        // second charge's time is before the bucket's. It must count as no time passed,
+        // not as an unsigned wrap to centuries (which refilled the whole burst).
+        let clock = ManualClock()
+        let budget = ClientBudget(rate: 1, burst: 2, clock: clock.read)
+        let client = ClientKey(address: "192.0.2.40")
+        #expect(budget.take(client) == .allowed)
+        #expect(budget.take(client) == .allowed)
+        clock.rewind(seconds: 0.001)
+        #expect(!budget.allows(client))
+        #expect(budget.take(client) == .refused(retryAfter: 1))
+        clock.advance(seconds: 0.5)
+        #expect(budget.take(client) == .refused(retryAfter: 1))
+        clock.advance(seconds: 0.6)
+        #expect(budget.take(client) == .allowed)
     }
 
     @Test("a slow rate asks for a longer wait")

@@ -91,8 +91,12 @@ public final class ClientBudget: Sendable {
         lanes[Int(UInt(bitPattern: client.hashValue) % UInt(lanes.count))]
     }
 
+    /// The bucket refilled for the time since its last charge. `now` is read before the
+    /// lock, so another thread may have charged the bucket at a later time meanwhile: that
+    /// counts as no time passed (an unsigned difference would wrap and refill the burst).
     private func refilled(_ bucket: Bucket, now: UInt64) -> Bucket {
-        let elapsed = Double(now &- bucket.updated) / 1_000_000_000
+        guard now > bucket.updated else { return bucket }
+        let elapsed = Double(now - bucket.updated) / 1_000_000_000
         return Bucket(tokens: min(Double(burst), bucket.tokens + elapsed * rate), updated: now)
     }
 
