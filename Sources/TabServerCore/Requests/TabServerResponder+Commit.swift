@@ -11,10 +11,26 @@ import TabServerWeb
 extension TabServerResponder {
     /// How an attempt ends.
     enum Settled: Sendable {
-        /// The answer to send.
-        case answer(HTTPResponse)
+        /// The answer to send, and what is left to do before it is sent (`finishCommit`): that is
+        /// done after the visitor's lock is let go, so the visitor's next request need not
+        /// wait for this one's group commit (it reads the copy this one wrote).
+        case answer(HTTPResponse, then: Finishing?)
         /// Another write came first: run the request again on the fresh session.
         case again
+    }
+
+    /// What an answer waits for once committed: the writes it rests on made durable, then
+    /// the page it rendered for them kept and the others told.
+    struct Finishing: Sendable {
+        let announcement: Announcement
+        let keeping: PageAnswerCache.Pending?
+    }
+
+    /// The answer once `finishing` is done (nil: nothing left to do); a 503 if the writes
+    /// it rests on could not be made durable.
+    func finishCommit(_ response: HTTPResponse, _ finishing: Finishing?) async -> HTTPResponse {
+        guard let finishing else { return response }
+        return await afterCommit(response, finishing.announcement, keeping: finishing.keeping)
     }
 
     /// Commits the attempt's state and gives its answer.
@@ -24,7 +40,7 @@ extension TabServerResponder {
         switch await commit(handle) {
         case .done(let cookie):
             if let cookie { response.headers.add("Set-Cookie", cookie) }
-            return .answer(await afterCommit(response, Announcement(handle.state), keeping: nil))
+            return .answer(response, then: Finishing(announcement: Announcement(handle.state), keeping: nil))
         case .changed(let session):
             let written: Session?
             do {
@@ -34,11 +50,11 @@ extension TabServerResponder {
                     written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
                 }
             } catch {
-                return .answer(unsavedPage(request))
+                return .answer(unsavedPage(request), then: nil)
             }
             guard let written else { return .again }
             let kept = keepAfterWrite(handle.state, written: written)
-            return .answer(await afterCommit(response, Announcement(handle.state), keeping: kept))
+            return .answer(response, then: Finishing(announcement: Announcement(handle.state), keeping: kept))
         case .unchanged(let loaded):
             // A cached copy the answer rests on: confirmed in the store's pipeline if it can.
             let current: Bool
@@ -50,15 +66,15 @@ extension TabServerResponder {
                     }
                 }
             } catch {
-                return .answer(unsavedPage(request))
+                return .answer(unsavedPage(request), then: nil)
             }
             guard current else { return .again }
-            return .answer(await afterCommit(response, Announcement(handle.state), keeping: nil))
+            return .answer(response, then: Finishing(announcement: Announcement(handle.state), keeping: nil))
         case .conflict:
             return .again
         case .failed(let error):
             var bare = RequestState(app: self, request: request, model: tabs.current)
-            return .answer(errorPage(error, state: &bare, withSession: false))
+            return .answer(errorPage(error, state: &bare, withSession: false), then: nil)
         }
     }
 

@@ -44,17 +44,21 @@ extension TabServerResponder {
         // A visitor's requests run one at a time in this process; a request without a
         // session cookie creates a new session and races no one. A signed-in user's
         // requests from all their browsers do too.
+        // The lock is let go once the session is written (in this process's copy): what is
+        // left, waiting for a group commit, runs outside it.
         let userKey = user.map { VisitorLocks.key("user\u{0}" + $0) }
-        switch (cookie.map(VisitorLocks.key), userKey) {
-        case (nil, nil):
-            return await runAttempts(attempt, context: context, route: route)
-        case (let key?, nil), (nil, let key?):
-            return await visitorLocks.withLock(key) { await runAttempts(attempt, context: context, route: route) }
-        case (let session?, let user?):
-            return await visitorLocks.withLock(session) {
-                await visitorLocks.withLock(user) { await runAttempts(attempt, context: context, route: route) }
+        let (response, finishing) =
+            switch (cookie.map(VisitorLocks.key), userKey) {
+            case (nil, nil):
+                await runAttempts(attempt, context: context, route: route)
+            case (let key?, nil), (nil, let key?):
+                await visitorLocks.withLock(key) { await runAttempts(attempt, context: context, route: route) }
+            case (let session?, let user?):
+                await visitorLocks.withLock(session) {
+                    await visitorLocks.withLock(user) { await runAttempts(attempt, context: context, route: route) }
+                }
             }
-        }
+        return await finishCommit(response, finishing)
     }
 
     /// What every attempt of a request starts from.
@@ -65,9 +69,10 @@ extension TabServerResponder {
         let pageCacheAsked: Bool
     }
 
+    /// The request's attempts: its answer and what is left to do before it is sent.
     private func runAttempts(
         _ attempt: Attempt, context: RequestContext, route: RouteTable<RequestContext>.Match
-    ) async -> HTTPResponse {
+    ) async -> (HTTPResponse, Finishing?) {
         let handle = context.visitor
         let request = attempt.request
         for number in 0..<Self.maxWriteAttempts {
@@ -96,14 +101,15 @@ extension TabServerResponder {
             let compressed = PageCompression.compressing(response, for: request)
             if compressed.headers.count != response.headers.count { handle.prepared = nil }
             switch await settle(compressed, handle) {
-            case .answer(let final): return final
+            case .answer(let final, let finishing): return (final, finishing)
             case .again: continue
             }
         }
         var bare = RequestState(app: self, request: request, model: tabs.current)
-        return errorPage(
+        let conflict = errorPage(
             HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
             state: &bare, withSession: false)
+        return (conflict, nil)
     }
 
     /// Fetches what the visitor needs of the store before the handler runs: on the

@@ -4,8 +4,11 @@ import Synchronization
 /// One visitor's requests run one at a time in this process: a double tap, two windows or
 /// a prefetch no longer race to write the same session, so they never lose a
 /// compare-and-set to each other and never run their handler twice. (Writes from other
-/// instances sharing a store can still conflict; the request then runs again.) A request
-/// that finds its visitor busy waits as a suspended task, never as a blocked thread.
+/// instances sharing a store can still conflict; the request then runs again.) The lock
+/// is held up to the write in this process's copy, not through a group commit: the next
+/// request reads that copy, and each answer still waits for its own write to be durable.
+/// A request that finds its visitor busy waits as a suspended task, never as a blocked
+/// thread.
 ///
 /// Keys are hashes of the cookie (or the signed-in user): two visitors wait for each
 /// other only when their hashes collide.

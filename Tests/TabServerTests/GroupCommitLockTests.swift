@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+import Synchronization
+import TabServerCore
+import TabServerDemo
+import TabServerSessions
+import TabServerTesting
+import Testing
+
+@Suite("A visitor's next request does not wait for the last one's group commit, and each answer waits for its own")
+struct GroupCommitLockTests {
+    /// The memory store, but committing in groups that the test lets go of by hand: while
+    /// `hold()` is on, every write is accepted at once and made durable only at `release()`.
+    final class HeldCommits: SessionStore {
+        private let base: MemorySessionStore
+        private struct Held {
+            var holding = false
+            var ids: Set<SessionID> = []
+            var waiting: [@Sendable (SessionStoreError?) -> Void] = []
+        }
+        private let held = Mutex(Held())
+        /// Writes accepted so far.
+        let updates = Atomic<Int>(0)
+
+        init(_ base: MemorySessionStore) { self.base = base }
+
+        func hold() { held.withLock { $0.holding = true } }
+
+        /// Makes every write so far durable and answers whoever waits for them.
+        func release() {
+            let waiting = held.withLock { held in
+                defer { held = Held() }
+                return held.waiting
+            }
+            for done in waiting { done(nil) }
+        }
+
+        /// Answers waiting for their writes.
+        var waiters: Int { held.withLock { $0.waiting.count } }
+
+        func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { try base.load(id, now: now) }
+        func insert(_ session: Session) throws(SessionStoreError) { try base.insert(session) }
+        func update(_ session: Session) throws(SessionStoreError) -> Session? {
+            let stored = try base.update(session)
+            if stored != nil {
+                updates.add(1, ordering: .relaxed)
+                held.withLock { if $0.holding { $0.ids.insert(session.id) } }
+            }
+            return stored
+        }
+        func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
+        func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
+        func checkReady() -> Bool { base.checkReady() }
+        func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+            try base.loadOptimistically(id, now: now)
+        }
+        func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { try base.isCurrent(session) }
+        var insertsAtOnce: Bool { true }
+        var commitsInGroups: Bool { true }
+        func awaitsCommit(_ id: SessionID) -> Bool { held.withLock { $0.ids.contains(id) } }
+        func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? { nil }
+        func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
+            held.withLock { held in
+                guard ids.contains(where: held.ids.contains) else { return false }
+                held.waiting.append(done)
+                return true
+            }
+        }
+    }
+
+    @Test("two posts of one visitor: the second is written while the first waits for its commit; both answer after it")
+    func secondPostWhileFirstCommits() async throws {
+        let store = HeldCommits(MemorySessionStore(capacity: 100, lifetime: SessionLifetime()))
+        let app = try buildApplication(
+            sevenTabConfiguration(), content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
+        let responder = app.responder
+        let visitor = TestClient(responder)
+        let token = try await #require(visitor.get("/tabs/movies").csrfToken)
+        let cookies = visitor.cookies
+        store.hold()
+        let posted = store.updates.load(ordering: .relaxed)
+        func post(_ tab: String) -> Task<Int, Never> {
+            Task {
+                let client = TestClient(responder)
+                client.cookies = cookies
+                return await client.post("/select", form: [("csrf", token), ("tab", tab)]).status
+            }
+        }
+        let first = post("music")
+        #expect(await waitUntil(.seconds(5)) { store.waiters == 1 }, "the first post waits for its commit")
+        let second = post("tv")
+        // Holding the visitor's lock through the commit, the second post could not even be
+        // written until the first's group was durable.
+        #expect(
+            await waitUntil(.seconds(5)) { store.updates.load(ordering: .relaxed) == posted + 2 },
+            "the second post was written while the first waited")
+        #expect(await waitUntil(.seconds(5)) { store.waiters == 2 })
+        store.release()
+        #expect(await first.value == 303)
+        #expect(await second.value == 303)
+        // The later post's choice stands.
+        await #expect(visitor.get("/").location == "/tabs/tv")
+    }
+}
