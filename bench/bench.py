@@ -310,8 +310,10 @@ def store_table(summary):
 def memory_per_session():
     """RSS growth of the memory store for 100,000 sessions, created by 100,000 GETs of
     a tab that is not the first (so each is worth a session) without a cookie, divided
-    by the count."""
-    proc, port = start_server(["--sessions", "memory", "--access-log", "off"], subprocess.DEVNULL)
+    by the count. The budget of new sessions per client is off: from one address it would
+    store 2,000 and then 20 a second."""
+    proc, port = start_server(["--sessions", "memory", "--access-log", "off", "--new-session-rate", "0"],
+                              subprocess.DEVNULL)
     try:
         # Warm up: allocator arenas, caches, the first rendered pages.
         subprocess.run(["wrk", "-t1", "-c8", "-d1s", f"http://127.0.0.1:{port}/healthz"], capture_output=True)
