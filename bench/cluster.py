@@ -25,6 +25,8 @@ ROUNDS = 5
 PREFIX = "tabserver:session:"
 SECRET = ["--csrf-secret", "s" * 32]
 FILL = int(os.environ.get("BENCH_CLUSTER_SESSIONS", "1000000"))
+# TabServer instances behind nginx in the scale check (BENCH_CLUSTER_INSTANCES).
+INSTANCES = int(os.environ.get("BENCH_CLUSTER_INSTANCES", "3"))
 
 
 class Resp:
@@ -300,12 +302,12 @@ http {{
 
 
 def scale(work):
-    """3 instances behind nginx on a 3 + 3 cluster holding FILL sessions."""
+    """INSTANCES instances (3) behind nginx on a 3 + 3 cluster holding FILL sessions."""
     log = open(os.path.join(work, "scale.log"), "w")
     nodes = make_cluster(os.path.join(work, "scale"))
     primaries = primary_ports(nodes)
     url = "redis-cluster://" + ",".join(f"127.0.0.1:{p}" for _, p in nodes[:3])
-    instances = [bench.start_server(["--sessions", url] + SECRET, log) for _ in range(3)]
+    instances = [bench.start_server(["--sessions", url] + SECRET, log) for _ in range(INSTANCES)]
     nginx = None
     try:
         nginx, port, nginx_workers = nginx_balancer(work, [p for _, p in instances])
@@ -338,7 +340,7 @@ def scale(work):
                           script_args=[visitors], pids=pids)
             r["nginx_us"] = (bench.cpu_seconds(nginx_workers) - nginx_before) * 1e6 / max(r["requests"], 1)
             results.append(r)
-            print(f"round {round_index + 1} 3 instances via nginx {r['rps']:>8.0f} req/s  p99 {r['p99']:.2f} ms  "
+            print(f"round {round_index + 1} {INSTANCES} instances via nginx {r['rps']:>8.0f} req/s  p99 {r['p99']:.2f} ms  "
                   f"CPU {r['cpu_us']:.1f} us/req (nginx {r['nginx_us']:.1f})"
                   + (f"  ERRORS {r['non2xx'] + r['socket']}" if r["non2xx"] + r["socket"] else ""), flush=True)
         for proc, p in instances:
