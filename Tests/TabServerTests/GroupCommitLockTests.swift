@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
+import TabServer
 import TabServerCore
 import TabServerDemo
 import TabServerSessions
@@ -68,36 +69,44 @@ struct GroupCommitLockTests {
     }
 
     @Test("two posts of one visitor: the second is written while the first waits for its commit; both answer after it")
-    func secondPostWhileFirstCommits() async throws {
+    func secondPostWhileFirstCommits() throws {
+        // Over sockets, on the engine's own threads, and waited for from this thread: the
+        // suite's other tests may hold every thread of the shared task pool meanwhile.
         let store = HeldCommits(MemorySessionStore(capacity: 100, lifetime: SessionLifetime()))
         let app = try buildApplication(
             sevenTabConfiguration(), content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
-        let responder = app.responder
-        let visitor = TestClient(responder)
-        let token = try await #require(visitor.get("/tabs/movies").csrfToken)
-        let cookies = visitor.cookies
+        let server = try app.start()
+        defer { server.shutdown() }
+        let visitor = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 60))
+        #expect(visitor.send("GET /tabs/movies HTTP/1.1\r\nHost: t\r\n\r\n"))
+        let page = try #require(visitor.readResponse())
+        let token = try #require(page.csrfToken)
+        let cookie = try #require(page.headers["set-cookie"]?.split(separator: ";").first)
         store.hold()
         let posted = store.updates.load(ordering: .relaxed)
-        func post(_ tab: String) -> Task<Int, Never> {
-            Task {
-                let client = TestClient(responder)
-                client.cookies = cookies
-                return await client.post("/select", form: [("csrf", token), ("tab", tab)]).status
-            }
+        func post(_ tab: String) -> RawHTTPConnection? {
+            let body = "csrf=\(token)&tab=\(tab)"
+            let connection = RawHTTPConnection(port: server.port, timeoutSeconds: 60)
+            _ = connection?.send(
+                "POST /select HTTP/1.1\r\nHost: t\r\nCookie: \(cookie)\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
+            return connection
         }
-        let first = post("music")
-        #expect(await waitUntil(.seconds(5)) { store.waiters == 1 }, "the first post waits for its commit")
-        let second = post("tv")
+        let first = try #require(post("music"))
+        #expect(waitUntil(.seconds(60)) { store.waiters == 1 }, "the first post waits for its commit")
+        let second = try #require(post("tv"))
         // Holding the visitor's lock through the commit, the second post could not even be
         // written until the first's group was durable.
         #expect(
-            await waitUntil(.seconds(5)) { store.updates.load(ordering: .relaxed) == posted + 2 },
+            waitUntil(.seconds(60)) { store.updates.load(ordering: .relaxed) == posted + 2 },
             "the second post was written while the first waited")
-        #expect(await waitUntil(.seconds(5)) { store.waiters == 2 })
+        #expect(waitUntil(.seconds(60)) { store.waiters == 2 })
         store.release()
-        #expect(await first.value == 303)
-        #expect(await second.value == 303)
+        #expect(first.readResponse()?.status == 303)
+        #expect(second.readResponse()?.status == 303)
         // The later post's choice stands.
-        await #expect(visitor.get("/").location == "/tabs/tv")
+        #expect(visitor.send("GET / HTTP/1.1\r\nHost: t\r\nCookie: \(cookie)\r\n\r\n"))
+        #expect(visitor.readResponse()?.location == "/tabs/tv")
     }
 }
