@@ -135,6 +135,17 @@ public final class RedisClusterServer {
             ], within: timeout)
     }
 
+    /// Waits (at most `timeout`) until `redis-cli --cluster check` finds every node agreeing
+    /// on the slots (after a reshard the last nodes learn the new owners a moment later, and
+    /// a reshard started before then stops with "Nodes don't agree about configuration").
+    public func waitUntilAgreed(_ timeout: Duration = .seconds(30)) -> Bool {
+        guard let node = nodes.first(where: \.isRunning) else { return false }
+        return waitUntil(timeout, every: .milliseconds(200)) {
+            let report = (try? run(["--cluster", "check", "127.0.0.1:\(node.port)"])) ?? ""
+            return report.contains("All nodes agree about slots configuration") && !report.contains("[ERR]")
+        }
+    }
+
     /// Waits (at most `timeout`) until every running node says `cluster_state:ok`.
     public func waitUntilOK(_ timeout: Duration = .seconds(30)) -> Bool {
         waitUntil(timeout, every: .milliseconds(100)) { nodes.filter(\.isRunning).allSatisfy { isOK($0) } }
