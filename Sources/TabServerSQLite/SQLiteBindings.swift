@@ -36,6 +36,7 @@ public struct SQLiteBindings: ~Copyable {
         switch value {
         case .null: try check(sqlite3_bind_null(statement, index), index)
         case .integer(let number): try integer(number, at: index)
+        case .real(let number): try check(sqlite3_bind_double(statement, index, number), index)
         case .text(let text):
             try check(sqlite3_bind_text(statement, index, text, -1, tabserver_sqlite_transient()), index)
         case .blob(let bytes): try blob(bytes, at: index)

@@ -2,6 +2,10 @@
 import CSQLite
 import CSQLiteVFS
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One SQLite connection. Not thread-safe by itself: its owner serializes calls (the
 /// session store keeps it behind a `Mutex`). Statements are prepared once and cached.
 ///
@@ -28,9 +32,13 @@ public final class SQLiteDatabase {
     ///
     /// `vfs`: the name of a registered VFS to open the file through instead (one made
     /// by `registerCoalescingVFS(named:over:)`, for instance); it wins over `coalescingWrites`.
-    public init(path: String, busyTimeout: Int32 = 2000, coalescingWrites: Bool = false, vfs: String? = nil)
-        throws(SQLiteError)
-    {
+    ///
+    /// `creatingDirectories`: the file's missing folders are made first (`mkdir -p`).
+    public init(
+        path: String, busyTimeout: Int32 = 2000, coalescingWrites: Bool = false, vfs: String? = nil,
+        creatingDirectories: Bool = false
+    ) throws(SQLiteError) {
+        if creatingDirectories { Self.createDirectories(of: path) }
         var pointer: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         var defaultName: UnsafePointer<CChar>? = nil
@@ -87,6 +95,34 @@ public final class SQLiteDatabase {
     /// Runs one statement with parameters and returns every row.
     @discardableResult
     public func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        try select(sql, parameters, naming: false).rows
+    }
+
+    /// Runs one statement with parameters and returns every row with its columns' names
+    /// (`row["title"]`, `row.decode(Note.self)`).
+    public func rows(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        let result = try select(sql, parameters, naming: true)
+        return result.rows.map { SQLiteRow(columns: result.columns, values: $0) }
+    }
+
+    /// Runs one statement with parameters and decodes every row as `type`, its properties
+    /// matched to the columns by name (`SELECT id, title FROM notes` into
+    /// `struct Note: Decodable { var id: Int64; var title: String }`). A column that does
+    /// not fit its property (text for an `Int`, NULL for a non-optional) throws, naming both.
+    public func query<Row: Decodable>(_ sql: String, _ parameters: [SQLiteValue] = [], as type: Row.Type)
+        throws(SQLiteError) -> [Row]
+    {
+        var decoded: [Row] = []
+        for row in try rows(sql, parameters) {
+            decoded.append(try row.decode(type, in: sql))
+        }
+        return decoded
+    }
+
+    /// The rows of `sql` and, when `naming`, its columns' names.
+    private func select(_ sql: String, _ parameters: [SQLiteValue], naming: Bool) throws(SQLiteError) -> (
+        columns: [String], rows: [[SQLiteValue]]
+    ) {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -96,15 +132,17 @@ public final class SQLiteDatabase {
         for (index, value) in parameters.enumerated() {
             try bindings.value(value, at: Int32(index + 1))
         }
+        let count = sqlite3_column_count(statement)
+        let columns =
+            naming ? (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) } : []
         var rows: [[SQLiteValue]] = []
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else { throw failure(status, "step \(sql.prefix(60))") }
-            let count = sqlite3_column_count(statement)
             rows.append((0..<count).map { column(statement, $0) })
         }
-        return rows
+        return (columns, rows)
     }
 
     /// Prepares `sql` once for `run` (a statement that returns no rows, run many times).
@@ -140,6 +178,59 @@ public final class SQLiteDatabase {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so it takes the write lock at
+    /// once and waits up to the busy timeout for another connection's): committed when it
+    /// returns, rolled back when it throws (its error is rethrown).
+    ///
+    /// ```swift
+    /// try db.transaction {
+    ///     try db.query("UPDATE habits SET done = done + 1 WHERE id = ?", [.integer(id)])
+    ///     try db.query("INSERT INTO log (habit) VALUES (?)", [.integer(id)])
+    /// }
+    /// ```
+    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE")
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        try execute("COMMIT")
+        return result
+    }
+
+    /// Brings the schema up to date: runs the steps after the database's `user_version`
+    /// in order, in one transaction, and sets `user_version` to `steps.count`. Append a
+    /// step for each change and never edit a released one; a new file runs them all.
+    /// Throws, changing nothing, when the file's version is newer than `steps` know.
+    ///
+    /// ```swift
+    /// try db.migrate([
+    ///     "CREATE TABLE habits (id INTEGER PRIMARY KEY, name TEXT NOT NULL)",
+    ///     "ALTER TABLE habits ADD COLUMN done INTEGER NOT NULL DEFAULT 0",
+    /// ])
+    /// ```
+    public func migrate(_ steps: [String]) throws(SQLiteError) {
+        try execute("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            let version = try userVersion
+            guard version <= steps.count else {
+                throw SQLiteError(
+                    code: SQLITE_ERROR,
+                    message: "the file's schema is version \(version), newer than the \(steps.count) steps known",
+                    operation: "migrate \(path)")
+            }
+            for step in steps[version...] { try execute(step) }
+            try execute("PRAGMA user_version = \(steps.count)")
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// `PRAGMA user_version`, the schema version this app keeps.
     public var userVersion: Int {
         get throws(SQLiteError) { Int(try query("PRAGMA user_version").first?.first?.integer ?? 0) }
@@ -158,6 +249,8 @@ public final class SQLiteDatabase {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, index))
         case SQLITE_TEXT:
             return .text(String(cString: sqlite3_column_text(statement, index)))
         case SQLITE_BLOB:
@@ -166,6 +259,16 @@ public final class SQLiteDatabase {
             return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
         default:
             return .null
+        }
+    }
+
+    /// `mkdir -p` of the file's folder: a missing folder is made, an existing one kept
+    /// (opening the file then names any real problem).
+    private static func createDirectories(of path: String) {
+        var folder = ""
+        for (index, part) in path.split(separator: "/", omittingEmptySubsequences: false).dropLast().enumerated() {
+            folder += (index == 0 ? "" : "/") + part
+            if !folder.isEmpty { _ = mkdir(folder, 0o755) }
         }
     }
 

@@ -2,18 +2,32 @@
 import Foundation  // String searching helpers; test support only, never linked into the server.
 import TabServerHTTP
 
-/// A response as a test sees it, with helpers to read the page.
+/// An answer as a test sees it (what `TestClient`'s calls return): its status, headers
+/// and body, with helpers to read a page's forms and a JSON body.
+///
+/// ```swift
+/// let list = await client.get("/tabs/list")
+/// #expect(list.status == 200)
+/// let added = await client.post("/tabs/list", form: [("csrf", list.csrfToken ?? ""), ("item", "Eggs")])
+/// #expect(added.status == 303 && added.location == "/tabs/list")
+/// let items = try await client.get("/api/items").decode([Item].self)
+/// ```
 public struct TestResponse {
+    /// The status code (200, 303, 422, …).
     public let status: Int
+    /// The headers, looked up without regard to case (`headers["content-type"]`).
     public let headers: HTTPHeaders
+    /// The body as sent (decompressed by nothing: ask without `Accept-Encoding` for text).
     public let bodyBytes: [UInt8]
 
+    /// The answer a responder gave in-process.
     public init(_ response: HTTPResponse) {
         status = response.status.code
         headers = response.headers
         bodyBytes = response.body.bytes
     }
 
+    /// An answer read from a socket.
     public init(status: Int, headers: HTTPHeaders, body: [UInt8]) {
         self.status = status
         self.headers = headers
@@ -25,6 +39,12 @@ public struct TestResponse {
 
     /// The `Location` header.
     public var location: String? { headers["location"] }
+
+    /// The body decoded from JSON as `type` (a route's `Encodable` answer, a
+    /// `application/problem+json` error); throws the decoder's error when it is not one.
+    public func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(bodyBytes))
+    }
 
     /// The first CSRF token in the page's forms.
     public var csrfToken: String? { attribute(named: "value", inTagContaining: "name=\"csrf\"") }

@@ -237,6 +237,14 @@ struct TabActionTests {
         #expect(bad.status == 422)
         #expect(bad.headers["content-type"] == "application/problem+json")
         #expect(bad.body.contains(#""field":"titles""#))
+        struct Problem: Decodable {
+            struct Field: Decodable { var field: String }
+            var status: Int
+            var errors: [Field]
+        }
+        let problem = try bad.decode(Problem.self)
+        #expect(problem.status == 422)
+        #expect(problem.errors.map(\.field) == ["titles"])
         // The bar's own routes take forms only.
         let select = await client.send(.post, "/select", body: Array(#"{"tab":"music"}"#.utf8), headers: json)
         #expect(select.status == 415)

@@ -51,6 +51,33 @@ struct FormDecoderTests {
         #expect(error?.fieldErrors.first { $0.field == "perWeek" }?.message.contains("whole number") == true)
     }
 
+    struct Choice: Decodable, Equatable {
+        enum Sort: String, Decodable { case newest, title }
+        enum Size: Int, Decodable {
+            case small = 1
+            case large = 2
+        }
+        var sort: Sort
+        var size: Size?
+    }
+
+    @Test("a choice (radio buttons, a select) decodes into a String or Int enum; one not offered is a 422 naming it")
+    func choices() throws {
+        let chosen = try post(MediaType.urlEncodedForm, "sort=title&size=2").decode(as: Choice.self)
+        #expect(chosen == Choice(sort: .title, size: .large))
+        #expect(try post(MediaType.urlEncodedForm, "sort=newest").decode(as: Choice.self).size == nil)
+        let unknown = decodingError { _ = try post(MediaType.urlEncodedForm, "sort=oldest").decode(as: Choice.self) }
+        #expect(unknown?.fieldErrors.map(\.field) == ["sort"])
+        #expect(unknown?.fieldErrors.first?.message.contains("oldest") == true)
+        let missing = decodingError { _ = try post(MediaType.urlEncodedForm, "size=1").decode(as: Choice.self) }
+        #expect(missing?.fieldErrors.map(\.field) == ["sort"])
+        #expect(missing?.fieldErrors.first?.message.contains("missing") == true)
+        let notNumber = decodingError {
+            _ = try post(MediaType.urlEncodedForm, "sort=title&size=big").decode(as: Choice.self)
+        }
+        #expect(notNumber?.fieldErrors.map(\.field) == ["size"])
+    }
+
     @Test("the same type from JSON; a mistyped JSON field 422 naming it")
     func json() throws {
         let body = #"{"name":"Read","perWeek":3,"shared":true,"tags":["a"]}"#

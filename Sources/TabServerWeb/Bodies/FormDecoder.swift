@@ -4,9 +4,10 @@ import FoundationEssentials
 /// Decodes a form's fields (url-encoded or multipart) into a `Decodable` type, as a
 /// browser sends them: flat names, a repeated name for an array, text that is parsed for
 /// numbers and booleans. A checkbox that is not ticked is not sent, so a missing `Bool` is
-/// `false`; a missing or empty optional is nil. Every field that does not decode is
-/// recorded and decoding goes on, so one 422 names them all (`RequestDecodingError`).
-/// Nested types are not forms: they are refused naming the field.
+/// `false`; a missing or empty optional is nil. A type decoded from one value (a `String`
+/// or `Int` enum for radio buttons and selects) is read from the field's text. Every field
+/// that does not decode is recorded and decoding goes on, so one 422 names them all
+/// (`RequestDecodingError`). Nested types are not forms: they are refused naming the field.
 ///
 /// ```swift
 /// struct NewItem: Decodable { var item: String; var count: Int; var urgent: Bool }
@@ -23,6 +24,8 @@ public struct FormDecoder: Sendable {
         let value: Value
         do {
             value = try Value(from: reader)
+        } catch is FormReader.Abandoned {
+            throw RequestDecodingError(reader.errors)
         } catch {
             reader.errors.append(FieldError("", "The form cannot be read as this kind of data: \(error)."))
             throw RequestDecodingError(reader.errors)
@@ -34,6 +37,9 @@ public struct FormDecoder: Sendable {
 
 /// The decoder behind `FormDecoder`: one per decode, used by one thread.
 final class FormReader: Decoder {
+    /// Decoding stopped at a field whose error is recorded: no stand-in value exists.
+    struct Abandoned: Error {}
+
     let fields: [(name: String, value: String)]
     var errors: [FieldError] = []
     var codingPath: [any CodingKey] = []
@@ -140,8 +146,16 @@ struct FormFields<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return try standIn(type, name)
         }
         if FormReader.standIn(type) == nil {
-            reader.errors.append(FieldError(name, "“\(name)” cannot be sent in a form."))
-            return try standIn(type, name)
+            // A type decoded from one value (an enum of choices): from this field's text.
+            let recorded = reader.errors.count
+            do {
+                return try Value(from: FormFieldDecoder(reader: reader, field: name, text: text))
+            } catch {
+                if reader.errors.count == recorded {
+                    reader.errors.append(FieldError(name, "“\(name)” cannot be “\(text.prefix(40))”."))
+                }
+                throw FormReader.Abandoned()
+            }
         }
         if Value.self == String.self, text.isEmpty {
             // Required text left empty: as missing (an optional one is nil, see `decodeNil`).
@@ -151,11 +165,10 @@ struct FormFields<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try standIn(type, name)
     }
 
+    /// A stand-in for a field whose error is recorded, or the end of decoding when its
+    /// type has none.
     private func standIn<Value>(_ type: Value.Type, _ name: String) throws -> Value {
-        guard let value = FormReader.standIn(type) else {
-            throw DecodingError.keyNotFound(
-                FormKey(name), .init(codingPath: codingPath, debugDescription: "\(name) is missing"))
-        }
+        guard let value = FormReader.standIn(type) else { throw FormReader.Abandoned() }
         return value
     }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// One stored note.
-public struct Note: Sendable, Equatable {
+public struct Note: Sendable, Equatable, Decodable {
     /// Its id in the notes table (also its URL: `/tabs/notes/{id}`).
     public let id: Int64
     /// Its title: never empty, at most `NotesContent.maximumTitleLength` characters.
@@ -16,8 +16,8 @@ public struct Note: Sendable, Equatable {
         self.body = body
     }
 
-    /// A note as the form sends it, before it has an id.
-    public struct Draft: Sendable, Equatable {
+    /// A note as the form sends it (fields `title` and `body`), before it has an id.
+    public struct Draft: Sendable, Equatable, Decodable {
         /// The title, trimmed of surrounding whitespace.
         public var title: String
         /// The text.
@@ -27,6 +27,17 @@ public struct Note: Sendable, Equatable {
         public init(title: String, body: String) {
             self.title = title
             self.body = body
+        }
+
+        private enum CodingKeys: String, CodingKey { case title, body }
+
+        /// From the form: the title trimmed of whitespace at either end, no text as "".
+        public init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            let typed = try fields.decode(String.self, forKey: .title)
+            let trailing = typed.reversed().prefix(while: \.isWhitespace).count
+            title = String(typed.drop(while: \.isWhitespace).dropLast(trailing))
+            body = try fields.decodeIfPresent(String.self, forKey: .body) ?? ""
         }
     }
 

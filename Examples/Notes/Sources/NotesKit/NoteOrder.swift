@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import TabServer
+
 /// How the notes list is sorted: the Settings tab's per-visitor setting, kept in the
-/// visitor's session under `NoteOrder.visitorKey`.
-public enum NoteOrder: String, Sendable, CaseIterable {
+/// visitor's session (`context.visitorValue(NoteOrder.self)`; none chosen is newest first).
+public enum NoteOrder: String, VisitorValue, CaseIterable {
     case newest, oldest, title
 
-    /// The visitor value that holds the choice.
-    public static let visitorKey = "sort"
-
-    /// The visitor's choice, or newest first when they made none (or an unknown one).
-    public init(visitorValues: [String: String]) {
-        self = visitorValues[Self.visitorKey].flatMap(NoteOrder.init(rawValue:)) ?? .newest
-    }
+    /// The name the choice is stored under.
+    public static let key = "notes.sort"
 
     /// What the list and the setting call it.
     public var label: String {

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Synchronization
 import TabServerSQLite
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The notes, kept durably in their own SQLite file (table `notes`), one notebook per
 /// owner: a signed-in user's name, or "" for the notebook anonymous visitors share.
@@ -24,59 +19,55 @@ public final class NoteStore: Sendable {
         return path
     }
 
-    /// The one connection; every call takes the lock, so calls from the engine's threads
-    /// and from tasks never overlap on it.
-    private let database: Mutex<SQLiteDatabase>
+    /// The one connection, shared by the engine's threads and tasks one call at a time.
+    private let database: SharedSQLiteDatabase
     /// The file path.
-    public let path: String
+    public var path: String { database.path }
+
+    /// The schema, one step a version (`SQLiteDatabase.migrate`): never edit a step, add
+    /// one. The first also puts the sample notes in the shared notebook, in the same
+    /// transaction, so two processes opening a new file seed it once.
+    static let schema = [
+        """
+        CREATE TABLE notes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            owner TEXT NOT NULL,
+            title TEXT NOT NULL,
+            body TEXT NOT NULL
+        );
+        CREATE INDEX notes_by_owner ON notes (owner, id);
+        INSERT INTO notes (owner, title, body) VALUES
+        """
+            + Note.samples.map { "('', \(literal($0.title)), \(literal($0.body)))" }.joined(separator: ",\n") + ";"
+    ]
+
+    /// `text` as an SQL string literal.
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacing("'", with: "''") + "'"
+    }
 
     /// Opens (creating the file, its folder and the table if needed) the notes at
     /// `path`. A new database gets the sample notes in the shared notebook.
     public init(path: String) throws(SQLiteError) {
-        Self.createFolder(of: path)
-        let connection = try SQLiteDatabase(path: path)
-        try connection.execute("PRAGMA journal_mode = WAL")
-        // Every saved note is on disk when the visitor is told it is saved.
-        try connection.execute("PRAGMA synchronous = FULL")
-        // In one transaction, so two processes opening a new file seed it once.
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(SQLiteError) {
-            if try connection.userVersion == 0 {
-                try connection.execute(
-                    """
-                    CREATE TABLE notes (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        owner TEXT NOT NULL,
-                        title TEXT NOT NULL,
-                        body TEXT NOT NULL
-                    );
-                    CREATE INDEX notes_by_owner ON notes (owner, id);
-                    PRAGMA user_version = 1;
-                    """)
-                for sample in Note.samples {
-                    try connection.query(
-                        "INSERT INTO notes (owner, title, body) VALUES ('', ?, ?)",
-                        [.text(sample.title), .text(sample.body)])
-                }
-            }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
+        database = try SharedSQLiteDatabase(path: path) { (connection) throws(SQLiteError) in
+            try connection.execute("PRAGMA journal_mode = WAL")
+            // Every saved note is on disk when the visitor is told it is saved.
+            try connection.execute("PRAGMA synchronous = FULL")
+            try connection.migrate(Self.schema)
         }
-        database = Mutex(connection)
-        self.path = path
     }
 
     /// The owner's notes in `order`.
     public func notes(owner: String, order: NoteOrder = .newest) throws(SQLiteError) -> [Note] {
         let sql = "SELECT id, title, body FROM notes WHERE owner = ? ORDER BY \(order.orderBy)"
-        return try rows(sql, [.text(owner)])
+        return try database.query(sql, [.text(owner)], as: Note.self)
     }
 
     /// The owner's note with this id, or nil (another owner's note is nil too).
     public func note(id: Int64, owner: String) throws(SQLiteError) -> Note? {
-        try rows("SELECT id, title, body FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)]).first
+        try database.query(
+            "SELECT id, title, body FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)], as: Note.self
+        ).first
     }
 
     /// The owner's notes whose title or body contains `query` (ignoring ASCII case), newest first.
@@ -87,29 +78,25 @@ public final class NoteStore: Sendable {
             pattern.append(character)
         }
         pattern.append("%")
-        return try rows(
+        return try database.query(
             """
             SELECT id, title, body FROM notes
             WHERE owner = ? AND (title LIKE ?2 ESCAPE '\\' OR body LIKE ?2 ESCAPE '\\')
             ORDER BY id DESC
-            """, [.text(owner), .text(pattern)])
+            """, [.text(owner), .text(pattern)], as: Note.self)
     }
 
     /// How many notes the owner has.
     public func count(owner: String) throws(SQLiteError) -> Int {
-        let rows = try database.withLock { (database) throws(SQLiteError) -> [[SQLiteValue]] in
-            try database.query("SELECT count(*) FROM notes WHERE owner = ?", [.text(owner)])
-        }
+        let rows = try database.query("SELECT count(*) FROM notes WHERE owner = ?", [.text(owner)])
         return Int(rows.first?.first?.integer ?? 0)
     }
 
     /// Stores a new note in the owner's notebook and returns its id.
     public func add(_ draft: Note.Draft, owner: String) throws(SQLiteError) -> Int64 {
-        let rows = try database.withLock { (database) throws(SQLiteError) -> [[SQLiteValue]] in
-            try database.query(
-                "INSERT INTO notes (owner, title, body) VALUES (?, ?, ?) RETURNING id",
-                [.text(owner), .text(draft.title), .text(draft.body)])
-        }
+        let rows = try database.query(
+            "INSERT INTO notes (owner, title, body) VALUES (?, ?, ?) RETURNING id",
+            [.text(owner), .text(draft.title), .text(draft.body)])
         guard let id = rows.first?.first?.integer else {
             throw SQLiteError(code: 1, message: "no id returned", operation: "insert a note")
         }
@@ -118,7 +105,7 @@ public final class NoteStore: Sendable {
 
     /// Replaces the title and body of the owner's note; false when they have no such note.
     public func update(id: Int64, with draft: Note.Draft, owner: String) throws(SQLiteError) -> Bool {
-        try database.withLock { (database) throws(SQLiteError) -> Bool in
+        try database.use { (database) throws(SQLiteError) -> Bool in
             try database.query(
                 "UPDATE notes SET title = ?, body = ? WHERE id = ? AND owner = ?",
                 [.text(draft.title), .text(draft.body), .integer(id), .text(owner)])
@@ -128,40 +115,9 @@ public final class NoteStore: Sendable {
 
     /// Deletes the owner's note; false when they have no such note.
     public func delete(id: Int64, owner: String) throws(SQLiteError) -> Bool {
-        try database.withLock { (database) throws(SQLiteError) -> Bool in
+        try database.use { (database) throws(SQLiteError) -> Bool in
             try database.query("DELETE FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)])
             return database.changes == 1
         }
-    }
-
-    private func rows(_ sql: String, _ parameters: [SQLiteValue]) throws(SQLiteError) -> [Note] {
-        let rows = try database.withLock { (database) throws(SQLiteError) -> [[SQLiteValue]] in
-            try database.query(sql, parameters)
-        }
-        return rows.compactMap { row in
-            guard row.count == 3, let id = row[0].integer, let title = row[1].text, let body = row[2].text else {
-                return nil
-            }
-            return Note(id: id, title: title, body: body)
-        }
-    }
-
-    /// `mkdir -p` of the file's folder: a missing folder is created, an existing one kept
-    /// (SQLite then names any real problem when it opens the file).
-    private static func createFolder(of path: String) {
-        var folder = ""
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        for (index, part) in parts.enumerated() {
-            folder += (index == 0 ? "" : "/") + part
-            if !folder.isEmpty { _ = mkdir(folder, 0o755) }
-        }
-    }
-}
-
-extension SQLiteValue {
-    /// The text, if this is text.
-    fileprivate var text: String? {
-        if case .text(let text) = self { return text }
-        return nil
     }
 }

@@ -37,8 +37,8 @@ public struct NotesContent: Sendable {
             }
             notes.page("{id}") { _, context in try await notePage(context) }
             notes.page("{id}/edit") { _, context in try await editPage(context) }
-            notes.action("new") { _, context in try await add(context) }
-            notes.action("{id}/edit") { _, context in try await edit(context) }
+            notes.action("new") { request, context in try await add(request, context) }
+            notes.action("{id}/edit") { request, context in try await edit(request, context) }
             notes.action("{id}/delete", confirm: { _, context in deleteQuestion(context) }) { _, context in
                 try await delete(context)
             }
@@ -48,17 +48,17 @@ public struct NotesContent: Sendable {
         }
         content.tab("settings") { settings in
             settings.page("") { _, context in
-                try await settingsPage(context, order: NoteOrder(visitorValues: context.visitorValues), error: nil)
+                try await settingsPage(context, order: context.visitorValue(NoteOrder.self) ?? .newest, error: nil)
             }
-            settings.action("sort") { _, context in try await chooseOrder(context) }
+            settings.action("sort") { request, context in try await chooseOrder(request, context) }
         }
         return content
     }
 
     // MARK: Actions
 
-    private func add(_ context: RequestContext) async throws -> TabActionResult {
-        let draft = Self.draft(context.form)
+    private func add(_ request: HTTPRequest, _ context: RequestContext) async throws -> TabActionResult {
+        let draft = try request.decode(as: Note.Draft.self)
         if let error = Self.problem(with: draft) {
             return .invalid(
                 formPage(
@@ -70,14 +70,14 @@ public struct NotesContent: Sendable {
         return .redirect(to: String(id), notice: "Saved “\(draft.title)”.")
     }
 
-    private func edit(_ context: RequestContext) async throws -> TabActionResult {
+    private func edit(_ request: HTTPRequest, _ context: RequestContext) async throws -> TabActionResult {
         let owner = Self.owner(context.user)
         guard let id = Self.id(context.parameters),
             let note = try await context.blocking({ [store] in try store.note(id: id, owner: owner) })
         else {
             throw HTTPError.notFound("There is no such note.")
         }
-        let draft = Self.draft(context.form)
+        let draft = try request.decode(as: Note.Draft.self)
         if let error = Self.problem(with: draft) {
             return .invalid(
                 formPage(
@@ -111,22 +111,26 @@ public struct NotesContent: Sendable {
         return .redirect(to: "", notice: "Deleted “\(note.title)”.")
     }
 
-    private func chooseOrder(_ context: RequestContext) async throws -> TabActionResult {
-        guard let order = context.form.value("sort").flatMap(NoteOrder.init(rawValue:)) else {
+    /// The Settings form's one field.
+    private struct SortChoice: Decodable {
+        var sort: NoteOrder?
+    }
+
+    private func chooseOrder(_ request: HTTPRequest, _ context: RequestContext) async throws -> TabActionResult {
+        guard let order = (try? request.decode(as: SortChoice.self))?.sort else {
             return .invalid(
                 try await settingsPage(
-                    context, order: NoteOrder(visitorValues: context.visitorValues), error: "Choose one of the orders.")
-            )
+                    context, order: context.visitorValue(NoteOrder.self) ?? .newest,
+                    error: "Choose one of the orders."))
         }
-        var values = context.visitorValues
-        values[NoteOrder.visitorKey] = order.rawValue
-        return .redirect(to: "", notice: "The notes list is now sorted: \(order.label).", visitorValues: values)
+        context.setVisitorValue(order)
+        return .redirect(to: "", notice: "The notes list is now sorted: \(order.label).")
     }
 
     // MARK: Pages
 
     private func listPage(_ context: RequestContext) async throws -> TabPage {
-        let order = NoteOrder(visitorValues: context.visitorValues)
+        let order = context.visitorValue(NoteOrder.self) ?? .newest
         let owner = Self.owner(context.user)
         let notes = try await context.blocking { [store] in try store.notes(owner: owner, order: order) }
         let base = context.basePath
@@ -222,12 +226,10 @@ public struct NotesContent: Sendable {
     /// The notebook of a signed-in user, or the shared one ("").
     static func owner(_ user: String?) -> String { user ?? "" }
 
+    /// The note id the location names; nil (a 404, as for any note not found) when it is
+    /// not a positive number.
     static func id(_ parameters: RouteParameters) -> Int64? {
-        parameters["id"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
-    }
-
-    static func draft(_ form: FormData) -> Note.Draft {
-        Note.Draft(title: (form.value("title") ?? "").trimmingWhitespace, body: form.value("body") ?? "")
+        (try? parameters.require("id", as: Int64.self)).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// What is wrong with the title, or nil when the note may be saved.
@@ -242,15 +244,5 @@ public struct NotesContent: Sendable {
             "id": .string(String(note.id)), "title": .string(note.title), "excerpt": .string(note.body),
             "href": .string(base + "/tabs/notes/\(note.id)"),
         ]
-    }
-}
-
-extension String {
-    /// Without whitespace and newlines at either end.
-    fileprivate var trimmingWhitespace: String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text.removeFirst() }
-        while text.last?.isWhitespace == true { text.removeLast() }
-        return String(text)
     }
 }

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+import Synchronization
+
+/// One SQLite connection that any thread may use, one call at a time (a lock around an
+/// `SQLiteDatabase`): an app's own tables, shared by its handlers. Its calls block while
+/// SQLite works, so a handler makes them on the blocking pool:
+///
+/// ```swift
+/// let db = try SharedSQLiteDatabase(path: "data/habits.sqlite") { db in
+///     try db.execute("PRAGMA journal_mode = WAL")
+///     try db.migrate(["CREATE TABLE habits (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"])
+/// }
+/// // in a handler:
+/// let habits = try await context.blocking {
+///     try db.query("SELECT id, name FROM habits ORDER BY id", as: Habit.self)
+/// }
+/// ```
+public final class SharedSQLiteDatabase: Sendable {
+    private let database: Mutex<SQLiteDatabase>
+    /// The file path.
+    public let path: String
+
+    /// Opens (creating the file and its folders if needed) the database at `path`, then
+    /// runs `setUp` on it (pragmas, `migrate`) before anyone else can use it.
+    public init(
+        path: String, busyTimeout: Int32 = 2000, setUp: (SQLiteDatabase) throws(SQLiteError) -> Void = { _ in }
+    ) throws(SQLiteError) {
+        let connection = try SQLiteDatabase(path: path, busyTimeout: busyTimeout, creatingDirectories: true)
+        try setUp(connection)
+        database = Mutex(connection)
+        self.path = path
+    }
+
+    /// Runs `body` with the connection, no other call running on it meanwhile.
+    public func use<Result: Sendable, Failure: Error>(_ body: (SQLiteDatabase) throws(Failure) -> Result)
+        throws(Failure) -> Result
+    {
+        try database.withLock { (database) throws(Failure) -> Result in try body(database) }
+    }
+
+    /// `SQLiteDatabase.query(_:_:)` under the lock: every row.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        try use { (database) throws(SQLiteError) in try database.query(sql, parameters) }
+    }
+
+    /// `SQLiteDatabase.query(_:_:as:)` under the lock: every row decoded as `type`.
+    public func query<Row: Decodable & Sendable>(_ sql: String, _ parameters: [SQLiteValue] = [], as type: Row.Type)
+        throws(SQLiteError) -> [Row]
+    {
+        try use { (database) throws(SQLiteError) in try database.query(sql, parameters, as: type) }
+    }
+
+    /// `SQLiteDatabase.transaction(_:)` under the lock: `body`'s statements in one
+    /// transaction, committed when it returns, rolled back when it throws.
+    public func transaction<Result: Sendable>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try use { (database) throws in try database.transaction { try body(database) } }
+    }
+}
