@@ -53,5 +53,8 @@ scripts/fuzz.sh "${FUZZ_SECONDS:-3}"
 echo "== example app on the library (Examples/Notes: build, serve, check)"
 Examples/Notes/smoke-test.sh
 
+echo "== the tutorial as a package of its own, outside this repository (Examples/FirstTabApp)"
+Examples/FirstTabApp/package-test.sh
+
 echo "== browser tests (headless Chromium, Selenium, axe-core; WebKitGTK for the phone sizes)"
 scripts/browser-tests.sh
