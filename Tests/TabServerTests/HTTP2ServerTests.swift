@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import Synchronization
 import TabServer
 import TabServerCore
 import TabServerEngine
@@ -249,7 +250,8 @@ struct HTTP2ServerTests {
             host: "127.0.0.1", port: 0, threads: 1, connectionLimit: 64, connectionTimeout: .seconds(5),
             shutdownGracePeriod: .seconds(3))
         configuration.tls = TLSSettings(certificatePath: certificates.certificate, keyPath: certificates.key)
-        let server = try HTTPServer(configuration: configuration, responder: LaterAnswers(), accessLog: nil)
+        let responder = LaterAnswers()
+        let server = try HTTPServer(configuration: configuration, responder: responder, accessLog: nil)
         defer { server.shutdown() }
         let base = "https://127.0.0.1:\(server.port)"
         let result = curl(
@@ -278,7 +280,8 @@ struct HTTP2ServerTests {
                 "--write-out", " %{http_version} %{http_code}", base + "/later/1000",
             ], standardOutput: .pipe)
         defer { _ = pending.stop(SIGKILL) }
-        Thread.sleep(forTimeInterval: 0.4)
+        // The drain starts once the server has the request and is working on its answer.
+        #expect(waitUntil(.seconds(10)) { responder.started.load(ordering: .acquiring) == 3 }, "the request arrived")
         let started = ContinuousClock.now
         server.shutdown()
         let drained = ContinuousClock.now - started
@@ -330,13 +333,17 @@ struct HTTP2ServerTests {
     }
 }
 
-/// Answers `/later/N` after N milliseconds from another thread, anything else at once.
-private struct LaterAnswers: HTTPResponder {
+/// Answers `/later/N` after N milliseconds from another thread, anything else at once;
+/// counts the `/later/` requests it has started on.
+private final class LaterAnswers: HTTPResponder {
+    let started = Atomic<Int>(0)
+
     func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
         request.path.hasPrefix("/later/") ? nil : ResponderAnswer(.text("answered \(request.path)\n"))
     }
 
     func answer(to request: HTTPRequest) async -> ResponderAnswer {
+        started.add(1, ordering: .releasing)
         if let delay = Int(request.path.dropFirst("/later/".count)) { try? await Task.sleep(for: .milliseconds(delay)) }
         return ResponderAnswer(.text("answered \(request.path)\n"))
     }

@@ -337,10 +337,13 @@ def test_the_setting_turns_the_worker_off(pool, app_server):
     browser.wait(lambda: not [n for n in _caches(browser)["names"] if n.startswith("tabserver-")],
                  "the worker's caches are gone")
 
-    # A fresh visitor never gets one.
+    # A fresh visitor never gets one: the page's install script is told of no worker (the
+    # only way one is registered), and once the page has loaded there is none.
     browser.reset()
     browser.get("/tabs/music")
-    time.sleep(1)
+    browser.wait(lambda: browser.run("return document.readyState;") == "complete", "the page loaded")
+    assert browser.run("return document.querySelector('script[data-scope]') !== null;"), "the install script is there"
+    assert browser.run("return document.querySelector('script[data-worker]');") is None
     assert browser.driver.execute_async_script(_REGISTRATIONS) == []
 
 
