@@ -166,7 +166,8 @@ struct StartupTests {
             to: folder + "/tabs/music.mustache")
         let message = startupError { $0.templatesDirectory = folder }
         #expect(message?.contains("music.mustache") == true)
-        #expect(message?.hasSuffix("/tabs/music.mustache:5:1: mismatched closing tag 'content', expected 'page'") == true)
+        #expect(
+            message?.hasSuffix("/tabs/music.mustache:5:1: mismatched closing tag 'content', expected 'page'") == true)
     }
 
     @Test("a template naming a missing partial stops start-up")
