@@ -140,33 +140,48 @@ let package = Package(
             name: "FirstTabApp", dependencies: ["TabServer", "TabServerProcess"],
             path: "Examples/FirstTabApp/Sources/FirstTabApp"),
 
-        // Test helpers for the project's tests and an app's (in-process client, raw sockets, fixtures).
+        // What an app's tests use (product TabServerTesting): the test client in-process or
+        // over a socket, its responses, a raw connection, fixtures, waitUntil.
         .target(
             name: "TabServerTesting",
             dependencies: ["TabServer", "TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
+        // This project's own test support, not a product: launchers for nginx, Caddy,
+        // redis-server, Sentinel and a Redis Cluster, child processes, load sockets, a
+        // recording push service, a store that interferes, a thread-backed executor.
+        .target(
+            name: "TabServerTestSupport",
+            dependencies: ["TabServerTesting", "TabServerHTTP", "TabServerSessions"],
+            path: "Tests/Support"),
 
         .testTarget(name: "MustacheTests", dependencies: ["TabServerMustache"]),
         .testTarget(name: "TabBarTests", dependencies: ["TabServerTabBar"]),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerWeb"]),
+            dependencies: [
+                "TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerTestSupport", "TabServerWeb",
+            ]),
         .testTarget(name: "HTTP2Tests", dependencies: ["TabServerHTTP2"]),
         .testTarget(name: "CryptoTests", dependencies: ["TabServerCrypto", "TabServerGzip"]),
         .testTarget(
             name: "WebPushTests",
-            dependencies: ["TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting"]),
+            dependencies: [
+                "TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting",
+                "TabServerTestSupport",
+            ]),
         .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
                 "TabServerSessions", "TabServerSQLiteSessions", "TabServerRedisSessions", "TabServerCrypto",
-                "TabServerTabBar", "TabServerTesting", "TabServerRedis", "TabServerSQLite", "SQLitePowerLoss",
+                "TabServerTabBar", "TabServerTesting", "TabServerTestSupport", "TabServerRedis", "TabServerSQLite",
+                "SQLitePowerLoss",
                 "TabServerThreads",
             ]),
         .testTarget(
             name: "TabServerTests",
             dependencies: [
-                "TabServer", "TabServerCore", "TabServerDemo", "TabServerEngine", "TabServerTesting", "TabServerHTTP",
+                "TabServer", "TabServerCore", "TabServerDemo", "TabServerEngine", "TabServerTesting",
+                "TabServerTestSupport", "TabServerHTTP",
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",

@@ -3,6 +3,7 @@ import Dispatch
 import Synchronization
 import TabServerEngine
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

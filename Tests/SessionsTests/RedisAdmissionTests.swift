@@ -2,6 +2,7 @@
 import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

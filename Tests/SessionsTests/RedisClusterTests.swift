@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -3,6 +3,7 @@ import Synchronization
 import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

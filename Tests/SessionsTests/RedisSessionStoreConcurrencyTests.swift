@@ -4,6 +4,7 @@ import Synchronization
 import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -3,6 +3,7 @@ import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTabBar
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -4,6 +4,7 @@ import Synchronization
 import TabServer
 import TabServerCore
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

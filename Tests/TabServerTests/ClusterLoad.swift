@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import TabServer
+import TabServerTestSupport
 import TabServerTesting
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TabServerCore
 import TabServerSQLite
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

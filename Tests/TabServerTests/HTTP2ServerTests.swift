@@ -8,6 +8,7 @@ import TabServerEngine
 import TabServerHTTP
 import TabServerSessions
 import TabServerTabBar
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

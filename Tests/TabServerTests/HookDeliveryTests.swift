@@ -5,6 +5,7 @@ import TabServerCore
 import TabServerDemo
 import TabServerSessions
 import TabServerTabBar
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

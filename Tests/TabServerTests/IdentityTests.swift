@@ -6,6 +6,7 @@ import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -3,6 +3,7 @@ import TabServer
 import TabServerCore
 import TabServerSessions
 import TabServerTabBar
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -4,6 +4,7 @@ import TabServer
 import TabServerCore
 import TabServerGzip
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

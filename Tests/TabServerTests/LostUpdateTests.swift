@@ -2,6 +2,7 @@
 import Dispatch
 import Synchronization
 import TabServerCore
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import TabServerCore
 import TabServerDemo
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import TabServer
 import TabServerCore
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import TabServerWeb
 import Testing

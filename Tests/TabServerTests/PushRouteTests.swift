@@ -4,6 +4,7 @@ import TabServerCore
 import TabServerCrypto
 import TabServerHTTP
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import TabServerWebPush
 import Testing

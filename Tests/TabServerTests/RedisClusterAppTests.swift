@@ -7,6 +7,7 @@ import TabServerDemo
 import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -6,6 +6,7 @@ import TabServerCore
 import TabServerDemo
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import TabServerRedis
+import TabServerTestSupport
 import TabServerTesting
 
 /// One master, one replica and three sentinels on loopback, each on a free port with its

@@ -6,6 +6,7 @@ import TabServerHTTP
 import TabServerRedisConfiguration
 import TabServerRedisSessions
 import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

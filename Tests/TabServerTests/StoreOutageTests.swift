@@ -4,6 +4,7 @@ import TabServerCore
 import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

@@ -4,6 +4,7 @@ import TabServer
 import TabServerCore
 import TabServerEngine
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 

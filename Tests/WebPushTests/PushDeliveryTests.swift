@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
 import TabServerPushDelivery
+import TabServerTestSupport
 import TabServerTesting
 import TabServerWebPush
 import Testing

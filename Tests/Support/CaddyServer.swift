@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TabServerTesting
 
 /// A real Caddy (Debian's `caddy`) on a free loopback port with a generated Caddyfile,
 /// for proxy tests: admin endpoint off, automatic HTTPS off, its storage, config and

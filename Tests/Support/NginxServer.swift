@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TabServerTesting
 
 /// A real nginx on a free loopback port with a generated configuration, for proxy tests.
 /// It runs in the foreground of its own process (`daemon off`) and is stopped by pid.

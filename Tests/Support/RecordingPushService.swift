@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TabServerTesting
 
 /// A stand-in push service for tests (`Tests/push/push_service.py` in the package's
 /// `.venv`): HTTPS on a loopback port with a certificate made for it by `openssl`, which
