@@ -11,7 +11,11 @@ import TabServerWeb
 /// routes and the app's, each route with its group's middleware), and the visitor's commit.
 extension TabServerResponder {
     public func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
-        guard appMiddleware.isEmpty, !Self.isAtRoot(request.path) else { return nil }
+        // Only a GET or HEAD is answered here: anything else (a post, a 405) is answered
+        // the same on the async path, without first paying for the lookups below.
+        guard request.method == .get || request.method == .head, appMiddleware.isEmpty,
+            !Self.isAtRoot(request.path)
+        else { return nil }
         let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
         let origin = configuration.trustedProxies.origin(of: request)
         guard let request = belowBasePath(request, origin: origin) else {

@@ -12,10 +12,27 @@ import Synchronization
 ///
 /// Keys are hashes of the cookie (or the signed-in user): two visitors wait for each
 /// other only when their hashes collide.
+///
+/// A freed lock is not handed to the first waiter while that waiter is still suspended
+/// (its loop may be busy with a batch of other connections, and every request of the
+/// visitor meanwhile would queue behind a lock nobody runs under): it is freed, the first
+/// waiter is woken, and whoever comes first takes it. A waiter that loses that race once
+/// goes back to the head of the line and is handed the lock at the next release, so
+/// nobody waits behind more than one newcomer.
 final class VisitorLocks: Sendable {
+    private struct Waiter {
+        /// Resumed with true when the lock is handed over, false when it was freed for
+        /// whoever takes it first.
+        let continuation: UnsafeContinuation<Bool, Never>
+        /// It lost a race for the freed lock once: the next release hands it over.
+        let lostOnce: Bool
+    }
+
     private struct Holder {
-        /// Tasks waiting, in the order they came.
-        var waiting: [UnsafeContinuation<Void, Never>] = []
+        /// Someone holds the lock (false: freed, a woken waiter on its way).
+        var locked = true
+        /// Tasks waiting, in the order they came (one that lost a race first).
+        var waiting: [Waiter] = []
     }
 
     private final class Stripe: Sendable {
@@ -34,39 +51,58 @@ final class VisitorLocks: Sendable {
 
     private func stripe(_ key: Int) -> Stripe { stripes[Int(UInt(bitPattern: key) % UInt(stripes.count))] }
 
-    private func acquire(_ key: Int) async {
-        let stripe = stripe(key)
-        let free = stripe.held.withLock { held -> Bool in
-            guard held[key] == nil else { return false }
+    /// Takes the lock when it is free and nobody is owed it.
+    private static func take(_ held: inout [Int: Holder], _ key: Int) -> Bool {
+        guard let holder = held[key] else {
             held[key] = Holder()
             return true
         }
-        if free { return }
-        await withUnsafeContinuation { continuation in
-            let handedOver = stripe.held.withLock { held -> Bool in
-                if held[key] == nil {
-                    held[key] = Holder()
-                    return true
+        guard !holder.locked, holder.waiting.first?.lostOnce != true else { return false }
+        held[key]!.locked = true
+        return true
+    }
+
+    private func acquire(_ key: Int) async {
+        let stripe = stripe(key)
+        if stripe.held.withLock({ held in Self.take(&held, key) }) { return }
+        var lost = false
+        while true {
+            let lostBefore = lost
+            let handedOver = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+                let taken = stripe.held.withLock { held -> Bool in
+                    if Self.take(&held, key) { return true }
+                    let waiter = Waiter(continuation: continuation, lostOnce: lostBefore)
+                    if lostBefore {
+                        held[key]!.waiting.insert(waiter, at: 0)
+                    } else {
+                        held[key]!.waiting.append(waiter)
+                    }
+                    return false
                 }
-                held[key]!.waiting.append(continuation)
-                return false
+                if taken { continuation.resume(returning: true) }
             }
-            if handedOver { continuation.resume() }
+            if handedOver { return }
+            // Woken with the lock freed: take it unless a newcomer was first.
+            if stripe.held.withLock({ held in Self.take(&held, key) }) { return }
+            lost = true
         }
     }
 
-    /// Hands the lock to the next waiter, or frees it.
+    /// Hands the lock to a waiter that lost a race before, else frees it and wakes the
+    /// first waiter; with nobody waiting, forgets the key.
     private func release(_ key: Int) {
-        let next = stripe(key).held.withLock { held -> UnsafeContinuation<Void, Never>? in
-            guard var holder = held[key], !holder.waiting.isEmpty else {
+        let (next, handedOver) = stripe(key).held.withLock {
+            held -> (UnsafeContinuation<Bool, Never>?, Bool) in
+            guard held[key] != nil, !held[key]!.waiting.isEmpty else {
                 held[key] = nil
-                return nil
+                return (nil, false)
             }
-            let next = holder.waiting.removeFirst()
-            held[key] = holder
-            return next
+            let waiter = held[key]!.waiting.removeFirst()
+            if waiter.lostOnce { return (waiter.continuation, true) }
+            held[key]!.locked = false
+            return (waiter.continuation, false)
         }
-        next?.resume()
+        next?.resume(returning: handedOver)
     }
 
     /// The key of a cookie's value (FNV-1a over its bytes: cheap, and the ids are random).
