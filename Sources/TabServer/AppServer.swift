@@ -46,7 +46,7 @@ public final class AppServer: Sendable {
                 accessLog: configuration.accessLog ? (accessLog ?? Self.standardOutput(configuration.logFormat)) : nil,
                 errorLog: application.log)
         } catch {
-            throw StartupError(error.description)
+            throw StartupError(.listener, error.description, underlying: error)
         }
         application.metrics?.attach(engine: engine)
         application.scheduleSweep(every: sweepInterval)
@@ -71,7 +71,7 @@ public final class AppServer: Sendable {
         do {
             return try engine.reloadTLS()
         } catch {
-            throw StartupError(error.description)
+            throw StartupError(.listener, error.description, underlying: error)
         }
     }
 

@@ -23,24 +23,25 @@ enum AppBuilder {
         do {
             files = try StaticFiles(directories: [configuration.publicDirectory] + configuration.publicOverlays)
         } catch {
-            throw StartupError(error.description)
+            throw StartupError(.publicFiles, error.description, underlying: error)
         }
         for required in [
             "css/app.css", "js/app.js", "js/live.js", "js/install.js", ServiceWorkerScript.sourcePath, "icons/app.svg",
             "icons/apple-touch-icon.png",
         ]
         where files.file(required) == nil {
-            throw StartupError("\(configuration.publicDirectory)/\(required) is missing")
+            throw StartupError(.publicFiles, "\(configuration.publicDirectory)/\(required) is missing")
         }
         let library: MustacheLibrary
         do {
             library = try MustacheLibrary(
                 directories: [configuration.templatesDirectory] + configuration.templateOverlays)
         } catch {
-            throw StartupError("\(error)")
+            throw StartupError(.templates, "\(error)", underlying: error)
         }
         for reference in library.missingReferences() {
             throw StartupError(
+                .templates,
                 "\(configuration.templatesDirectory)/\(reference.template).mustache:\(reference.line): no template named '\(reference.name)'"
             )
         }
@@ -48,7 +49,7 @@ enum AppBuilder {
             "layout", "pages/more", "pages/group", "pages/customize", "pages/error", "pages/confirm", "pages/offline",
         ]
         where library[required] == nil {
-            throw StartupError("\(configuration.templatesDirectory)/\(required).mustache is missing")
+            throw StartupError(.templates, "\(configuration.templatesDirectory)/\(required).mustache is missing")
         }
         let validator = TabModelValidator(files: files, templateNames: Set(library.names))
         let model = try TabDefinition.load(path: configuration.tabsFile, validator: validator)
@@ -144,25 +145,31 @@ func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStor
     let idle = configuration.sessionIdleTimeout.components.seconds
     let absolute = configuration.sessionAbsoluteTimeout.components.seconds
     guard idle >= 1, absolute >= 1 else {
-        throw StartupError("session lifetimes must be at least one second (idle \(idle) s, absolute \(absolute) s)")
+        throw StartupError(
+            .configuration, "session lifetimes must be at least one second (idle \(idle) s, absolute \(absolute) s)")
     }
     let lifetime = SessionLifetime(idle: idle, absolute: absolute)
     switch configuration.sessions {
     case .memory(let capacity):
-        guard capacity >= 1 else { throw StartupError("the memory session store needs a capacity of at least 1") }
+        guard capacity >= 1 else {
+            throw StartupError(.sessions, "the memory session store needs a capacity of at least 1")
+        }
         return (MemorySessionStore(capacity: capacity, lifetime: lifetime), nil)
     case .sqlite(let path, let maxSessions):
-        guard maxSessions >= 1 else { throw StartupError("the SQLite session store needs room for at least 1 session") }
+        guard maxSessions >= 1 else {
+            throw StartupError(.sessions, "the SQLite session store needs room for at least 1 session")
+        }
         do {
             return (
                 try SQLiteSessionStore(path: path, lifetime: lifetime, maxSessions: maxSessions, log: healthLog), nil
             )
         } catch {
-            throw StartupError("session store \(configuration.sessions): \(error)")
+            throw StartupError(.sessions, "session store \(configuration.sessions): \(error)", underlying: error)
         }
     case .redis(let redis, let keyPrefix):
         guard let opener else {
             throw StartupError(
+                .sessions,
                 "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and call `app.redis(.standard)` (or pass `redis: .standard` to buildApplication)"
             )
         }
@@ -170,7 +177,7 @@ func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStor
             let opened = try opener.open(redis, keyPrefix, lifetime, healthLog, log)
             return (opened.store, opened.relay)
         } catch {
-            throw StartupError("session store \(configuration.sessions): \(error.reason)")
+            throw StartupError(.sessions, "session store \(configuration.sessions): \(error.reason)", underlying: error)
         }
     }
 }

@@ -175,7 +175,7 @@ public final class Application: Sendable {
                 log.write("reloaded \(configuration.tabsFile): \(model.tabs.count) tabs")
                 return nil
             } catch {
-                refusal = StartupError("\(configuration.tabsFile): \(error)")
+                refusal = StartupError(.tabs, path: configuration.tabsFile, "\(error)", underlying: error)
             }
         } catch {
             refusal = error

@@ -7,20 +7,20 @@ import TabServerTabBar
 enum TabDefinition {
     static func load(path: String, validator: TabModelValidator) throws(StartupError) -> TabBarModel {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw StartupError("\(path): cannot read the tab definition file")
+            throw StartupError(.tabs, path: path, "cannot read the tab definition file")
         }
         let model: TabBarModel
         do {
             model = try TabBarModel.decode(json: data)
         } catch {
-            throw StartupError("\(path): \(error)")
+            throw StartupError(.tabs, path: path, "\(error)", underlying: error)
         }
         do {
             try validator.validate(model)
         } catch {
             // Start-up messages name the tab's position in the file too.
             let position = model.tabs.firstIndex { $0.id == error.tabID }.map { "tab \($0 + 1) " } ?? ""
-            throw StartupError("\(path): \(position)\(error)")
+            throw StartupError(.tabs, path: path, "\(position)\(error)", underlying: error)
         }
         return model
     }

@@ -29,7 +29,7 @@ public struct Localizer: Sendable {
     public init(directory: String, log: LogSink) throws(StartupError) {
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
-            throw StartupError("\(directory): cannot read the locales folder")
+            throw StartupError(.locales, path: directory, "cannot read the locales folder")
         }
         var files: [String: LocaleFile] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
@@ -37,19 +37,22 @@ public struct Localizer: Sendable {
             guard code.utf8.count >= 2, code.utf8.count <= 8,
                 code.utf8.allSatisfy({ (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "-") })
             else {
-                throw StartupError("\(directory)/\(name): a locale file is named by its language code, like de.json")
+                throw StartupError(
+                    .locales, path: "\(directory)/\(name)", "a locale file is named by its language code, like de.json")
             }
             guard let data = manager.contents(atPath: directory + "/" + name) else {
-                throw StartupError("\(directory)/\(name): cannot read")
+                throw StartupError(.locales, path: "\(directory)/\(name)", "cannot read")
             }
             do {
                 files[code] = try JSONDecoder().decode(LocaleFile.self, from: data)
             } catch {
-                throw StartupError("\(directory)/\(name): not a locale file: \(error)")
+                throw StartupError(
+                    .locales, path: "\(directory)/\(name)", "not a locale file: \(error)", underlying: error)
             }
         }
         guard let english = files[Self.fallbackCode] else {
-            throw StartupError("\(directory)/\(Self.fallbackCode).json is missing: it is the fallback for every string")
+            throw StartupError(
+                .locales, "\(directory)/\(Self.fallbackCode).json is missing: it is the fallback for every string")
         }
         var languages: [String: Language] = [:]
         for (code, file) in files {
@@ -62,7 +65,7 @@ public struct Localizer: Sendable {
             // language, and a language without a translation shows those.
             let titles = file.tabs ?? [:]
             guard file.direction == "ltr" || file.direction == "rtl" else {
-                throw StartupError("\(directory)/\(code).json: direction must be ltr or rtl")
+                throw StartupError(.locales, path: "\(directory)/\(code).json", "direction must be ltr or rtl")
             }
             languages[code] = Language(
                 code: code, name: file.name, isRightToLeft: file.direction == "rtl", strings: strings,

@@ -40,7 +40,7 @@ final class PushFeature: Sendable {
         do {
             key = try VAPIDKeyFile.loadOrCreate(path: path)
         } catch {
-            throw StartupError(error.reason)
+            throw StartupError(.push, error.reason, underlying: error)
         }
         let contact =
             push.contact ?? configuration.publicOrigin.map { "https://\($0.host)" } ?? "mailto:webmaster@localhost"
@@ -56,7 +56,7 @@ final class PushFeature: Sendable {
                 clock: wallClockSeconds)
             return PushFeature(sender: sender, allowsLoopback: push.allowsLoopback, store: store, log: log)
         } catch {
-            throw StartupError("Web Push: \(error.reason)")
+            throw StartupError(.push, "Web Push: \(error.reason)", underlying: error)
         }
     }
 

@@ -25,7 +25,7 @@ extension Application {
         do {
             addNotes(store: try NoteStore(path: databasePath))
         } catch {
-            throw StartupError("notes database \(databasePath): \(error)")
+            throw StartupError(.app, "notes database \(databasePath): \(error)", underlying: error)
         }
     }
 }
