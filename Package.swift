@@ -103,7 +103,10 @@ let package = Package(
         .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
         .target(
             name: "TabServerSessions",
-            dependencies: ["TabServerCrypto", "TabServerTabBar", "TabServerHTTP", "TabServerThreads"]),
+            dependencies: [
+                "TabServerCrypto", "TabServerTabBar", "TabServerHTTP", "TabServerThreads",
+                "TabServerRedisConfiguration",
+            ]),
         .target(
             name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite", "TabServerThreads"]),
         .target(
@@ -115,7 +118,10 @@ let package = Package(
             ]),
         .target(
             name: "TabServerRedisSessions",
-            dependencies: ["TabServerCore", "TabServerSessions", "TabServerRedis", "TabServerCrypto", "TabServerHTTP"]),
+            dependencies: [
+                "TabServerSessions", "TabServerRedis", "TabServerCrypto", "TabServerHTTP",
+                "TabServerRedisConfiguration",
+            ]),
         .target(
             name: "TabServerProcess",
             dependencies: ["TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),

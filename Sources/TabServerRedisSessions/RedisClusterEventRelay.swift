@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerCore
 import TabServerHTTP
 import TabServerRedis
 import TabServerSessions

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabServerCore
 import TabServerHTTP
 import TabServerRedis
 import TabServerSessions

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerRedisConfiguration
-import TabServerSessions
 
 /// Opens sessions in Redis, for an app whose configuration names one
 /// (`--sessions redis://…`). It lives in the `TabServerRedisSessions` product, so an app
@@ -16,7 +15,7 @@ public struct RedisStoreOpener: Sendable {
     /// The store, and the relay that carries live events between the instances sharing it.
     public typealias Opened = (store: any SessionStore, relay: any EventRelay)
 
-    let open:
+    package let open:
         @Sendable (
             _ redis: RedisConfiguration, _ keyPrefix: String, _ lifetime: SessionLifetime,
             _ healthLog: @escaping StoreHealth.Log, _ log: LogSink
