@@ -21,10 +21,9 @@ public final class SharedSQLiteDatabase: Sendable {
     public let path: String
 
     /// Opens (creating the file and its folders if needed) the database at `path`, then
-    /// runs `setUp` on it (pragmas, `migrate`) before anyone else can use it.
-    public init(
-        path: String, busyTimeout: Int32 = 2000, setUp: (SQLiteDatabase) throws(SQLiteError) -> Void = { _ in }
-    ) throws(SQLiteError) {
+    /// runs `setUp` on it (pragmas, `migrate`) before anyone else can use it. Throws
+    /// `SQLiteError` when the file cannot be opened, and what `setUp` throws.
+    public init(path: String, busyTimeout: Int32 = 2000, setUp: (SQLiteDatabase) throws -> Void = { _ in }) throws {
         let connection = try SQLiteDatabase(path: path, busyTimeout: busyTimeout, creatingDirectories: true)
         try setUp(connection)
         database = Mutex(connection)
@@ -36,6 +35,20 @@ public final class SharedSQLiteDatabase: Sendable {
         throws(Failure) -> Result
     {
         try database.withLock { (database) throws(Failure) -> Result in try body(database) }
+    }
+
+    /// Runs one statement that returns no rows (INSERT, UPDATE, DELETE) with its
+    /// parameters, under the lock; returns the rows it changed.
+    ///
+    /// ```swift
+    /// let changed = try db.execute("UPDATE habits SET done = done + 1 WHERE id = ?", [.integer(id)])
+    /// ```
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+        try use { (database) throws(SQLiteError) in
+            try database.query(sql, parameters)
+            return database.changes
+        }
     }
 
     /// `SQLiteDatabase.query(_:_:)` under the lock: every row.

@@ -118,7 +118,7 @@ struct SQLiteRowTests {
     func sharedConnection() async throws {
         let shared = try SharedSQLiteDatabase(
             path: TestFixtures.temporaryDirectory("sqlite-shared") + "/new/app.sqlite"
-        ) { (db) throws(SQLiteError) in
+        ) { db in
             try db.execute("PRAGMA journal_mode = WAL")
             try db.migrate(Self.schema)
         }
@@ -135,8 +135,10 @@ struct SQLiteRowTests {
                 }
             }
         }
+        #expect(try shared.execute("UPDATE habits SET done = 1 WHERE name LIKE 'w0-%'") == 25)
+        #expect(try shared.execute("DELETE FROM habits WHERE name = ?", [.text("w1-0")]) == 1)
         struct Count: Decodable, Sendable, Equatable { var count: Int }
-        #expect(try shared.query("SELECT count(*) AS count FROM habits", as: Count.self) == [Count(count: 200)])
+        #expect(try shared.query("SELECT count(*) AS count FROM habits", as: Count.self) == [Count(count: 199)])
     }
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServer
+import TabServerSQLite
 
 extension Application {
     /// Makes this the Notes app: its notes in `store`, its tabs' pages and actions
@@ -25,7 +26,7 @@ extension Application {
         do {
             addNotes(store: try NoteStore(path: databasePath))
         } catch {
-            throw StartupError(.app, "notes database \(databasePath): \(error)", underlying: error)
+            throw StartupError(.app, "notes database \(databasePath): \(error)", underlying: error as? SQLiteError)
         }
     }
 }

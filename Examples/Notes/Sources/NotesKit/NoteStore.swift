@@ -48,8 +48,8 @@ public final class NoteStore: Sendable {
 
     /// Opens (creating the file, its folder and the table if needed) the notes at
     /// `path`. A new database gets the sample notes in the shared notebook.
-    public init(path: String) throws(SQLiteError) {
-        database = try SharedSQLiteDatabase(path: path) { (connection) throws(SQLiteError) in
+    public init(path: String) throws {
+        database = try SharedSQLiteDatabase(path: path) { connection in
             try connection.execute("PRAGMA journal_mode = WAL")
             // Every saved note is on disk when the visitor is told it is saved.
             try connection.execute("PRAGMA synchronous = FULL")
@@ -105,19 +105,13 @@ public final class NoteStore: Sendable {
 
     /// Replaces the title and body of the owner's note; false when they have no such note.
     public func update(id: Int64, with draft: Note.Draft, owner: String) throws(SQLiteError) -> Bool {
-        try database.use { (database) throws(SQLiteError) -> Bool in
-            try database.query(
-                "UPDATE notes SET title = ?, body = ? WHERE id = ? AND owner = ?",
-                [.text(draft.title), .text(draft.body), .integer(id), .text(owner)])
-            return database.changes == 1
-        }
+        try database.execute(
+            "UPDATE notes SET title = ?, body = ? WHERE id = ? AND owner = ?",
+            [.text(draft.title), .text(draft.body), .integer(id), .text(owner)]) == 1
     }
 
     /// Deletes the owner's note; false when they have no such note.
     public func delete(id: Int64, owner: String) throws(SQLiteError) -> Bool {
-        try database.use { (database) throws(SQLiteError) -> Bool in
-            try database.query("DELETE FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)])
-            return database.changes == 1
-        }
+        try database.execute("DELETE FROM notes WHERE id = ? AND owner = ?", [.integer(id), .text(owner)]) == 1
     }
 }
