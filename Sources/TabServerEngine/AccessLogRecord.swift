@@ -14,7 +14,7 @@ struct AccessLogRecord {
     private(set) var status = 0
     /// Body bytes sent (a stream's grow as it writes).
     var bytes = 0
-    /// The app's note on the answer (`HTTPResponse.accessLogNote`).
+    /// The app's note on the answer (`ResponderAnswer.logNote`).
     private(set) var note: String?
 
     init(start: UInt64, method: String?, target: String?) {
