@@ -27,6 +27,9 @@ SECRET = ["--csrf-secret", "s" * 32]
 FILL = int(os.environ.get("BENCH_CLUSTER_SESSIONS", "1000000"))
 # TabServer instances behind nginx in the scale check (BENCH_CLUSTER_INSTANCES).
 INSTANCES = int(os.environ.get("BENCH_CLUSTER_INSTANCES", "3"))
+# BENCH_CLUSTER_STICKY=1: nginx sends each visitor to one instance (a hash of the session
+# cookie) instead of round robin, so an instance's copy of a session is never stale.
+STICKY = os.environ.get("BENCH_CLUSTER_STICKY", "") == "1"
 
 
 class Resp:
@@ -281,6 +284,7 @@ events {{ worker_connections 4096; }}
 http {{
   access_log off;
   upstream tabservers {{
+{"    hash $cookie_tabserver_session consistent;" if STICKY else ""}
 {upstream}
     keepalive 64;
   }}
@@ -340,7 +344,7 @@ def scale(work):
                           script_args=[visitors], pids=pids)
             r["nginx_us"] = (bench.cpu_seconds(nginx_workers) - nginx_before) * 1e6 / max(r["requests"], 1)
             results.append(r)
-            print(f"round {round_index + 1} {INSTANCES} instances via nginx {r['rps']:>8.0f} req/s  p99 {r['p99']:.2f} ms  "
+            print(f"round {round_index + 1} {INSTANCES} instances via nginx{' (sticky)' if STICKY else ''} {r['rps']:>8.0f} req/s  p99 {r['p99']:.2f} ms  "
                   f"CPU {r['cpu_us']:.1f} us/req (nginx {r['nginx_us']:.1f})"
                   + (f"  ERRORS {r['non2xx'] + r['socket']}" if r["non2xx"] + r["socket"] else ""), flush=True)
         for proc, p in instances:
