@@ -119,14 +119,7 @@ struct RuntimeModelTests {
 @Suite("Start-up refuses a broken setup with a precise message")
 struct StartupTests {
     func startupError(_ configure: (inout AppConfiguration) -> Void) -> String? {
-        var configuration = sevenTabConfiguration()
-        configure(&configuration)
-        do {
-            _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
-            return nil
-        } catch {
-            return error.description
-        }
+        startupRefusal(configure)?.description
     }
 
     func tabsFile(_ text: String) -> String {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
-import TabServerDemo
 import TabServerTesting
 import Testing
 
@@ -9,14 +8,7 @@ import Testing
 @Suite("Start-up errors are typed")
 struct StartupErrorTests {
     func refusal(_ configure: (inout AppConfiguration) -> Void) -> StartupError? {
-        var configuration = sevenTabConfiguration()
-        configure(&configuration)
-        do {
-            _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
-            return nil
-        } catch {
-            return error
-        }
+        startupRefusal(configure)
     }
 
     @Test("a tab definition that does not parse: .tabs, its path, the parser's error underneath")

@@ -18,6 +18,19 @@ func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) 
     return try buildApplication(configuration, content: DemoCatalog(), hooks: hooks, redis: .standard, log: quietLog)
 }
 
+/// Why an app on the seven-tab model, changed by `configure`, refuses to build (nil: it
+/// builds).
+func startupRefusal(_ configure: (inout AppConfiguration) -> Void) -> StartupError? {
+    var configuration = sevenTabConfiguration()
+    configure(&configuration)
+    do {
+        _ = try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
+        return nil
+    } catch {
+        return error
+    }
+}
+
 /// An app on the seven-tab model with these appearance keys added (`"regularLayout":
 /// "sidebar"`, `"minimizeBehavior": "onScrollDown"`).
 func makeApp(appearance: [String: Any]) throws -> Application {
