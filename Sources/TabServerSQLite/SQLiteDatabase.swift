@@ -213,21 +213,22 @@ public final class SQLiteDatabase {
     /// ])
     /// ```
     public func migrate(_ steps: [String]) throws(SQLiteError) {
-        try execute("BEGIN IMMEDIATE")
-        do throws(SQLiteError) {
-            let version = try userVersion
-            guard version <= steps.count else {
-                throw SQLiteError(
-                    code: SQLITE_ERROR,
-                    message: "the file's schema is version \(version), newer than the \(steps.count) steps known",
-                    operation: "migrate \(path)")
+        do {
+            try transaction {
+                let version = try userVersion
+                guard version <= steps.count else {
+                    throw SQLiteError(
+                        code: SQLITE_ERROR,
+                        message: "the file's schema is version \(version), newer than the \(steps.count) steps known",
+                        operation: "migrate \(path)")
+                }
+                for step in steps[version...] { try execute(step) }
+                try execute("PRAGMA user_version = \(steps.count)")
             }
-            for step in steps[version...] { try execute(step) }
-            try execute("PRAGMA user_version = \(steps.count)")
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
+        } catch let error as SQLiteError {
             throw error
+        } catch {
+            preconditionFailure("only SQLite's errors are thrown here: \(error)")
         }
     }
 

@@ -3,9 +3,10 @@ import TabServerHTTP
 import TabServerRedisConfiguration
 
 /// Opens sessions in Redis, for an app whose configuration names one
-/// (`--sessions redis://…`). It lives in the `TabServerRedisSessions` product, so an app
-/// that never uses Redis does not link hiredis: such an app passes nothing, and a Redis
-/// configuration then stops start-up saying what to add.
+/// (`--sessions redis://…`). The opener that does it, `.standard`, lives in the
+/// `TabServerRedisSessions` product, so an app that never uses Redis does not link
+/// hiredis: such an app passes nothing, and a Redis configuration then stops start-up
+/// saying what to add.
 ///
 /// ```swift
 /// import TabServerRedisSessions
