@@ -133,4 +133,72 @@ def test_the_chrome_has_names_of_its_own(browsers, js):
       return { header: name(".app-header"), bar: name("nav.tab-bar"), page: name("main") };""")
     if names["bar"] is None or names["bar"] == "":
         pytest.skip("this engine has no view-transition-name")
-    assert names == {"header": "app-header", "bar": "tab-bar", "page": "page"}
+    # Without the script the content's name says which page it is (the tab and depth).
+    assert names == {"header": "app-header", "bar": "tab-bar", "page": "page" if js else "page-tab-music-2"}
+
+
+# Without the script: the browser's own transition between documents, styled by the new
+# page's rules on the old page's name. CDP slows animations down (to a tenth) so the
+# transition is still running when the test looks, then ends it.
+_RUNNING = """
+const transition = document.activeViewTransition;
+if (!transition) return null;
+return document.getAnimations()
+  .filter((a) => a.effect && a.effect.pseudoElement && a.effect.pseudoElement.startsWith("::view-transition-old") && !a.effect.pseudoElement.includes("(root)"))
+  .map((a) => `${a.effect.pseudoElement} ${a.animationName}`);
+"""
+
+
+def _slowed(browser) -> None:
+    browser.chromium_only("cross-document view transitions with CDP")
+    browser.driver.execute_cdp_cmd("Animation.enable", {})
+    browser.driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": 0.1})
+
+
+def _exits(browser, path: str) -> list:
+    """What slides out as the browser arrives at `path` (None: no transition ran)."""
+    browser.wait(lambda: browser.path() == path, f"the browser did not arrive at {path}")
+    running = browser.run(_RUNNING)
+    browser.run("document.activeViewTransition && document.activeViewTransition.skipTransition();")
+    browser.wait(lambda: browser.run("return !document.activeViewTransition"), "the transition did not end")
+    return running
+
+
+@pytest.mark.parametrize("lang,suffix", [("en-US,en", ""), ("ar", "-rtl")], ids=["ltr", "rtl"])
+def test_without_the_script_a_push_and_back_slide_the_old_page_the_right_way(browsers, lang, suffix):
+    browser = browsers.open("phone", js=False, lang=lang)
+    _slowed(browser)
+    try:
+        browser.get("/tabs/music")
+        browser.tap_css('main a[href="/tabs/music/albums/1"]')
+        assert _exits(browser, "/tabs/music/albums/1") == [
+            f"::view-transition-old(page-tab-music-2) tabserver-exit-to-leading{suffix}"]
+        # Back brings the list out of the back/forward cache with the rules it was
+        # rendered with: they still tell a page coming back up from a deeper one.
+        browser.driver.back()
+        assert _exits(browser, "/tabs/music") == [
+            f"::view-transition-old(page-tab-music-4) tabserver-exit-to-trailing{suffix}"]
+    finally:
+        browser.driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": 1})
+
+
+def test_without_the_script_a_tab_switch_swaps_and_mores_rows_push(browsers):
+    browser = browsers.open("phone", js=False)
+    _slowed(browser)
+    try:
+        browser.get("/tabs/music/albums/1")
+        browser.tap_tab("movies")
+        exits = _exits(browser, "/tabs/movies")
+        assert exits is not None, "no transition ran"
+        assert [a for a in exits if "tabserver-exit" in a] == [], exits
+        browser.get("/more")
+        browser.tap(browser.driver.find_element(By.CSS_SELECTOR, "main button.row[name=tab]"))
+        browser.wait(lambda: browser.path().startswith("/tabs/"), "the row did not open its tab")
+        opened = browser.path()
+        assert _exits(browser, opened) == ["::view-transition-old(page-more-1) tabserver-exit-to-leading"]
+        # A tab opened from More leads back to it: a pop, whichever tab it was.
+        browser.tap_css("header .back-link.back-to-more")
+        exits = _exits(browser, "/more")
+        assert exits == [f"::view-transition-old(page-tab-{opened.split('/')[2]}-2) tabserver-exit-to-trailing"]
+    finally:
+        browser.driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": 1})

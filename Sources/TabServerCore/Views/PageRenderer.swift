@@ -452,7 +452,10 @@ struct PageRenderer: Sendable {
         var context = chrome(title: title, model: model, language: language)
         context["csrf"] = .string(session.csrfToken.text)
         // Where a tap on this page happened: a refusal or a question is shown here.
-        if let path { context["returnPath"] = .string(path) }
+        if let path {
+            context["returnPath"] = .string(path)
+            if let transition = PageTransitionStyle.css(forPath: path) { context["pageTransition"] = .string(transition) }
+        }
         context["onMorePage"] = .bool(onMorePage)
         let state = session.state
         context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
