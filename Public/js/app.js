@@ -60,6 +60,26 @@
   }
   const placeOf = (tab) => new URL(places.get(tab) || `${base}/tabs/${tab}`, location.href).href;
 
+  // Each tab's stack as this window went through it (the pages from the tab's root to
+  // where it is), so a switch back to a tab can give history that stack alone.
+  const stacksKey = "tabserver:stacks";
+  const stacks = (() => {
+    try { return JSON.parse(sessionStorage.getItem(stacksKey) || "{}"); } catch { return {}; }
+  })();
+  function recordStack(url, how) {
+    const tab = tabOf(url);
+    if (!tab) return;
+    const stack = stacks[tab] || [];
+    const at = stack.indexOf(url);
+    const top = stack[stack.length - 1];
+    if (at >= 0) stack.length = at + 1; // Back, the back item or the root again: popped to it
+    else if (top && (how === "push" || new URL(url).pathname.startsWith(new URL(top).pathname + "/"))) stack.push(url);
+    else if (how === "replace" && top && new URL(top).pathname === new URL(url).pathname) stack[stack.length - 1] = url;
+    else stack.splice(0, stack.length, url);
+    stacks[tab] = stack;
+    try { sessionStorage.setItem(stacksKey, JSON.stringify(stacks)); } catch { /* private mode */ }
+  }
+
   // Pages this window has left, by history entry, kept as they were (the nodes
   // themselves, with what was typed): Back and Forward show them again without a
   // request, as a back/forward cache does.
@@ -299,6 +319,8 @@
       }
       shown = withoutHash(location.href);
       rememberPlace(shown);
+      recordStack(shown, how === "none" && !back ? "push" : how);
+      if (type === "switch") rebuildHistory();
       if (!quiet) {
         const target = focusAfterSwap(submitter, keyboard);
         if (target) target.focus({ preventScroll: true });
@@ -479,11 +501,46 @@
     }
   });
 
+  // After a tab switch, history holds that tab's stack alone (where the Navigation API
+  // lets the script see its entries): the app's entries before this one are traversed
+  // back over and replaced by the tab's pages, each with the page kept for it. So Back
+  // pops the tab's own stack, never shows another tab's pages, and at the tab's root
+  // leaves the app, as a phone's Back does. Without the API a switch replaces the one
+  // entry (Back then shows the page before it).
+  let rebuilding = null;
+  async function rebuildHistory() {
+    if (!window.navigation || !navigation.entries || rebuilding) return;
+    const url = shown;
+    const stack = stacks[tabOf(url)] || [url];
+    const pages = stack[stack.length - 1] === url ? stack : [url];
+    const entries = navigation.entries();
+    const current = navigation.currentEntry;
+    if (!current || current.index < 0) return;
+    let first = current.index;
+    // Only this document's own entries: traversing to another document would leave it.
+    while (first > 0 && entries[first - 1].sameDocument && tabOf(entries[first - 1].url)) first -= 1;
+    if (first === current.index && pages.length === 1) return;
+    const kept = new Map([...left.values()].map((page) => [page.url, page]));
+    rebuilding = (async () => {
+      if (first !== current.index) await navigation.traverseTo(entries[first].key).finished;
+      left.delete(entryKey);
+      pages.forEach((page, index) => {
+        const key = index === pages.length - 1 ? entryKey : newKey();
+        const state = { tabserver: key, tabserverIndex: index, tabserverPrevious: pages[index - 1] };
+        if (index === 0) history.replaceState(state, "", page);
+        else history.pushState(state, "", page);
+        if (index < pages.length - 1 && kept.has(page)) left.set(key, kept.get(page));
+      });
+      entryIndex = pages.length - 1;
+    })();
+    try { await rebuilding; } catch { /* history stays as the switch left it */ } finally { rebuilding = null; }
+  }
+
   // Back and Forward between pages this script showed: from memory when the page was
   // kept (then the server is told of the visit, so the tab's place is this page again),
   // else loaded. A fragment change on the same page (the skip link's #main) is not a new page.
   window.addEventListener("popstate", (event) => {
-    if (withoutHash(location.href) === shown) return;
+    if (rebuilding || withoutHash(location.href) === shown) return;
     const key = event.state && event.state.tabserver;
     const kept = key && left.get(key);
     if (!kept || kept.url !== withoutHash(location.href)) { window.location.reload(); return; }
@@ -520,6 +577,7 @@
   }
 
   rememberPlace(shown);
+  recordStack(shown, "replace");
   schedulePrefetch();
 
   // Drag-and-drop on the Edit page: a handle on every movable row; dropping a row on

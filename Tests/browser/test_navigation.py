@@ -96,6 +96,40 @@ def test_each_tab_keeps_its_own_stack(browsers, viewport, js):
     browser.wait_at("/tabs/music/albums/3", tab="music")
 
 
+def test_after_a_switch_back_pops_only_the_tabs_own_stack(browsers):
+    """With the Navigation API the script gives history the selected tab's stack alone:
+    Back pops it page by page, never shows another tab's pages, and at the tab's root
+    leaves the app (here for the blank page the test started from)."""
+    browser = browsers.open("phone")
+    browser.chromium_only("the Navigation API")
+    assert browser.run("return !!(window.navigation && navigation.entries)")
+    token = browser.mark_document()
+    browser.get("/tabs/music")
+    token = browser.mark_document()
+    browser.tap_css('main a[href="/tabs/music/albums/1"]')
+    browser.wait_at("/tabs/music/albums/1", tab="music")
+    browser.tap_css('main a[href="/tabs/music/albums/1/tracks/2"]')
+    track = browser.wait_at("/tabs/music/albums/1/tracks/2", tab="music")
+    # Movies, then Music again (at the track): history is Music's stack, three pages.
+    browser.tap_tab("movies")
+    browser.wait_at("/tabs/movies", tab="movies")
+    # History up to the page shown (Forward may still hold the entries left behind).
+    entries = """return navigation.entries().slice(0, navigation.currentEntry.index + 1)
+        .map((entry) => new URL(entry.url).pathname)"""
+    browser.wait(lambda: browser.run(entries) == ["/tabs/movies"], "history still holds Music's pages")
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music/albums/1/tracks/2", tab="music", h1=track["h1"])
+    browser.wait(lambda: browser.run(entries) == [
+        "/tabs/music", "/tabs/music/albums/1", "/tabs/music/albums/1/tracks/2"], "history is not Music's stack")
+    browser.driver.back()
+    browser.wait_at("/tabs/music/albums/1", tab="music")
+    browser.driver.back()
+    browser.wait_at("/tabs/music", tab="music")
+    assert browser.document_marked(token), "Back reloaded the page instead of showing it from memory"
+    browser.driver.back()
+    browser.wait(lambda: browser.driver.current_url == "about:blank", "Back at the tab's root did not leave the app")
+
+
 @pytest.mark.parametrize("viewport", ["phone", "desktop"])
 @BOTH_JS_MODES
 def test_an_expired_form_is_refused_and_changes_nothing(browsers, viewport, js):
