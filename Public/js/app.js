@@ -49,12 +49,17 @@
   const places = (() => {
     try { return new Map(Object.entries(JSON.parse(sessionStorage.getItem(placesKey) || "{}"))); } catch { return new Map(); }
   })();
-  function rememberPlace(url) {
-    const tab = tabOf(url);
-    if (!tab || tab === "more") return;
+  // A page's address without its question (`?confirm=`) or fragment.
+  function placeAddress(url) {
     const address = new URL(url, location.href);
     address.hash = "";
     address.searchParams.delete("confirm");
+    return address;
+  }
+  function rememberPlace(url) {
+    const tab = tabOf(url);
+    if (!tab || tab === "more") return;
+    const address = placeAddress(url);
     places.set(tab, address.pathname + address.search);
     try { sessionStorage.setItem(placesKey, JSON.stringify(Object.fromEntries(places))); } catch { /* private mode */ }
   }
@@ -66,9 +71,10 @@
   const stacks = (() => {
     try { return JSON.parse(sessionStorage.getItem(stacksKey) || "{}"); } catch { return {}; }
   })();
-  function recordStack(url, how) {
-    const tab = tabOf(url);
+  function recordStack(page, how) {
+    const tab = tabOf(page);
     if (!tab) return;
+    const url = placeAddress(page).href;
     const stack = stacks[tab] || [];
     const at = stack.indexOf(url);
     const top = stack[stack.length - 1];
@@ -260,10 +266,29 @@
     };
   }
   const pressable = (target) => target instanceof Element && target.closest("nav.tab-bar .tab:not([disabled])");
+  // A finger lifted where it went down on an item (UIKit's touch up inside) selects it
+  // there and then: the browser's click and the form's submission come tens of
+  // milliseconds later on a slow phone, and the submission takes this selection up.
+  let press = null;
+  let early = null;
   document.addEventListener("pointerdown", (event) => {
     const item = pressable(event.target);
     if (item) item.classList.add("is-pressed");
+    press = item && event.isPrimary && event.button === 0 ? { item, x: event.clientX, y: event.clientY } : null;
   }, { passive: true });
+  document.addEventListener("pointerup", (event) => {
+    const item = press && press.item;
+    const moved = press && Math.hypot(event.clientX - press.x, event.clientY - press.y) >= 8;
+    press = null;
+    if (!item || moved || !event.isPrimary || !item.isConnected || item.getAttribute("aria-current") === "page") return;
+    if (!(item.name === "tab" || item.name === "more") || !item.form) return;
+    if (pressable(document.elementFromPoint(event.clientX, event.clientY)) !== item) return;
+    if (early) early.putBack();
+    const chosen = { item, putBack: showSelected(item) };
+    early = chosen;
+    // No submission came (the page went away, or something took the click): as it was.
+    setTimeout(() => { if (early === chosen) { early = null; chosen.putBack(); } }, 1000);
+  }, { passive: true, capture: true });
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
     document.addEventListener(type, () => {
       for (const el of document.querySelectorAll("nav.tab-bar .is-pressed")) el.classList.remove("is-pressed");
@@ -424,8 +449,10 @@
     const switchesTab = selectsTab(action);
     // (A sidebar group's heading is a button of the bar's form, not an item.)
     const inBar = !!submitter && !!submitter.closest("nav.tab-bar") && !submitter.matches(".tab-group-toggle");
-    const wasCurrent = inBar && submitter.getAttribute("aria-current") === "page";
-    const putBack = inBar ? showSelected(submitter) : () => {};
+    const selectedEarly = inBar && early && early.item === submitter ? early : null;
+    early = null;
+    const wasCurrent = inBar && !selectedEarly && submitter.getAttribute("aria-current") === "page";
+    const putBack = selectedEarly ? selectedEarly.putBack : inBar ? showSelected(submitter) : () => {};
     // A prepared tab: its page at once, while the tap goes to the server.
     let painted = null;
     if (inBar && !wasCurrent && submitter.name === "tab") {
@@ -510,7 +537,7 @@
   let rebuilding = null;
   async function rebuildHistory() {
     if (!window.navigation || !navigation.entries || rebuilding) return;
-    const url = shown;
+    const url = placeAddress(shown).href;
     const stack = stacks[tabOf(url)] || [url];
     const pages = stack[stack.length - 1] === url ? stack : [url];
     const entries = navigation.entries();

@@ -62,12 +62,16 @@
 
   let press = null;
   let quietUntil = 0;
+  // The item selected when the last press began: a tap's lens glides from it (app.js
+  // shows the tapped item selected as the finger lifts, before the click).
+  let chosenAtPress = null;
 
   document.addEventListener("pointerdown", (event) => {
     // A new gesture: whatever click the last one left has come by now.
     quietUntil = 0;
     if (!floating() || !event.isPrimary || event.button !== 0) return;
     const nav = barOf(event.target);
+    chosenAtPress = nav ? chosenItem(nav) : null;
     const tab = nav && event.target.closest(".tab-item > .tab");
     if (!tab || tab.disabled) return;
     press = { id: event.pointerId, nav, start: tab, x: event.clientX, scrubbing: false, over: tab };
@@ -130,7 +134,8 @@
     if (!floating() || event.defaultPrevented) return;
     const nav = barOf(event.target);
     const tab = nav && event.target.closest(".tab-item > .tab");
-    const from = nav && chosenItem(nav);
+    const from = nav && (chosenAtPress && chosenAtPress.isConnected ? chosenAtPress : chosenItem(nav));
+    chosenAtPress = null;
     if (!tab || tab.disabled || !from || from === tab) return;
     placeLens(nav, from, false);
     void nav.offsetWidth;

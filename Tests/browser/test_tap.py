@@ -202,6 +202,9 @@ def test_back_after_a_confirmation_does_not_ask_again(browsers):
     browser.wait(lambda: browser.run("return location.search;") == "?confirm=purchased", "no question")
     browser.tap_css("main .notice button[name=tab]")
     browser.wait_at("/tabs/purchased", tab="purchased")
+    # Music again: its place is the album, and Back pops Music's own stack to its root.
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music/albums/1", tab="music")
     # The page Back shows is kept in memory; the script then tells the server of the visit
     # (a fetch of the page) and takes its bar. Once that answer is in, nothing else comes.
     visits = ("return performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'fetch'"
