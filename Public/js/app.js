@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-// Optional enhancement: everything works without this file.
-// Sends the app's forms (tab bar, More, the question, Edit tabs) and follows its links
-// without a full page load, swapping the header, <main> and the bar; keeps focus where
-// the visitor was, announces the new page, and keeps each page's scroll position.
-// A tap in the bar shows the item selected in the same frame, costs one request (the
-// server answers a post with the page itself: TabServer-Answer / TabServer-Location),
-// and shows a prefetched tab at once. History is a tab app's: switching tabs replaces
-// the entry, pages pushed inside a tab add one, and Back shows them again from memory.
+// Optional enhancement: everything works without this file. It sends the app's forms
+// and follows its links without a full page load (one request a tap: the server answers
+// a post with the page itself), keeps focus, scroll and a tab app's history.
+// docs/offline.md and docs/tabs.md say what it does.
 (() => {
   "use strict";
   if (!("fetch" in window) || !("DOMParser" in window)) return;
@@ -65,8 +61,7 @@
   }
   const placeOf = (tab) => new URL(places.get(tab) || `${base}/tabs/${tab}`, location.href).href;
 
-  // Each tab's stack as this window went through it (the pages from the tab's root to
-  // where it is), so a switch back to a tab can give history that stack alone.
+  // Each tab's stack in this window (its root to where it is), for rebuildHistory.
   const stacksKey = "tabserver:stacks";
   const stacks = (() => {
     try { return JSON.parse(sessionStorage.getItem(stacksKey) || "{}"); } catch { return {}; }
@@ -266,9 +261,8 @@
     };
   }
   const pressable = (target) => target instanceof Element && target.closest("nav.tab-bar .tab:not([disabled])");
-  // A finger lifted where it went down on an item (UIKit's touch up inside) selects it
-  // there and then: the browser's click and the form's submission come tens of
-  // milliseconds later on a slow phone, and the submission takes this selection up.
+  // Touch up inside an item selects it at once (the click and submission come tens of
+  // milliseconds later on a slow phone); the submission takes this selection up.
   let press = null;
   let early = null;
   document.addEventListener("pointerdown", (event) => {
@@ -286,7 +280,7 @@
     if (early) early.putBack();
     const chosen = { item, putBack: showSelected(item) };
     early = chosen;
-    // No submission came (the page went away, or something took the click): as it was.
+    // No submission came: as it was.
     setTimeout(() => { if (early === chosen) { early = null; chosen.putBack(); } }, 1000);
   }, { passive: true, capture: true });
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
@@ -528,12 +522,8 @@
     }
   });
 
-  // After a tab switch, history holds that tab's stack alone (where the Navigation API
-  // lets the script see its entries): the app's entries before this one are traversed
-  // back over and replaced by the tab's pages, each with the page kept for it. So Back
-  // pops the tab's own stack, never shows another tab's pages, and at the tab's root
-  // leaves the app, as a phone's Back does. Without the API a switch replaces the one
-  // entry (Back then shows the page before it).
+  // After a tab switch history holds that tab's stack alone (with the Navigation API):
+  // Back pops it, never shows another tab's pages, and leaves the app at its root.
   let rebuilding = null;
   async function rebuildHistory() {
     if (!window.navigation || !navigation.entries || rebuilding) return;
@@ -544,7 +534,7 @@
     const current = navigation.currentEntry;
     if (!current || current.index < 0) return;
     let first = current.index;
-    // Only this document's own entries: traversing to another document would leave it.
+    // This document's own entries only (traversing to another would leave it).
     while (first > 0 && entries[first - 1].sameDocument && tabOf(entries[first - 1].url)) first -= 1;
     if (first === current.index && pages.length === 1) return;
     const kept = new Map([...left.values()].map((page) => [page.url, page]));
