@@ -96,15 +96,15 @@ def test_each_tab_keeps_its_own_stack(browsers, viewport, js):
     browser.wait_at("/tabs/music/albums/3", tab="music")
 
 
+@pytest.mark.webkit
 def test_after_a_switch_back_pops_only_the_tabs_own_stack(browsers):
     """With the Navigation API the script gives history the selected tab's stack alone:
     Back pops it page by page, never shows another tab's pages, and at the tab's root
     leaves the app (here for the blank page the test started from)."""
     browser = browsers.open("phone")
-    browser.chromium_only("the Navigation API")
-    assert browser.run("return !!(window.navigation && navigation.entries)")
-    token = browser.mark_document()
     browser.get("/tabs/music")
+    if not browser.run("return !!(window.navigation && navigation.entries)"):
+        pytest.skip("no Navigation API in this engine")
     token = browser.mark_document()
     browser.tap_css('main a[href="/tabs/music/albums/1"]')
     browser.wait_at("/tabs/music/albums/1", tab="music")
