@@ -6,10 +6,10 @@ extension TestResponse {
     /// several questions of one page.
     ///
     /// ```swift
-    /// let page = await client.get("/tabs/music")
+    /// let page = await client.get("/tabs/list")
     /// let document = page.document
-    /// #expect(try document.first("nav.tab-bar [aria-current=page]")?.attribute("value") == "music")
-    /// #expect(try document.select("main li.item").map(\.text) == ["Eggs", "Milk"])
+    /// #expect(try document.first("nav.tab-bar button[name=tab][aria-current=page]")?.attribute("value") == "list")
+    /// #expect(try document.select("main li.row .row-title").map(\.text) == ["Milk", "Bread"])
     /// ```
     public var document: HTMLDocument { HTMLDocument(body) }
 }
