@@ -2,14 +2,14 @@
 
 /// The end tags HTML lets a page leave out, implied by the start tag that follows: a new
 /// `<li>` ends the item before it, a `<div>` ends an open `<p>`, a `<td>` ends the cell
-/// before it. A short table of HTML5's rules rather than all of them: enough that a page
-/// written that way gives the tree a browser builds for it.
+/// before it. A short table of HTML5's rules rather than all of them: lists, paragraphs,
+/// table rows and cells, options.
 extension HTMLParser {
     /// What a start tag closes: the innermost run of open elements up to the outermost
-    /// one named in `closes`, searching outwards and stopping at one named in `stops`.
+    /// one named in `closes`, searching outwards no further than one named in `boundaries`.
     struct ImpliedEnd {
         let closes: Set<String>
-        let stops: Set<String>
+        let boundaries: Set<String>
     }
 
     /// Elements inside which a start tag never closes a paragraph further out.
@@ -25,21 +25,21 @@ extension HTMLParser {
     static func impliedEnd(byStartOf name: String) -> ImpliedEnd? {
         switch name {
         case "li":
-            ImpliedEnd(closes: ["li", "p"], stops: paragraphScope.union(["menu", "ol", "ul"]))
+            ImpliedEnd(closes: ["li", "p"], boundaries: paragraphScope.union(["menu", "ol", "ul"]))
         case "dt", "dd":
-            ImpliedEnd(closes: ["dd", "dt", "p"], stops: paragraphScope.union(["dl"]))
+            ImpliedEnd(closes: ["dd", "dt", "p"], boundaries: paragraphScope.union(["dl"]))
         case "option":
-            ImpliedEnd(closes: ["option"], stops: ["datalist", "optgroup", "select"])
+            ImpliedEnd(closes: ["option"], boundaries: ["datalist", "optgroup", "select"])
         case "optgroup":
-            ImpliedEnd(closes: ["optgroup", "option"], stops: ["select"])
+            ImpliedEnd(closes: ["optgroup", "option"], boundaries: ["select"])
         case "tr":
-            ImpliedEnd(closes: ["td", "th", "tr"], stops: ["table", "tbody", "tfoot", "thead"])
+            ImpliedEnd(closes: ["td", "th", "tr"], boundaries: ["table", "tbody", "tfoot", "thead"])
         case "td", "th":
-            ImpliedEnd(closes: ["td", "th"], stops: ["table", "tr"])
+            ImpliedEnd(closes: ["td", "th"], boundaries: ["table", "tr"])
         case "thead", "tbody", "tfoot":
-            ImpliedEnd(closes: ["tbody", "td", "tfoot", "th", "thead", "tr"], stops: ["table"])
+            ImpliedEnd(closes: ["tbody", "td", "tfoot", "th", "thead", "tr"], boundaries: ["table"])
         case _ where paragraphEnders.contains(name):
-            ImpliedEnd(closes: ["p"], stops: paragraphScope)
+            ImpliedEnd(closes: ["p"], boundaries: paragraphScope)
         default:
             nil
         }
@@ -51,7 +51,7 @@ extension HTMLParser {
         let names = openNames
         var outermost: Int?
         for position in names.indices.reversed() {
-            if rule.stops.contains(names[position]) { break }
+            if rule.boundaries.contains(names[position]) { break }
             if rule.closes.contains(names[position]) { outermost = position }
         }
         guard let outermost else { return }

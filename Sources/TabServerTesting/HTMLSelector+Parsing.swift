@@ -23,8 +23,9 @@ private struct SelectorReader {
 
     var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
 
-    func failure(_ reason: String, at position: Int? = nil) -> HTMLSelectorError {
-        HTMLSelectorError(selector: text, position: position ?? index, reason: reason)
+    /// The error for what is wrong at the current position.
+    func failure(_ reason: String) -> HTMLSelectorError {
+        HTMLSelectorError(selector: text, position: index, reason: reason)
     }
 
     /// What the scalar at the current position is, for a message: `'x'` or `the end`.
@@ -46,7 +47,7 @@ private struct SelectorReader {
         while true {
             list.append(try readComplex())
             guard current != nil else { return list }
-            // readComplex stops only at the end or at a comma.
+            // readComplex returns only at the end or at a comma.
             index += 1
             skipWhitespace()
             guard current != nil else { throw failure("expected a selector after ','") }

@@ -10,7 +10,7 @@
 public struct HTMLSelectorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The selector as given.
     public let selector: String
-    /// Where reading stopped, counted in Unicode scalars from 0 (characters, for an
+    /// Where reading failed, counted in Unicode scalars from 0 (characters, for an
     /// ASCII selector); the selector's length when it ended too early.
     public let position: Int
     /// What was wrong there (`expected ']'`).

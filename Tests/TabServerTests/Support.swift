@@ -86,7 +86,7 @@ private func openDevNull() -> Int32 {
 
 extension TestResponse {
     /// The elements of the page that `selector`, a literal of these helpers, matches. An
-    /// invalid one stops the run: a helper that quietly found nothing would let a check
+    /// invalid one ends the run: a helper that quietly found nothing would let a check
     /// that something is absent pass.
     func elements(_ selector: String) -> [HTMLElement] {
         do {
