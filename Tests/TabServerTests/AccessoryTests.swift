@@ -11,16 +11,27 @@ import Testing
 /// bar from the content provider and a template, across tabs, with its own forms.
 @Suite("The bottom accessory: the demo's now-playing strip and the TabContent API")
 struct AccessoryTests {
-    /// The value of the demo's play/pause button: "0" (it pauses) or "1" (it plays).
-    static func toggleValue(_ page: TestResponse) -> String? {
-        page.attribute(named: "value", inTagContaining: "id=\"now-playing-toggle\"")
+    /// The value of the demo's play/pause button in the strip: "0" (it pauses) or "1" (it plays).
+    static func toggleValue(_ page: TestResponse) throws -> String? {
+        try toggle(page)?.attribute("value")
+    }
+
+    /// The demo's play/pause button in the strip.
+    static func toggle(_ page: TestResponse) throws -> HTMLElement? {
+        try page.document.first("aside.tab-accessory button#now-playing-toggle[name=playing]")
+    }
+
+    /// The strips on the page (none, or one).
+    static func strips(_ page: TestResponse) throws -> [HTMLElement] {
+        try page.document.select(".tab-accessory")
     }
 
     /// A demo visitor who pressed Play on the first album's player.
     static func playing() async throws -> TestClient {
         let client = TestClient(try makeApp().responder)
         let player = await client.get("/tabs/music/albums/1/play")
-        #expect(!player.body.contains("tab-accessory"), "nothing plays yet")
+        #expect(player.status == 200)
+        #expect(try strips(player).isEmpty, "nothing plays yet")
         let token = try #require(player.csrfToken)
         let played = await client.post("/tabs/music/albums/1/play", form: [("csrf", token)])
         #expect(played.status == 303)
@@ -31,25 +42,30 @@ struct AccessoryTests {
     @Test("nothing until something plays; then the strip is on every tab and More, never on a page without the bar")
     func acrossTabs() async throws {
         let fresh = TestClient(try makeApp().responder)
-        await #expect(!fresh.get("/tabs/music").body.contains("tab-accessory"))
+        let before = await fresh.get("/tabs/music")
+        #expect(before.status == 200)
+        #expect(try Self.strips(before).isEmpty)
         let client = try await Self.playing()
         let player = await client.get("/tabs/music/albums/1/play")
         #expect(player.body.contains("Playing “"), "the player says so")
-        #expect(!player.body.contains("tab-accessory"), "a page that hides the bar hides the strip")
+        #expect(try Self.strips(player).isEmpty, "a page that hides the bar hides the strip")
         for path in ["/tabs/music", "/tabs/movies", "/tabs/tv/shows/1", "/more"] {
             let page = await client.get(path)
             #expect(page.status == 200)
-            #expect(page.body.contains("<aside class=\"tab-accessory\" aria-label=\"Now Playing\">"), "\(path)")
-            #expect(page.body.contains("class=\"has-accessory "), "\(path)")
-            #expect(Self.toggleValue(page) == "0", "\(path): playing, so the button pauses")
-            #expect(page.body.contains("action=\"/accessory/toggle\""))
+            let strips = try Self.strips(page)
+            #expect(strips.count == 1, "\(path)")
+            #expect(strips.first?.name == "aside", "\(path)")
+            #expect(strips.first?.attribute("aria-label") == "Now Playing", "\(path)")
+            #expect(try page.document.first("body")?.classes.contains("has-accessory") == true, "\(path)")
+            #expect(try Self.toggleValue(page) == "0", "\(path): playing, so the button pauses")
+            #expect(try strips.first?.first("form[method=post][action='/accessory/toggle'] #now-playing-toggle") != nil)
         }
         // The strip comes before the bar (read before it, drawn above it).
-        let page = await client.get("/tabs/movies").body
-        let strip = try #require(page.range(of: "tab-accessory\""))
-        let bar = try #require(page.range(of: "<nav class=\"tab-bar"))
-        #expect(strip.lowerBound < bar.lowerBound)
-        await #expect(!client.get("/more/edit").body.contains("tab-accessory"), "Edit is a sheet over everything")
+        let movies = await client.get("/tabs/movies")
+        #expect(try movies.document.select("aside.tab-accessory, nav.tab-bar").map(\.name) == ["aside", "nav"])
+        let edit = await client.get("/more/edit")
+        #expect(edit.status == 200)
+        #expect(try Self.strips(edit).isEmpty, "Edit is a sheet over everything")
     }
 
     @Test("play/pause posts, 303 back to the page it was on, kept in the session; the script gets the page")
@@ -62,14 +78,14 @@ struct AccessoryTests {
         #expect(paused.status == 303)
         #expect(paused.location == "/tabs/movies")
         let after = await client.get("/tabs/podcasts")
-        #expect(Self.toggleValue(after) == "1")
-        #expect(after.body.contains("aria-label=\"Play\""))
+        #expect(try Self.toggleValue(after) == "1")
+        #expect(try Self.toggle(after)?.attribute("aria-label") == "Play")
         let answer = await client.post(
             "/accessory/toggle", form: [("csrf", token), ("return", "/tabs/podcasts"), ("playing", "1")],
             headers: [("TabServer-Answer", "page")])
         #expect(answer.status == 200)
         #expect(answer.headers["tabserver-location"] == "/tabs/podcasts")
-        #expect(Self.toggleValue(answer) == "0")
+        #expect(try Self.toggleValue(answer) == "0")
     }
 
     @Test("bad posts change nothing: no CSRF 403, a bad value 400, no such action or no strip 404, a prefetch 403")
@@ -85,7 +101,7 @@ struct AccessoryTests {
         let prefetch = await client.post(
             "/accessory/toggle", form: [("csrf", token), ("playing", "0")], headers: [("Sec-Purpose", "prefetch")])
         #expect(prefetch.status == 403)
-        await #expect(Self.toggleValue(client.get("/tabs/movies")) == "0", "still playing")
+        await #expect(try Self.toggleValue(client.get("/tabs/movies")) == "0", "still playing")
         let fresh = TestClient(try makeApp().responder)
         let freshToken = try await #require(fresh.get("/tabs/music").csrfToken)
         await #expect(fresh.post("/accessory/toggle", form: [("csrf", freshToken), ("playing", "1")]).status == 404)
@@ -99,8 +115,10 @@ struct AccessoryTests {
         _ = await listener.post("/tabs/music/albums/2/play", form: [("csrf", token)])
         let other = TestClient(app.responder)
         for _ in 0..<2 {
-            await #expect(listener.get("/tabs/movies").body.contains("tab-accessory"))
-            await #expect(!other.get("/tabs/movies").body.contains("tab-accessory"))
+            await #expect(try Self.strips(listener.get("/tabs/movies")).count == 1)
+            let others = await other.get("/tabs/movies")
+            #expect(others.status == 200)
+            #expect(try Self.strips(others).isEmpty)
         }
     }
 
@@ -122,15 +140,16 @@ struct AccessoryTests {
         let client = TestClient(
             try buildApplication(sevenTabConfiguration(), content: content, log: quietLog).responder)
         let page = await client.get("/tabs/tv")
-        #expect(page.body.contains("aria-label=\"Downloads\""))
-        #expect(page.body.contains("3 of 5 in TV Shows"))
+        let strip = try #require(try Self.strips(page).first)
+        #expect(strip.attribute("aria-label") == "Downloads")
+        #expect(try strip.first(".now-playing-title")?.text == "3 of 5 in TV Shows")
         let token = try #require(page.csrfToken)
         await #expect(client.post("/accessory/toggle", form: [("csrf", token), ("playing", "0")]).status == 303)
-        await #expect(client.get("/tabs/tv").body.contains("aria-label=\"Downloads\""))
+        await #expect(try Self.strips(client.get("/tabs/tv")).map { $0.attribute("aria-label") } == ["Downloads"])
         await #expect(client.post("/accessory/toggle", form: [("csrf", token), ("playing", "1")]).status == 303)
         let without = await client.get("/tabs/tv")
         #expect(without.status == 200)
-        #expect(!without.body.contains("tab-accessory"), "a missing template: the page without the strip")
+        #expect(try Self.strips(without).isEmpty, "a missing template: the page without the strip")
         #expect(presses.withLock { $0 } == 2)
     }
 }

@@ -27,8 +27,17 @@ struct HiddenTabsRouteTests {
         return (try makeApp { $0.tabsFile = path }, path)
     }
 
-    static func version(_ page: TestResponse) -> String? {
-        page.attribute(named: "value", inTagContaining: "name=\"version\"")
+    static func version(_ page: TestResponse) -> String? { page.customizeVersion }
+
+    /// The tabs of the bar's items whose `li` matches `selector` (classes, mostly).
+    static func tabs(_ bar: HTMLElement, items selector: String) throws -> [String] {
+        try bar.select("\(selector) > button[name=tab]").compactMap { $0.attribute("value") }
+    }
+
+    /// The text of the page's one-shot notice, and the names it isolates.
+    static func notice(_ page: TestResponse) throws -> (text: String, names: [String])? {
+        guard let notice = try page.document.first("main .notice[role=status]") else { return nil }
+        return (notice.text, try notice.select("bdi").map(\.text))
     }
 
     @Test("the bar: TV hidden, Audiobooks only in the sidebar, Purchased pinned after More")
@@ -36,28 +45,36 @@ struct HiddenTabsRouteTests {
         let client = TestClient(try app().0.responder)
         let page = await client.get("/tabs/featured")
         #expect(page.barTabIDs == ["featured", "music", "movies", "podcasts", "audiobooks", "purchased"])
-        #expect(page.body.contains("tab-item in-more-compact in-more-regular is-sidebar-only"))
-        #expect(page.body.contains("is-pinned"))
-        #expect(!page.body.contains("has-more-compact"), "four tabs and a pinned one fit a phone")
+        let bar = try #require(try page.document.first("nav.tab-bar"))
+        #expect(
+            try Self.tabs(bar, items: "li.tab-item.in-more-compact.in-more-regular.is-sidebar-only") == ["audiobooks"])
+        #expect(try Self.tabs(bar, items: "li.tab-item.is-pinned") == ["purchased"])
+        #expect(!bar.classes.contains("has-more-compact"), "four tabs and a pinned one fit a phone")
         await #expect(client.get("/tabs/tv").status == 404, "a hidden tab has no pages")
         await #expect(client.get("/tabs/audiobooks").status == 200, "a sidebar-only tab has")
         // The pinned tab comes after More in the markup, as on screen.
-        let bar = try #require(page.section(from: "<nav class=\"tab-bar", to: "</nav>"))
-        let more = try #require(bar.range(of: "tab-item tab-more"))
-        let pinned = try #require(bar.range(of: "value=\"purchased\""))
-        #expect(more.lowerBound < pinned.lowerBound)
+        let order = try bar.select("li.tab-more, button[name=tab]").map { $0.attribute("value") ?? "more" }
+        let more = try #require(order.firstIndex(of: "more"), "\(order)")
+        let pinned = try #require(order.firstIndex(of: "purchased"), "\(order)")
+        #expect(more < pinned)
     }
 
     @Test("Edit lists hideable tabs with Hide and hidden ones with Show; both are plain posts answered with 303")
     func hideAndShow() async throws {
         let client = TestClient(try app().0.responder)
         let edit = await client.get("/more/edit")
-        #expect(edit.body.contains("id=\"c-hide-movies\""))
-        #expect(!edit.body.contains("c-hide-featured") && !edit.body.contains("c-hide-music"))
-        #expect(!edit.body.contains("c-hide-purchased"))
-        #expect(edit.body.contains("id=\"show-tv\""))
-        #expect(edit.body.contains("Pinned at the end"))
-        #expect(edit.body.contains("Only in the sidebar"))
+        let document = edit.document
+        // Hide only on Movies' rows (the only tab that allows hiding); Show for TV, hidden.
+        #expect(try document.first("button#c-hide-movies[name=action][value=hide]") != nil)
+        #expect(
+            Set(try document.select("form.row-hide input[name=tab]").compactMap { $0.attribute("value") }) == ["movies"]
+        )
+        #expect(try document.first(".customize-hidden button#show-tv[name=action][value=show]") != nil)
+        let subtitles = try document.select(".customize-row .row-subtitle").map(\.text)
+        #expect(subtitles.contains("Pinned at the end"), "\(subtitles)")
+        let sidebar = try #require(try document.first(".customize-sidebar"))
+        #expect(try sidebar.first("h2")?.text == "Only in the sidebar")
+        #expect(try sidebar.select("li.customize-row").map { $0.attribute("data-tab") } == ["audiobooks"])
         let token = try #require(edit.csrfToken)
         let version = try #require(Self.version(edit))
         let shown = await client.post(
@@ -65,11 +82,15 @@ struct HiddenTabsRouteTests {
         #expect(shown.status == 303)
         #expect(shown.location == "/more/edit#c-row-tv")
         let after = await client.get("/more/edit")
-        #expect(after.body.contains("TV Shows</bdi> is shown again."))
-        #expect(!after.body.contains("id=\"show-tv\""))
+        let shownNotice = try #require(try Self.notice(after))
+        #expect(shownNotice.text == "TV Shows is shown again.")
+        #expect(shownNotice.names == ["TV Shows"])
+        #expect(try after.document.first("#show-tv") == nil)
         let page = await client.get("/tabs/tv")
         #expect(page.status == 200)
-        #expect(page.body.contains("has-more-compact"), "five tabs and a pinned one: 3 + More + Purchased on a phone")
+        #expect(
+            try page.document.first("nav.tab-bar.has-more-compact") != nil,
+            "five tabs and a pinned one: 3 + More + Purchased on a phone")
         let hidden = await client.post(
             "/more/edit",
             form: [
@@ -77,7 +98,9 @@ struct HiddenTabsRouteTests {
             ])
         #expect(hidden.status == 303)
         #expect(hidden.location == "/more/edit#show-movies")
-        await #expect(client.get("/more/edit").body.contains("Movies</bdi> is hidden."))
+        let hiddenNotice = try await #require(try Self.notice(client.get("/more/edit")))
+        #expect(hiddenNotice.text == "Movies is hidden.")
+        #expect(hiddenNotice.names == ["Movies"])
         await #expect(!client.get("/tabs/featured").barTabIDs.contains("movies"))
         // Reset brings the model's default back: Movies shown, TV hidden.
         let reset = await client.post(
@@ -122,7 +145,9 @@ struct HiddenTabsRouteTests {
         await #expect(post("hide", "movies").status == 303)
         let stale = await post("show", "tv")
         #expect(stale.status == 409)
-        #expect(stale.body.contains("id=\"show-movies\""), "the answer shows the arrangement as it is")
+        #expect(
+            try stale.document.first(".customize-hidden button#show-movies") != nil,
+            "the answer shows the arrangement as it is")
         await #expect(client.get("/tabs/tv").status == 404, "TV stays hidden")
         // Selecting a hidden tab is refused too.
         await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 400)
@@ -158,7 +183,9 @@ struct HiddenTabsRouteTests {
             let page = await client.get("/tabs/featured")
             #expect(page.barTabIDs == ["featured", "music", "movies", "podcasts", "audiobooks", "purchased"])
             await #expect(client.get("/tabs/movies").status == 200)
-            await #expect(!client.get("/more/edit").body.contains("hidden-heading"), "no hidden tabs left")
+            let edit = await client.get("/more/edit")
+            #expect(try edit.document.first("main .customize-compact") != nil)
+            #expect(try edit.document.select(".customize-hidden, #hidden-heading").isEmpty, "no hidden tabs left")
         }
     }
 }

@@ -22,7 +22,9 @@ struct NativeFeelTests {
         client.defaultHeaders = [("Accept-Language", "de")]
         let more = await client.get("/more")
         let token = try #require(more.csrfToken)
-        #expect(more.body.contains("name=\"return\" value=\"/more\""))
+        // More's list posts its rows to /select saying where the tap happened.
+        let list = try #require(try more.document.first("main form.more-list[method=post][action='/select']"))
+        #expect(try list.first("input[type=hidden][name=return]")?.attribute("value") == "/more")
         let refused = await client.post("/select", form: [("csrf", token), ("tab", "purchased"), ("return", "/more")])
         #expect(refused.status == 303)
         #expect(refused.location == "/more?confirm=purchased")
@@ -30,8 +32,9 @@ struct NativeFeelTests {
             let question = await client.follow(refused)
             #expect(question.status == 200)
             #expect(question.body.contains("Bestellverlauf"))
-            #expect(question.body.contains("name=\"confirmed\" value=\"1\""))
-            #expect(question.body.contains("class=\"button notice-cancel\" href=\"/more\""))
+            let notice = try #require(try question.document.first("main .notice[role=status]"))
+            #expect(try notice.first("form input[type=hidden][name=confirmed]")?.attribute("value") == "1")
+            #expect(try notice.first("form a.button.notice-cancel")?.attribute("href") == "/more")
         }
         // An outside return path is never followed.
         let outside = await client.post(
@@ -49,8 +52,12 @@ struct NativeFeelTests {
         #expect(fromMore.location == "/tabs/podcasts/shows/1")
         // A root page of a tab that lives in More carries UIKit's "‹ More" back item.
         let root = await client.get("/tabs/podcasts")
-        #expect(root.body.contains("class=\"back-link back-to-more only-compact\" href=\"/more\""))
-        await #expect(!client.get("/tabs/music").body.contains("back-to-more"))
+        let back = try #require(try root.document.first("header a.back-link[rel=up]"))
+        #expect(back.classes == ["back-link", "back-to-more", "only-compact"])
+        #expect(back.attribute("href") == "/more")
+        let inBar = await client.get("/tabs/music")
+        #expect(inBar.status == 200)
+        #expect(try inBar.document.select(".back-to-more").isEmpty)
     }
 
     @Test("re-tapping the current tab at its root adds no history entry (204)")
@@ -84,21 +91,24 @@ struct NativeFeelTests {
         client.defaultHeaders = [("Accept-Language", "de")]
         let missing = await client.get("/tabs/music/nothing-here")
         #expect(missing.status == 404)
-        #expect(missing.body.contains("<h2>Nicht gefunden</h2>"))
-        #expect(missing.body.contains("<bdi>Musik</bdi>"))
+        let error = try #require(try missing.document.first("main .error-page"))
+        #expect(try error.first("h2")?.text == "Nicht gefunden")
+        #expect(try error.select("bdi").map(\.text).contains("Musik"))
         #expect(!missing.body.contains("There is no such page"))
         let page = await client.get("/tabs/featured")
-        #expect(page.body.contains(">Neu</span>"))
-        #expect(page.body.contains(", neuer Inhalt"))
+        #expect(page.barBadges.values.contains("Neu"))
+        // The dot's label is part of its item's accessible name.
+        let names = try page.document.select("nav.tab-bar button[name=tab] .tab-position-regular").map(\.text)
+        #expect(names.contains { $0.contains(", neuer Inhalt") }, "\(names)")
     }
 
     @Test("the Edit page is titled Edit tabs and has the regular-width arrangement too")
     func editPage() async throws {
         let client = TestClient(try makeApp().responder)
         let edit = await client.get("/more/edit")
-        #expect(edit.body.contains("<title>Edit tabs · TabServer Store</title>"))
-        #expect(edit.body.contains("customize-compact"))
-        #expect(edit.body.contains("customize-regular"))
+        #expect(edit.document.title == "Edit tabs · TabServer Store")
+        #expect(try edit.document.first("main .customize-compact") != nil)
+        #expect(try edit.document.first("main .customize-regular") != nil)
         let token = try #require(edit.csrfToken)
         let version = try #require(edit.customizeVersion)
         let moved = await client.post(
@@ -113,8 +123,8 @@ struct NativeFeelTests {
         }
         let after = await client.get("/more/edit")
         // Says what it swapped.
-        #expect(after.body.contains("role=\"status\""))
-        #expect(after.body.contains("<bdi>Podcasts</bdi>"))
+        let notice = try #require(try after.document.first("main [role=status]"))
+        #expect(try notice.select("bdi").map(\.text).contains("Podcasts"), "\(notice.text)")
     }
 
     @Test("appearance: a background image must be a static file; it reaches the page with its hashed URL")
@@ -128,7 +138,8 @@ struct NativeFeelTests {
         look.regularLayout = .sidebar
         try app.tabs.replaceModel(TabBarModel(tabs: tabs, appearance: look))
         let page = await TestClient(app.responder).get("/tabs/music")
-        #expect(page.body.contains("--tab-background-image:url(&#39;/icons/app."))
-        #expect(page.body.contains("regular-sidebar"))
+        let body = try #require(try page.document.first("body"))
+        #expect(body.attribute("style")?.contains("--tab-background-image:url('/icons/app.") == true)
+        #expect(body.classes.contains("regular-sidebar"))
     }
 }

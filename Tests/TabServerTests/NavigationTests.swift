@@ -31,31 +31,37 @@ struct NavigationTests {
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
         #expect(page.barTabIDs == ["featured", "music", "movies", "tv", "podcasts", "audiobooks", "purchased"])
         #expect(page.currentTabID == "music")
-        #expect(page.body.contains("<title>Music · TabServer Store</title>"))
-        #expect(page.body.contains("Northern Lights"))
-        #expect(page.body.contains("has-more-compact"))
-        #expect(page.body.contains("<nav class=\"tab-bar"))
-        #expect(page.body.contains("aria-label=\"Tab bar\""))
-        #expect(page.body.contains(", tab 2 of 7"))
+        let document = page.document
+        #expect(document.title == "Music · TabServer Store")
+        #expect(try document.first("main")?.text.contains("Northern Lights") == true)
+        let bar = try #require(try document.first("nav.tab-bar"))
+        #expect(bar.classes.contains("has-more-compact"))
+        #expect(bar.attribute("aria-label") == "Tab bar")
+        #expect(try bar.first("button[value=music] .tab-position-regular")?.text == "Music, tab 2 of 7")
         // The nav landmark comes after main, and the bar is a form of submit buttons.
-        let mainIndex = try #require(page.body.range(of: "<main"))
-        let navIndex = try #require(page.body.range(of: "<nav"))
-        #expect(mainIndex.lowerBound < navIndex.lowerBound)
-        #expect(page.body.contains("<form method=\"post\" action=\"/select\">"))
+        #expect(try document.select("main, nav").map(\.name) == ["main", "nav"])
+        let form = try #require(try bar.first("form"))
+        #expect(form.attribute("method") == "post")
+        #expect(form.attribute("action") == "/select")
+        #expect(try form.select("button[type=submit][name=tab]").count == 7)
     }
 
     @Test("badges appear in the bar and in the item's accessible name")
     func badges() async throws {
         let client = TestClient(try makeApp().responder)
         let page = await client.get("/tabs/featured")
-        #expect(page.body.contains("<span class=\"tab-badge\" data-count=\"3\" aria-hidden=\"true\">3</span>"))
-        // Music's item (its badge is 3) names it with the badge, in both layouts' counts.
-        let music = try #require(page.section(from: "value=\"music\"", to: "</button>"))
-        #expect(music.contains("<span class=\"tab-badge\" data-count=\"3\" aria-hidden=\"true\">3</span>"))
-        #expect(music.contains(">Music, 3, tab 2 of 5</span>"), "\(music)")
-        #expect(music.contains(">Music, 3, tab 2 of 7</span>"), "\(music)")
-        #expect(page.body.contains("tab-badge is-dot"))
-        #expect(page.body.contains(">New</span>"))
+        // Music's item shows its badge, 3, hidden from assistive technology, which reads
+        // it in the item's name instead, in both layouts' counts.
+        let music = try #require(try page.document.first("nav.tab-bar button[name=tab][value=music]"))
+        let badge = try #require(try music.first(".tab-badge"))
+        #expect(badge.classes == ["tab-badge"])
+        #expect(badge.attribute("data-count") == "3")
+        #expect(badge.attribute("aria-hidden") == "true")
+        #expect(badge.text == "3")
+        #expect(try music.first(".tab-position-compact")?.text == "Music, 3, tab 2 of 5", "\(music)")
+        #expect(try music.first(".tab-position-regular")?.text == "Music, 3, tab 2 of 7", "\(music)")
+        #expect(try !page.document.select("nav.tab-bar button[name=tab] .tab-badge.is-dot").isEmpty)
+        #expect(page.barBadges.values.contains("New"))
     }
 
     @Test("selecting a tab answers 303 to it, and GET / then restores it")
@@ -78,7 +84,7 @@ struct NavigationTests {
         #expect(track.status == 200)
         #expect(track.body.contains("Sodium"))
         // The back link goes up this tab's stack.
-        #expect(track.attribute(named: "href", inTagContaining: "class=\"back-link\"") == "/tabs/music/albums/2")
+        #expect(try track.document.first("header a.back-link[rel=up]")?.attribute("href") == "/tabs/music/albums/2")
         let token = try #require(track.csrfToken)
         await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).location == "/tabs/tv")
         await #expect(client.get("/tabs/tv/shows/1").status == 200)
@@ -106,8 +112,12 @@ struct NavigationTests {
         #expect(refused.location == "/tabs/music/albums/1?confirm=purchased")
         let back = await client.follow(refused)
         #expect(back.currentTabID == "music")
-        #expect(back.body.contains("Purchased shows your order history. Open it?"))
-        #expect(back.body.contains("name=\"confirmed\" value=\"1\""))
+        // The question is the page's notice; its form selects Purchased again, confirmed.
+        let notice = try #require(try back.document.first("main .notice[role=status]"))
+        #expect(try notice.first("p")?.text == "Purchased shows your order history. Open it?")
+        let confirm = try #require(try notice.first("form[method=post][action='/select']"))
+        #expect(try confirm.first("input[type=hidden][name=confirmed]")?.attribute("value") == "1")
+        #expect(try confirm.first("button[type=submit][name=tab]")?.attribute("value") == "purchased")
         #expect(recorder.all.contains("shouldSelect purchased"))
         #expect(!recorder.all.contains("didSelect purchased"))
         // Only the question's URL asks it.
@@ -123,11 +133,16 @@ struct NavigationTests {
         let visitor = TestClient(app.responder)
         let other = TestClient(app.responder)
         let page = await visitor.get("/tabs/featured")
+        #expect(page.barBadges["music"] == "3")
         _ = await visitor.post("/select", form: [("csrf", page.csrfToken!), ("tab", "music")])
-        await #expect(!visitor.get("/tabs/featured").body.contains("aria-hidden=\"true\">3</span>"))
-        await #expect(other.get("/tabs/featured").body.contains("aria-hidden=\"true\">3</span>"))
+        let cleared = await visitor.get("/tabs/featured")
+        #expect(cleared.barTabIDs.contains("music"))
+        #expect(cleared.barBadges["music"] == nil)
+        await #expect(other.get("/tabs/featured").barBadges["music"] == "3")
         // Opening the tab's page (a visit) clears it too: the page shows what the badge announced.
-        await #expect(!other.get("/tabs/music").body.contains("aria-hidden=\"true\">3</span>"))
+        let visited = await other.get("/tabs/music")
+        #expect(visited.currentTabID == "music")
+        #expect(visited.barBadges["music"] == nil)
     }
 
     @Test("unknown tabs and pages are 404 pages that still show the bar")
@@ -136,7 +151,7 @@ struct NavigationTests {
         for path in ["/tabs/nope", "/tabs/music/albums/99", "/tabs/music/albums/02", "/tabs/music/x/y/z", "/nowhere"] {
             let page = await client.get(path)
             #expect(page.status == 404, "\(path)")
-            #expect(page.body.contains("<nav class=\"tab-bar"), "\(path)")
+            #expect(try page.document.first("nav.tab-bar") != nil, "\(path)")
             #expect(page.barTabIDs.count == 7, "\(path)")
         }
     }
@@ -186,7 +201,7 @@ struct NavigationTests {
     func assetURLs() async throws {
         let client = TestClient(try makeApp().responder)
         let page = await client.get("/tabs/featured")
-        let css = try #require(page.attribute(named: "href", inTagContaining: "rel=\"stylesheet\""))
+        let css = try #require(try page.document.first("head link[rel=stylesheet]")?.attribute("href"))
         #expect(css.hasPrefix("/css/app.css?v="))
         let asset = await client.get(css)
         #expect(asset.status == 200)
@@ -196,24 +211,29 @@ struct NavigationTests {
     @Test("the page preloads the bar's icons as CORS fetches (how CSS masks fetch them); More's wait for its list")
     func iconPreloads() async throws {
         let client = TestClient(try makeApp().responder)
-        func preloads(_ path: String) async -> [Substring] {
-            await client.get(path).body.split(separator: "\n").filter { $0.hasPrefix("<link rel=\"preload\"") }
+        func preloads(_ path: String) async throws -> [HTMLElement] {
+            try await client.get(path).document.select("head link[rel=preload]")
+        }
+        func preload(of icon: String, in links: [HTMLElement]) -> HTMLElement? {
+            links.first { $0.attribute("href")?.hasPrefix("/icons/\(icon).svg?v=") == true }
         }
         // Seven tabs: four in a phone's bar (preloaded for every width), three in More there
         // (preloaded from a regular width on, where the bar shows them).
-        let featured = await preloads("/tabs/featured")
+        let featured = try await preloads("/tabs/featured")
         #expect(featured.count == 7)
-        for line in featured {
-            #expect(line.contains("as=\"image\" crossorigin"), "\(line)")
-            #expect(line.contains("href=\"/icons/"), "\(line)")
+        for link in featured {
+            #expect(link.attribute("as") == "image", "\(link)")
+            #expect(link.attribute("crossorigin") == "", "\(link)")
+            #expect(link.attribute("href")?.hasPrefix("/icons/") == true, "\(link)")
         }
-        let music = try #require(featured.first { $0.contains("/icons/music.svg?v=") })
-        #expect(!music.contains("media="))
-        let podcasts = try #require(featured.first { $0.contains("/icons/podcasts.svg?v=") })
-        #expect(podcasts.contains("media=\"(min-width: 768px)\""))
+        let music = try #require(preload(of: "music", in: featured))
+        #expect(!music.hasAttribute("media"))
+        let podcasts = try #require(preload(of: "podcasts", in: featured))
+        #expect(podcasts.attribute("media") == "(min-width: 768px)")
         // On More the phone's list shows them: every width preloads them.
-        await #expect(preloads("/more").filter { $0.contains("media=") }.isEmpty)
-        await #expect(preloads("/more").count == 7)
+        let onMore = try await preloads("/more")
+        #expect(onMore.count == 7)
+        #expect(onMore.allSatisfy { !$0.hasAttribute("media") })
     }
 
     @Test("a page with hidesBottomBar is rendered without the bar; its parent has it")
@@ -221,28 +241,32 @@ struct NavigationTests {
         let client = TestClient(try makeApp().responder)
         let player = await client.get("/tabs/music/albums/1/play")
         #expect(player.status == 200)
-        #expect(!player.body.contains("<nav class=\"tab-bar"))
-        #expect(player.body.contains("class=\"hides-bar "))
-        #expect(player.attribute(named: "href", inTagContaining: "class=\"back-link\"") == "/tabs/music/albums/1")
-        await #expect(client.get("/tabs/music/albums/1").body.contains("<nav class=\"tab-bar"))
+        let document = player.document
+        #expect(try document.select("nav.tab-bar").isEmpty)
+        #expect(try document.first("body")?.classes.contains("hides-bar") == true)
+        #expect(try document.first("header a.back-link[rel=up]")?.attribute("href") == "/tabs/music/albums/1")
+        await #expect(try client.get("/tabs/music/albums/1").document.first("nav.tab-bar") != nil)
     }
 
     @Test("each item reads its place among the items on screen: 4 + More on a phone, all at regular width")
     func positions() async throws {
         let client = TestClient(try makeApp().responder)
         let page = await client.get("/tabs/featured")
-        #expect(page.body.contains("tab-position-compact\">Music, 3, tab 2 of 5</span>"))
-        #expect(page.body.contains("tab-position-regular\">Music, 3, tab 2 of 7</span>"))
-        #expect(page.body.contains("tab-position-compact\">More, tab 5 of 5</span>"))
+        let bar = try #require(try page.document.first("nav.tab-bar"))
+        #expect(try bar.first("button[value=music] .tab-position-compact")?.text == "Music, 3, tab 2 of 5")
+        #expect(try bar.first("button[value=music] .tab-position-regular")?.text == "Music, 3, tab 2 of 7")
+        #expect(try bar.first("li.tab-more .tab-position-compact")?.text == "More, tab 5 of 5")
         #expect(!page.body.contains(" ,"), "no space before a comma")
         // The search tab of the tests' eight-tab model comes after More, in the markup as on screen.
         let eight = try buildApplication(
             TestFixtures.configuration(), content: DemoCatalog(), hooks: demoHooks(), log: quietLog)
-        let body = await TestClient(eight.responder).get("/tabs/music").body
-        let more = try #require(body.range(of: "tab-position-compact\">More, tab 4 of 5</span>"))
-        let search = try #require(body.range(of: "tab-position-compact\">Search, tab 5 of 5</span>"))
-        #expect(more.lowerBound < search.lowerBound)
-        #expect(body.contains("tab-position-regular\">Search, tab 8 of 8</span>"))
+        let eightBar = try #require(
+            try await TestClient(eight.responder).get("/tabs/music").document.first("nav.tab-bar"))
+        let compact = try eightBar.select(".tab-position-compact").map(\.text)
+        let more = try #require(compact.firstIndex(of: "More, tab 4 of 5"), "\(compact)")
+        let search = try #require(compact.firstIndex(of: "Search, tab 5 of 5"), "\(compact)")
+        #expect(more < search)
+        #expect(try eightBar.first("li.is-search .tab-position-regular")?.text == "Search, tab 8 of 8")
     }
 }
 
@@ -261,12 +285,18 @@ struct VisitorBadgeTests {
         let id = try #require(SessionID(cookieValue: cookie))
         #expect(try app.setBadge(.badge(.text("Sale", color: "#34c759")), forTab: "movies", visitor: id))
         let page = await alice.get("/tabs/featured")
-        #expect(page.body.contains("style=\"--badge-color:#34c759\" aria-hidden=\"true\">Sale</span>"))
-        await #expect(!bob.get("/tabs/featured").body.contains(">Sale</span>"))
+        let sale = try #require(try page.document.first("nav.tab-bar button[name=tab][value=movies] .tab-badge"))
+        #expect(sale.text == "Sale")
+        #expect(sale.attribute("style") == "--badge-color:#34c759")
+        #expect(sale.attribute("aria-hidden") == "true")
+        let bobs = await bob.get("/tabs/featured")
+        #expect(bobs.barTabIDs.contains("movies") && !bobs.barBadges.values.contains("Sale"))
         #expect(try app.setBadge(.hidden, forTab: "music", visitor: id))
-        await #expect(!alice.get("/tabs/featured").body.contains("aria-hidden=\"true\">3</span>"))
+        let hidden = await alice.get("/tabs/featured")
+        #expect(hidden.barTabIDs.contains("music") && hidden.barBadges["music"] == nil)
         #expect(try app.setBadge(nil, forTab: "movies", visitor: id))
-        await #expect(!alice.get("/tabs/featured").body.contains(">Sale</span>"))
+        let removed = await alice.get("/tabs/featured")
+        #expect(removed.barTabIDs.contains("movies") && !removed.barBadges.values.contains("Sale"))
         #expect(try app.setBadge(.hidden, forTab: "music", visitor: .generate()) == false, "unknown visitor")
     }
 }

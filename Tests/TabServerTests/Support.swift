@@ -85,43 +85,47 @@ private func openDevNull() -> Int32 {
 #endif
 
 extension TestResponse {
-    /// The tab ids of the bar's buttons, in order.
-    var barTabIDs: [String] {
-        guard let bar = section(from: "<nav class=\"tab-bar", to: "</nav>") else { return [] }
-        let page = TestResponse(status: status, headers: headers, body: Array(bar.utf8))
-        return page.tags(containing: "name=\"tab\" value=\"").compactMap { tag in
-            guard let range = tag.range(of: "value=\"") else { return nil }
-            return String(tag[range.upperBound...].prefix { $0 != "\"" })
+    /// The elements of the page that `selector`, a literal of these helpers, matches. An
+    /// invalid one ends the run: a helper that quietly found nothing would let a check
+    /// that something is absent pass.
+    func elements(_ selector: String) -> [HTMLElement] {
+        do {
+            return try document.select(selector)
+        } catch {
+            fatalError("\(error)")
         }
     }
 
-    /// The id of the bar button marked `aria-current="page"`.
+    /// The tab ids of the bar's buttons, in order.
+    var barTabIDs: [String] {
+        elements("nav.tab-bar button[name=tab]").compactMap { $0.attribute("value") }
+    }
+
+    /// The id of the bar's tab button marked `aria-current="page"` (More is a button of
+    /// the bar too, named "more", and not a tab).
     var currentTabID: String? {
-        guard let bar = section(from: "<nav class=\"tab-bar", to: "</nav>") else { return nil }
-        let page = TestResponse(status: status, headers: headers, body: Array(bar.utf8))
-        // A tab's button (More is a button of the bar too, named "more").
-        guard let tag = page.tags(containing: "aria-current=\"page\"").first(where: { $0.contains("name=\"tab\"") }),
-            let start = tag.range(of: "value=\"")
-        else { return nil }
-        let rest = tag[start.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        elements("nav.tab-bar button[name=tab][aria-current=page]").first?.attribute("value")
     }
 
     /// The tab ids listed on the More page, in order.
     var moreTabIDs: [String] {
-        guard let list = section(from: "<form method=\"post\" action=\"/select\" class=\"more-list\"", to: "</form>")
-        else {
-            return []
+        elements("form.more-list button[name=tab]").compactMap { $0.attribute("value") }
+    }
+
+    /// The badge text of each bar item that shows one, by tab id ("" for a dot).
+    var barBadges: [String: String] {
+        var badges: [String: String] = [:]
+        for item in elements("nav.tab-bar button[name=tab]") {
+            guard let id = item.attribute("value"),
+                let badge = item.children.first(where: { $0.classes.contains("tab-badge") })
+            else { continue }
+            badges[id] = badge.text
         }
-        let page = TestResponse(status: status, headers: headers, body: Array(list.utf8))
-        return page.tags(containing: "name=\"tab\" value=\"").compactMap { tag in
-            guard let range = tag.range(of: "value=\"") else { return nil }
-            return String(tag[range.upperBound...].prefix { $0 != "\"" })
-        }
+        return badges
     }
 
     /// The value of the hidden `version` field of the customize page.
-    var customizeVersion: String? { attribute(named: "value", inTagContaining: "name=\"version\"") }
+    var customizeVersion: String? { elements("input[name=version]").first?.attribute("value") }
 }
 
 /// Records hook calls from the engine's threads.

@@ -108,21 +108,38 @@ struct TabActionTests {
         return (try buildApplication(configuration, content: shelf.content(), log: quietLog), shelf)
     }
 
+    /// The items the movies template lists.
+    static func items(_ page: TestResponse) throws -> [String] {
+        try page.document.select("main ul > li.item").map(\.text)
+    }
+
+    /// The text of the page's one-shot notice, or nil when it shows none.
+    static func notice(_ page: TestResponse) throws -> String? {
+        try page.document.first("main .notice[role=status]")?.text
+    }
+
+    /// The line the movies template writes with the visitor's sort.
+    static func sort(_ page: TestResponse) throws -> String? {
+        try page.document.first("main p.sort")?.text
+    }
+
     @Test("a valid post: 303 to the new item, remembered as the tab's place, with a one-shot notice")
     func addSucceeds() async throws {
         let (app, shelf) = try makeShelfApp()
         let client = TestClient(app.responder)
         let form = await client.get("/tabs/movies/new")
         #expect(form.status == 200)
-        #expect(form.body.contains("name=\"title\""))
+        #expect(try form.document.first("main form.tab-form[action='/tabs/movies/new'] input[name=title]") != nil)
         let posted = await client.post("/tabs/movies/new", form: [("csrf", form.csrfToken ?? ""), ("title", "Heat")])
         #expect(posted.status == 303)
         #expect(posted.location == "/tabs/movies/1")
         #expect(shelf.count == 2)
         let shown = await client.follow(posted)
-        #expect(shown.body.contains("<li class=\"item\">Heat</li>"))
-        #expect(shown.body.contains("Added “Heat”."))
-        await #expect(!client.get("/tabs/movies/1").body.contains("Added “Heat”."), "the notice is shown once")
+        #expect(try Self.items(shown) == ["Heat"])
+        #expect(try Self.notice(shown) == "Added “Heat”.")
+        let again = await client.get("/tabs/movies/1")
+        #expect(try Self.items(again) == ["Heat"])
+        #expect(try Self.notice(again) == nil, "the notice is shown once")
         // The tab remembers the saved item: selecting it again comes back here.
         let away = await client.post("/select", form: [("csrf", shown.csrfToken ?? ""), ("tab", "music")])
         let back = await client.post(
@@ -137,8 +154,11 @@ struct TabActionTests {
         let page = await client.get("/tabs/movies")
         let posted = await client.post("/tabs/movies/new", form: [("csrf", page.csrfToken ?? ""), ("title", "   ")])
         #expect(posted.status == 422)
-        #expect(posted.body.contains("A movie needs a title."))
-        #expect(posted.body.contains("aria-invalid=\"true\""))
+        // The field is marked invalid and described by its message.
+        let field = try #require(try posted.document.first("main form.tab-form input[name=title]"))
+        #expect(field.attribute("aria-invalid") == "true")
+        let described = try #require(field.attribute("aria-describedby"))
+        #expect(try posted.document.first("#\(described)")?.text == "A movie needs a title.")
         #expect(shelf.count == 1)
         #expect(posted.headers["location"] == nil)
     }
@@ -176,17 +196,23 @@ struct TabActionTests {
         let page = await client.get("/tabs/movies/0")
         let asked = await client.post("/tabs/movies/0/delete", form: [("csrf", page.csrfToken ?? ""), ("keep", "x")])
         #expect(asked.status == 200)
-        #expect(asked.body.contains("Delete movie 0?"))
-        #expect(asked.body.contains("name=\"confirmed\" value=\"1\""))
-        #expect(asked.body.contains("name=\"keep\" value=\"x\""), "the form's fields are posted again")
-        #expect(asked.body.contains("href=\"/tabs/movies/0\""), "Cancel goes back to where the visitor was")
+        let question = try #require(try asked.document.first("main .confirm-page"))
+        #expect(try question.first(".confirm-question")?.text == "Delete movie 0?")
+        let again = try #require(try question.first("form[method=post][action='/tabs/movies/0/delete']"))
+        #expect(try again.first("input[type=hidden][name=confirmed]")?.attribute("value") == "1")
+        #expect(
+            try again.first("input[type=hidden][name=keep]")?.attribute("value") == "x",
+            "the form's fields are posted again")
+        #expect(
+            try again.first("a.notice-cancel")?.attribute("href") == "/tabs/movies/0",
+            "Cancel goes back to where the visitor was")
         #expect(shelf.count == 1, "nothing runs before the answer")
         let done = await client.post(
             "/tabs/movies/0/delete", form: [("csrf", asked.csrfToken ?? ""), ("keep", "x"), ("confirmed", "1")])
         #expect(done.status == 303)
         #expect(done.location == "/tabs/movies")
         #expect(shelf.count == 0)
-        await #expect(client.follow(done).body.contains("Deleted."))
+        await #expect(try Self.notice(client.follow(done)) == "Deleted.")
     }
 
     @Test("unknown places: a post where only a page is is 405; nowhere 404; an unknown item the action's 404")
@@ -207,11 +233,11 @@ struct TabActionTests {
         let (app, _) = try makeShelfApp()
         let client = TestClient(app.responder)
         let page = await client.get("/tabs/movies")
-        #expect(page.body.contains("sort=added"))
+        #expect(try Self.sort(page) == "sort=added")
         let sorted = await client.post("/tabs/movies/sort", form: [("csrf", page.csrfToken ?? ""), ("sort", "title")])
         #expect(sorted.status == 303)
-        await #expect(client.get("/tabs/movies").body.contains("sort=title"))
-        await #expect(TestClient(app.responder).get("/tabs/movies").body.contains("sort=added"), "another visitor")
+        await #expect(try Self.sort(client.get("/tabs/movies")) == "sort=title")
+        await #expect(try Self.sort(TestClient(app.responder).get("/tabs/movies")) == "sort=added", "another visitor")
         // A visitor with no stored session (the first tab's root costs none) gets one once
         // they chose something.
         let newcomer = TestClient(app.responder)
@@ -220,7 +246,7 @@ struct TabActionTests {
         let chose = await newcomer.post("/tabs/movies/sort", form: [("csrf", first.csrfToken ?? ""), ("sort", "year")])
         #expect(chose.status == 303)
         #expect(chose.headers["set-cookie"] != nil)
-        await #expect(newcomer.get("/tabs/movies").body.contains("sort=year"))
+        await #expect(try Self.sort(newcomer.get("/tabs/movies")) == "sort=year")
     }
 
     @Test("bodies: a JSON action reads its body with the token in a header; a bad one is a 422 naming the field")
@@ -263,11 +289,11 @@ struct TabActionTests {
         let client = TestClient(app.responder)
         let slow = await client.get("/tabs/movies/slow")
         #expect(slow.status == 200)
-        #expect(slow.body.contains("<li class=\"item\">late</li>"))
+        #expect(try Self.items(slow) == ["late"])
         let posted = await client.post("/tabs/movies/later", form: [("csrf", slow.csrfToken ?? "")])
         #expect(posted.status == 303)
         #expect(shelf.count == 2)
-        await #expect(client.follow(posted).body.contains("Done later."))
+        await #expect(try Self.notice(client.follow(posted)) == "Done later.")
         // The visit of the slow page was remembered like any other.
         await #expect(client.get("/").location == "/tabs/movies")
     }
@@ -312,9 +338,9 @@ struct TabActionSocketTests {
         let added = await client.post("/tabs/movies/new", form: [("csrf", form.csrfToken ?? ""), ("title", "Heat")])
         #expect(added.status == 303)
         #expect(added.location == "/tabs/movies/1")
-        await #expect(client.follow(added).body.contains("Added “Heat”."))
+        await #expect(try TabActionTests.notice(client.follow(added)) == "Added “Heat”.")
         let asked = await client.post("/tabs/movies/1/delete", form: [("csrf", form.csrfToken ?? "")])
-        #expect(asked.body.contains("Delete movie 1?"))
+        #expect(try asked.document.first("main .confirm-page .confirm-question")?.text == "Delete movie 1?")
         let deleted = await client.post(
             "/tabs/movies/1/delete", form: [("csrf", asked.csrfToken ?? ""), ("confirmed", "1")])
         #expect(deleted.status == 303)
