@@ -38,18 +38,18 @@ struct GroupCommitLockTests {
         /// Answers waiting for their writes.
         var waiters: Int { held.withLock { $0.waiting.count } }
 
-        func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { try base.load(id, now: now) }
-        func insert(_ session: Session) throws(SessionStoreError) { try base.insert(session) }
+        func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { base.load(id, now: now) }
+        func insert(_ session: Session) throws(SessionStoreError) { base.insert(session) }
         func update(_ session: Session) throws(SessionStoreError) -> Session? {
-            let stored = try base.update(session)
+            let stored = base.update(session)
             if stored != nil {
                 updates.add(1, ordering: .relaxed)
                 held.withLock { if $0.holding { $0.ids.insert(session.id) } }
             }
             return stored
         }
-        func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
-        func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
+        func delete(_ id: SessionID) throws(SessionStoreError) { base.delete(id) }
+        func sweep(now: Int64) throws(SessionStoreError) -> Int { base.sweep(now: now) }
         func checkReady() -> Bool { base.checkReady() }
         func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
             try base.loadOptimistically(id, now: now)

@@ -28,7 +28,7 @@ struct SpeculationTests {
         let client = TestClient(app.responder)
         let page = await client.get("/tabs/featured")
         #expect(page.headers["speculation-rules"] == "\"/speculation-rules.json\"")
-        let rules = try await await rules(client)
+        let rules = try await rules(client)
         let prefetch = try #require((rules["prefetch"] as? [[String: Any]])?.first)
         #expect(prefetch["eagerness"] as? String == "moderate")
         #expect(prefetch["source"] as? String == "document")

@@ -454,7 +454,9 @@ struct PageRenderer: Sendable {
         // Where a tap on this page happened: a refusal or a question is shown here.
         if let path {
             context["returnPath"] = .string(path)
-            if let transition = PageTransitionStyle.css(forPath: path) { context["pageTransition"] = .string(transition) }
+            if let transition = PageTransitionStyle.css(forPath: path) {
+                context["pageTransition"] = .string(transition)
+            }
         }
         context["onMorePage"] = .bool(onMorePage)
         let state = session.state

@@ -49,7 +49,8 @@ enum PageTransitionStyle {
     private static func moreCSS(depth: Int) -> String {
         var css = "main.app-content{view-transition-name:page-more-\(depth)}"
         if depth == 1 {
-            css += "@media (prefers-reduced-motion:no-preference){@view-transition{navigation:auto;types:tabserver-to-more}}"
+            css +=
+                "@media (prefers-reduced-motion:no-preference){@view-transition{navigation:auto;types:tabserver-to-more}}"
             css += exits(["page-more-2"], "pop")
         } else {
             css += exits((1..<depth).map { "page-more-\($0)" }, "push")
