@@ -171,7 +171,9 @@
       try {
         const response = await fetch(url, { credentials: "same-origin", headers: { Purpose: "prefetch" } });
         if (!response.ok) { prepared.delete(url); continue; }
-        prepared.set(url, { text: await response.text(), at: Date.now(), allowed: response.headers.get("TabServer-Select") === "allow" });
+        const page = { text: await response.text(), doc: null, at: Date.now(), allowed: response.headers.get("TabServer-Select") === "allow" };
+        prepared.set(url, page);
+        (window.requestIdleCallback || setTimeout)(() => { page.doc = new DOMParser().parseFromString(page.text, "text/html"); });
       } catch {
         prepared.delete(url);
         return; // Offline: try again on the next page.
@@ -261,8 +263,8 @@
     };
   }
   const pressable = (target) => target instanceof Element && target.closest("nav.tab-bar .tab:not([disabled])");
-  // Touch up inside an item selects it at once (the click and submission come tens of
-  // milliseconds later on a slow phone); the submission takes this selection up.
+  // Touch up inside an item (within 8 px of where it went down) selects it at once; the
+  // submission, tens of milliseconds later on a slow phone, takes this selection up.
   let press = null;
   let early = null;
   document.addEventListener("pointerdown", (event) => {
@@ -276,7 +278,6 @@
     press = null;
     if (!item || moved || !event.isPrimary || !item.isConnected || item.getAttribute("aria-current") === "page") return;
     if (!(item.name === "tab" || item.name === "more") || !item.form) return;
-    if (pressable(document.elementFromPoint(event.clientX, event.clientY)) !== item) return;
     if (early) early.putBack();
     const chosen = { item, putBack: showSelected(item) };
     early = chosen;
@@ -289,10 +290,10 @@
     }, { passive: true, capture: true });
   }
 
-  // Shows a page from the server's HTML. `how`: "push" (a page inside the tab),
-  // "replace" (another tab, or the same address again: no new entry).
+  // Shows a page from the server's HTML (or that HTML parsed). `how`: "push" (a page
+  // inside the tab), "replace" (another tab, or the same address: no new entry).
   function show(text, url, how, { submitter = null, keyboard = false, quiet = false } = {}) {
-    const doc = new DOMParser().parseFromString(text, "text/html");
+    const doc = typeof text === "string" ? new DOMParser().parseFromString(text, "text/html") : text;
     const main = doc.querySelector("main");
     const header = doc.querySelector(".app-header");
     if (!main || !header) return false;
@@ -408,8 +409,8 @@
     });
   }
   const mainOf = (text) => {
-    const main = new DOMParser().parseFromString(text, "text/html").querySelector("main");
-    return main ? main.innerHTML : null;
+    const start = text.indexOf("<main"), end = text.lastIndexOf("</main>");
+    return start >= 0 && end > start ? text.slice(start, end) : null;
   };
 
   // A post that selects a tab (the bar, More's rows, the question's button) switches
@@ -452,8 +453,9 @@
     if (inBar && !wasCurrent && submitter.name === "tab") {
       const url = placeOf(submitter.value);
       const page = preparedPage(url);
-      if (page && page.allowed && show(page.text, url, "replace", { submitter, keyboard })) {
-        painted = { url: withoutHash(url), main: mainOf(page.text) };
+      const main = page && page.allowed && mainOf(page.text);
+      if (main && show(page.doc || page.text, url, "replace", { submitter, keyboard })) {
+        painted = { url: withoutHash(url), main };
         prepared.delete(withoutHash(url));
       }
     }
@@ -597,10 +599,9 @@
   recordStack(shown, "replace");
   schedulePrefetch();
 
-  // Drag-and-drop on the Edit page: a handle on every movable row; dropping a row on
-  // another puts it in that row's place (among the movable tabs: fixed tabs keep their
-  // places) and posts the whole order. The ↑/↓ buttons stay for keyboards and for
-  // visitors without this script. Pointer events: mouse, pen and touch alike.
+  // Drag-and-drop on the Edit page: dropping a movable row on another puts it in that
+  // row's place (fixed tabs keep theirs) and posts the whole order. The ↑/↓ buttons
+  // stay for keyboards and visitors without this script.
   function addDragHandles() {
     for (const row of document.querySelectorAll("li.customize-row")) {
       if (!row.querySelector("form.row-actions") || row.querySelector(".drag-handle")) continue;
@@ -679,8 +680,7 @@
   addDragHandles();
 
   // Keyboard: Ctrl+1…9 (⌘ on Apple systems) select the nth item of the bar on screen, as
-  // iPad apps do with a keyboard; each item says so in aria-keyshortcuts. (A browser with
-  // tabs may keep these keys for its own tabs; an installed app gets them.)
+  // iPad apps do; each item says so in aria-keyshortcuts.
   const modifier = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent) ? "Meta" : "Control";
   const barItems = () => [...document.querySelectorAll("nav.tab-bar .tab-item .tab")]
     .filter((el) => el.getBoundingClientRect().width > 0);

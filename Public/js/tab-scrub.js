@@ -64,14 +64,19 @@
   let quietUntil = 0;
   // The item selected when the last press began: a tap's lens glides from it (app.js
   // shows the tapped item selected as the finger lifts, before the click).
-  let chosenAtPress = null;
+  let chosenAtPress = [];
 
   document.addEventListener("pointerdown", (event) => {
     // A new gesture: whatever click the last one left has come by now.
     quietUntil = 0;
     if (!floating() || !event.isPrimary || event.button !== 0) return;
     const nav = barOf(event.target);
-    chosenAtPress = nav ? chosenItem(nav) : null;
+    // The items marked selected and how, not yet which is shown (that would lay the
+    // page out under the finger).
+    chosenAtPress = nav ? [...nav.querySelectorAll(".tab-item > .tab")]
+      .map((tab) => [tab, ["is-selected", "is-selected-compact", "is-selected-regular"]
+        .filter((name) => tab.classList.contains(name))])
+      .filter(([, marks]) => marks.length) : [];
     const tab = nav && event.target.closest(".tab-item > .tab");
     if (!tab || tab.disabled) return;
     press = { id: event.pointerId, nav, start: tab, x: event.clientX, scrubbing: false, over: tab };
@@ -134,8 +139,11 @@
     if (!floating() || event.defaultPrevented) return;
     const nav = barOf(event.target);
     const tab = nav && event.target.closest(".tab-item > .tab");
-    const from = nav && (chosenAtPress && chosenAtPress.isConnected ? chosenAtPress : chosenItem(nav));
-    chosenAtPress = null;
+    const more = matchMedia("(min-width: 768px)").matches ? "is-selected-regular" : "is-selected-compact";
+    const before = chosenAtPress.find(([item, marks]) => item.isConnected && isShown(item)
+      && (marks.includes("is-selected") || marks.includes(more)));
+    const from = nav && (before ? before[0] : chosenItem(nav));
+    chosenAtPress = [];
     if (!tab || tab.disabled || !from || from === tab) return;
     placeLens(nav, from, false);
     void nav.offsetWidth;
