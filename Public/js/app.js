@@ -81,9 +81,8 @@
     try { sessionStorage.setItem(stacksKey, JSON.stringify(stacks)); } catch { /* private mode */ }
   }
 
-  // Pages this window has left, by history entry, kept as they were (the nodes
-  // themselves, with what was typed): Back and Forward show them again without a
-  // request, as a back/forward cache does.
+  // Pages this window has left, by history entry, kept as they were (what was typed
+  // too): Back and Forward show them again without a request.
   const left = new Map();
   const keepAtMost = 24;
   let entryKey = (history.state && history.state.tabserver) || newKey();
@@ -92,9 +91,8 @@
   function newKey() { return Math.random().toString(36).slice(2) + Date.now().toString(36); }
   history.replaceState({ ...(history.state || {}), tabserver: entryKey, tabserverIndex: entryIndex }, "");
 
-  // What a move from one page to another is, as UIKit animates it: "push" (deeper into
-  // a tab, or a row of More), "pop" (back up, or Back), "switch" (another tab: no slide),
-  // or null (the same page). `how` is swapIn's; `back` tells Back from Forward.
+  // A move as UIKit animates it: "push" (deeper, or a row of More), "pop" (up, or Back),
+  // "switch" (another tab), or null (the same page). `back` tells Back from Forward.
   const depthOf = (url) => new URL(url, location.href).pathname.slice(base.length).split("/").filter(Boolean).length;
   function transitionType(from, to, how, back) {
     if (withoutHash(from) === withoutHash(to)) return null;
@@ -206,9 +204,8 @@
     setTimeout(() => { live.textContent = text; }, 60);
   }
 
-  // Where focus goes after the swap: the same control if it is still there and usable
-  // (an Edit step), another control of its row, the tab chosen with the keyboard, or the
-  // new page's heading.
+  // Focus after the swap: the same control if still usable (an Edit step), another of
+  // its row, the tab chosen with the keyboard, or the new page's heading.
   function focusAfterSwap(submitter, keyboard) {
     if (submitter && submitter.id) {
       const same = document.getElementById(submitter.id);
@@ -267,10 +264,12 @@
   // submission, tens of milliseconds later on a slow phone, takes this selection up.
   let press = null;
   let early = null;
+  let swallowClickUntil = 0;
   document.addEventListener("pointerdown", (event) => {
     const item = pressable(event.target);
     if (item) item.classList.add("is-pressed");
     press = item && event.isPrimary && event.button === 0 ? { item, x: event.clientX, y: event.clientY } : null;
+    swallowClickUntil = 0; // a new gesture: the last one's click has come
   }, { passive: true });
   document.addEventListener("pointerup", (event) => {
     const item = press && press.item;
@@ -281,9 +280,24 @@
     if (early) early.putBack();
     const chosen = { item, putBack: showSelected(item) };
     early = chosen;
+    if (item.name === "tab" && preparedPage(placeOf(item.value))) {
+      // Its page is here: sent now; the browser's click is not a tap.
+      swallowClickUntil = performance.now() + 1000;
+      item.form.requestSubmit(item);
+      return;
+    }
     // No submission came: as it was.
     setTimeout(() => { if (early === chosen) { early = null; chosen.putBack(); } }, 1000);
   }, { passive: true, capture: true });
+  document.addEventListener("click", (event) => {
+    if (performance.now() >= swallowClickUntil) return;
+    swallowClickUntil = 0;
+    const target = event.target;
+    if (target instanceof Element && (!target.isConnected || target.closest("nav.tab-bar"))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
     document.addEventListener(type, () => {
       for (const el of document.querySelectorAll("nav.tab-bar .is-pressed")) el.classList.remove("is-pressed");
@@ -377,9 +391,8 @@
     }
   }
 
-  // The bar of the page on screen brought up to the one the server answered with (the
-  // truth: the selection, badges cleared by the tap). Only what differs is touched, so
-  // the item under the finger or with focus stays the same element.
+  // The bar on screen brought up to the server's answer (the selection, badges); only
+  // what differs is touched, so the item under the finger or with focus stays.
   function takeBar(text) {
     const fresh = new DOMParser().parseFromString(text, "text/html").querySelector("nav.tab-bar");
     const current = document.querySelector("nav.tab-bar");
@@ -498,9 +511,8 @@
     }
   });
 
-  // Links to the app's own pages (a row, an album, the header's back item): fetched and
-  // swapped in, adding a history entry (a page pushed inside the tab). The header's back
-  // item goes back through history when the page it names is the entry before.
+  // Links to the app's own pages: fetched and swapped in, a history entry each (a page
+  // pushed inside the tab); the back item goes back when it names the entry before.
   document.addEventListener("click", async (event) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const link = event.target instanceof Element && event.target.closest("a[href]");
@@ -555,9 +567,8 @@
     try { await rebuilding; } catch { /* history stays as the switch left it */ } finally { rebuilding = null; }
   }
 
-  // Back and Forward between pages this script showed: from memory when the page was
-  // kept (then the server is told of the visit, so the tab's place is this page again),
-  // else loaded. A fragment change on the same page (the skip link's #main) is not a new page.
+  // Back and Forward between pages this script showed: from memory when kept (the
+  // server is then told of the visit), else loaded. A fragment change is not a new page.
   window.addEventListener("popstate", (event) => {
     if (rebuilding || withoutHash(location.href) === shown) return;
     const key = event.state && event.state.tabserver;
@@ -588,9 +599,8 @@
     for (const holder of document.querySelectorAll("[data-csrf]")) holder.dataset.csrf = fresh.value;
   }
 
-  // A page the browser prerendered (speculation rules) was fetched as a prefetch: not a
-  // visit, with the token and badges of that moment. Shown, it is visited now, and its
-  // bar and tokens are brought up to date from the answer.
+  // A prerendered page was fetched as a prefetch (not a visit): shown, it is visited
+  // now, and takes the bar and tokens of that answer.
   if (document.prerendering) {
     document.addEventListener("prerenderingchange", () => revisit(location.href), { once: true });
   }
