@@ -35,9 +35,9 @@ struct RedisClusterFailoverTests {
         let configuration = try RedisClusterAppTests.configuration(cluster.url, ["--redis-wait-replicas", "1"])
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: quietLog)
         defer { app.responder.events.closeAll() }
-        // Enough visitors that several of their sessions sit in the slots that move.
-        // 64 visitors: each session's slot is one of 16,384, and the move takes 3,000 of
-        // them, so with 24 about one run in a hundred had no visitor in a moved slot.
+        // Enough visitors that some of their sessions sit in the slots that move: each
+        // session's slot is one of 16,384 and the move takes 3,000, so with 24 visitors
+        // about one run in a hundred had none there (then nothing is redirected).
         let load = ClusterLoad(app: app, visitors: 64, stopAtFirstRefusal: false)
         defer { load.finish() }
         #expect(waitUntil(.seconds(10), every: .milliseconds(20)) { load.writes.successesAtEnd >= 20 }, "writing")

@@ -60,7 +60,8 @@ struct StoreOutageTests {
         #expect(log.storeLines.first?.contains("failing") == true)
 
         store.setQueryOnly(false)
-        // Ready again once a write succeeds; 10 s of room for a machine busy with other suites.
+        // Ready again when the store's background probe writes (every probe interval); 10 s
+        // of room for a machine busy with other suites.
         #expect(await waitUntil(.seconds(10), every: .milliseconds(20)) { await client.get("/readyz").status == 200 })
         await #expect(client.post("/select", form: [("csrf", token), ("tab", "tv")]).status == 303)
         #expect(log.storeLines.count == 2, "\(log.storeLines)")
