@@ -264,12 +264,10 @@
   // submission, tens of milliseconds later on a slow phone, takes this selection up.
   let press = null;
   let early = null;
-  let swallowClickUntil = 0;
   document.addEventListener("pointerdown", (event) => {
     const item = pressable(event.target);
     if (item) item.classList.add("is-pressed");
     press = item && event.isPrimary && event.button === 0 ? { item, x: event.clientX, y: event.clientY } : null;
-    swallowClickUntil = 0; // a new gesture: the last one's click has come
   }, { passive: true });
   document.addEventListener("pointerup", (event) => {
     const item = press && press.item;
@@ -280,24 +278,9 @@
     if (early) early.putBack();
     const chosen = { item, putBack: showSelected(item) };
     early = chosen;
-    if (item.name === "tab" && preparedPage(placeOf(item.value))) {
-      // Its page is here: sent now; the browser's click is not a tap.
-      swallowClickUntil = performance.now() + 1000;
-      item.form.requestSubmit(item);
-      return;
-    }
     // No submission came: as it was.
     setTimeout(() => { if (early === chosen) { early = null; chosen.putBack(); } }, 1000);
   }, { passive: true, capture: true });
-  document.addEventListener("click", (event) => {
-    if (performance.now() >= swallowClickUntil) return;
-    swallowClickUntil = 0;
-    const target = event.target;
-    if (target instanceof Element && (!target.isConnected || target.closest("nav.tab-bar"))) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-    }
-  }, true);
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
     document.addEventListener(type, () => {
       for (const el of document.querySelectorAll("nav.tab-bar .is-pressed")) el.classList.remove("is-pressed");
