@@ -94,11 +94,12 @@
   // A move as UIKit animates it: "push" (deeper, or a row of More), "pop" (up, or Back),
   // "switch" (another tab), or null (the same page). `back` tells Back from Forward.
   const depthOf = (url) => new URL(url, location.href).pathname.slice(base.length).split("/").filter(Boolean).length;
-  function transitionType(from, to, how, back) {
+  function transitionType(from, to, how, back, fromBar = false) {
     if (withoutHash(from) === withoutHash(to)) return null;
     if (how === "none") return back ? "pop" : "push";
     const fromTab = tabOf(from);
     const toTab = tabOf(to);
+    if (fromBar && fromTab !== toTab) return "switch";
     if (fromTab === "more" && toTab !== "more" && withoutHash(from).endsWith("/more")) return "push";
     if (fromTab !== toTab) return toTab === "more" && how === "push" ? "pop" : "switch";
     return depthOf(to) < depthOf(from) ? "pop" : "push";
@@ -289,7 +290,7 @@
 
   // Shows a page from the server's HTML (or that HTML parsed). `how`: "push" (a page
   // inside the tab), "replace" (another tab, or the same address: no new entry).
-  function show(text, url, how, { submitter = null, keyboard = false, quiet = false } = {}) {
+  function show(text, url, how, { submitter = null, keyboard = false, quiet = false, kept = false } = {}) {
     const doc = typeof text === "string" ? new DOMParser().parseFromString(text, "text/html") : text;
     const main = doc.querySelector("main");
     const header = doc.querySelector(".app-header");
@@ -298,15 +299,19 @@
       url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), accessory: doc.querySelector("aside.tab-accessory"),
       header, bodyClass: doc.body.className,
       title: doc.title, scroll: null,
-    }, how, { submitter, keyboard, quiet, fullUrl: url });
+    }, how, { submitter, keyboard, quiet, kept, fullUrl: url });
     return true;
   }
 
   // Puts a page's parts on screen and records it in history (`how`: "push", "replace",
   // or "none" for Back and Forward, whose entry is already there).
-  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null, back = false } = {}) {
+  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null, back = false, kept = false } = {}) {
     const samePage = parts.url === shown;
-    const type = transitionType(shown, parts.url, how, back);
+    const type = transitionType(shown, parts.url, how, back, !!submitter && !!submitter.closest("nav.tab-bar"));
+    // A page from memory was rendered before the page on screen: its forms take the
+    // newest token (the session may have been made since).
+    const token = kept && document.querySelector('input[name="csrf"]');
+    const freshToken = token && token.value;
     const anchorTop = submitter && samePage && submitter.isConnected ? submitter.getBoundingClientRect().top : null;
     if (!samePage) rememberScroll();
     if (how === "push" || how === "none") keepLeftPage();
@@ -325,6 +330,7 @@
       document.querySelector(".app-header").replaceWith(parts.header);
       document.body.className = parts.bodyClass;
       document.title = parts.title;
+      if (freshToken) setTokens(freshToken);
       if (how === "push") {
         entryKey = newKey();
         entryIndex += 1;
@@ -450,7 +456,7 @@
       const url = placeOf(submitter.value);
       const page = preparedPage(url);
       const main = page && page.allowed && mainOf(page.text);
-      if (main && show(page.doc || page.text, url, "replace", { submitter, keyboard })) {
+      if (main && show(page.doc || page.text, url, "replace", { submitter, keyboard, kept: true })) {
         painted = { url: withoutHash(url), main };
         prepared.delete(withoutHash(url));
       }
@@ -561,7 +567,7 @@
     const index = (event.state && event.state.tabserverIndex) || 0;
     const back = index < entryIndex;
     entryIndex = index;
-    swapIn(kept, "none", { key, back });
+    swapIn(kept, "none", { key, back, kept: true });
     revisit(location.href);
   });
   async function revisit(url) {
@@ -577,9 +583,11 @@
   // changed since this copy was rendered).
   function takeTokens(text) {
     const fresh = new DOMParser().parseFromString(text, "text/html").querySelector('input[name="csrf"]');
-    if (!fresh) return;
-    for (const field of document.querySelectorAll('input[name="csrf"]')) field.value = fresh.value;
-    for (const holder of document.querySelectorAll("[data-csrf]")) holder.dataset.csrf = fresh.value;
+    if (fresh) setTokens(fresh.value);
+  }
+  function setTokens(value) {
+    for (const field of document.querySelectorAll('input[name="csrf"]')) field.value = value;
+    for (const holder of document.querySelectorAll("[data-csrf]")) holder.dataset.csrf = value;
   }
 
   // A prerendered page was fetched as a prefetch (not a visit): shown, it is visited

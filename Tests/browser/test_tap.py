@@ -150,6 +150,49 @@ def test_a_prepared_tab_shows_at_once_and_prefetches_change_nothing(browsers_for
     assert browser.document_marked(mark)
 
 
+# Holds the page's posts until the test lets them go (the network's own throttling does
+# not delay them reliably enough to look between a tap and its answer).
+HOLD_POSTS = """
+  const send = window.fetch;
+  window.heldPosts = [];
+  window.answeredPosts = 0;
+  window.fetch = (input, init) => init && init.method === "POST"
+    ? new Promise((resolve) => window.heldPosts.push(() => {
+        window.fetch = send;
+        resolve(send(input, init).finally(() => { window.answeredPosts += 1; }));
+      }))
+    : send(input, init);
+"""
+
+
+def test_a_prepared_tab_takes_the_newest_token(browsers):
+    """A tab prefetched before the visitor had a session carries the token made for
+    visitors without one; shown after the session is stored, its forms must carry the
+    session's token, or a tap made before the select's answer (More, at once) is refused
+    as an expired form."""
+    browser = browsers.open("phone")
+    browser.get("/tabs/featured")
+    browser.wait(lambda: "/tabs/music" in _prefetched(browser), "Music was not prefetched", timeout=15)
+    browser.tap_more()
+    browser.wait_at("/more", tab="more")
+    # The first change of state: the session is stored now, with a token of its own.
+    browser.tap_css('main form.more-list button[value="podcasts"]')
+    browser.wait_at("/tabs/podcasts", tab="more")
+    token = browser.run("return document.querySelector('nav.tab-bar input[name=csrf]').value;")
+    browser.run(HOLD_POSTS)
+    browser.tap_tab("music")
+    assert browser.run("return window.heldPosts.length;") == 1, "the tap's post was not sent"
+    # The page shown before the answer is the prepared one.
+    assert browser.snapshot()["path"] == "/tabs/music", "the prepared tab did not show at once"
+    tokens = browser.run("return [...document.querySelectorAll('input[name=csrf]')].map((f) => f.value);")
+    assert tokens and set(tokens) == {token}, "the prepared page's forms kept the token of a visitor without a session"
+    browser.run("window.heldPosts.forEach((go) => go());")
+    browser.wait(lambda: browser.run("return window.answeredPosts;") == 1, "the select was not answered")
+    # The token works: More (a post) is taken, and shows the tab left on its stack.
+    browser.tap_more()
+    browser.wait_at("/tabs/podcasts", tab="more")
+
+
 @pytest.mark.webkit
 def test_switching_tabs_replaces_the_entry_and_back_leaves(browsers):
     browser = browsers.open("phone")

@@ -113,6 +113,13 @@ def test_mores_rows_push(browsers):
     browser.tap(row)
     browser.wait(lambda: browser.path().startswith("/tabs/"), "the row did not open its tab")
     assert _wait_ready(browser, 1)[0]["types"] == ["push"]
+    # A bar item tapped on More's list is a tab switch: nothing slides.
+    browser.get("/more")
+    _record(browser)
+    browser.tap_tab("music")
+    browser.wait_at("/tabs/music", tab="music")
+    assert _transitions(browser) == [], "a tab switch from More's list started a transition"
+    assert browser.run("return document.documentElement.dataset.lastTransition") == "switch"
 
 
 def test_nothing_moves_under_reduced_motion(browsers):
