@@ -80,12 +80,12 @@ public final class RedisSessionStore: SessionStore {
     /// (a day for the default 30 days), so it always ends well before an established
     /// session's TTL.
     public static func probationTTL(idle: Int64) -> Int64 { max(1, min(86_400, idle / 10)) }
-    private let counters = SessionAdmissionCounters()
+    let counters = SessionAdmissionCounters()
     /// Sessions created and promoted by this instance (Redis evicts, and counts that in
     /// its own `INFO stats` as `evicted_keys`).
     public var admission: SessionAdmissionCounts { counters.snapshot }
 
-    private struct Cached {
+    struct Cached {
         var session: Session
         /// `seen` as recorded in Redis by this instance's last load or write.
         var recordedSeen: Int64
@@ -99,20 +99,20 @@ public final class RedisSessionStore: SessionStore {
         var probationary = false
     }
 
-    private let cache = Mutex<[SessionID: Cached]>([:])
-    private let cacheCapacity: Int
+    let cache = Mutex<[SessionID: Cached]>([:])
+    let cacheCapacity: Int
     /// Revision checks and writes of many requests in one round trip (`isCurrent(_:then:)`,
     /// `update(_:then:)`).
-    private let pipeline: RedisPipeline
+    let pipeline: RedisPipeline
     /// Pipelined writes in flight, per session.
-    private let writing = Mutex<[SessionID: Int]>([:])
+    let writing = Mutex<[SessionID: Int]>([:])
     /// Whether Redis has the update script (the pipeline then sends its hash only).
-    private let scriptLoaded = Atomic<Bool>(false)
+    let scriptLoaded = Atomic<Bool>(false)
     /// Tokens of this instance's pipelined writes: a random start, so two instances'
     /// tokens do not meet, counted up from there (never 0, which means "confirmed").
-    private let writeTokens = Atomic<UInt64>(UInt64.random(in: 1...(UInt64.max / 2)))
+    let writeTokens = Atomic<UInt64>(UInt64.random(in: 1...(UInt64.max / 2)))
     /// `client.generation` when the cache was last checked against it.
-    private let cacheGeneration = Atomic<Int>(0)
+    let cacheGeneration = Atomic<Int>(0)
     /// Whether Redis answers; while it does not, calls fail fast and a probe runs.
     public let health: StoreHealth
     /// Hashes whose bytes could not be decoded since start (each read as absent).
@@ -164,7 +164,7 @@ public final class RedisSessionStore: SessionStore {
     }
 
     /// Whether keys carry a hash tag (on a Redis Cluster).
-    private let hashTagged: Bool
+    let hashTagged: Bool
 
     /// The session, or nil if unknown, expired at `now` (idle or absolute; the entry is
     /// then deleted) or unreadable. When the recorded last use is older than
@@ -220,182 +220,8 @@ public final class RedisSessionStore: SessionStore {
     /// A new session is written with a round trip (`insert` waits for Redis).
     public var insertsAtOnce: Bool { false }
 
-    /// One `HGET` of `rev`: whether `session` is still the stored revision. A stale
-    /// cached copy is dropped.
-    public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool {
-        guard !isRefused(session) else {
-            forget(session.id)
-            return false
-        }
-        let reply = try command(revisionCheck(session))
-        if matches(reply, session) { return true }
-        forget(session.id)
-        return false
-    }
-
-    /// Empties the cache when the client has moved to another master (a Sentinel
-    /// failover) since the last look: without `WAIT`, the new master may lack writes the
-    /// cache holds, and a revision number may come to stand for other bytes there.
-    private func dropCacheIfMasterChanged() {
-        let generation = client.generation
-        guard cacheGeneration.exchange(generation, ordering: .relaxed) != generation else { return }
-        cache.withLock { $0.removeAll() }
-    }
-
-    /// Whether `session` is a write of this instance that Redis refused (known here once
-    /// its answer came; Redis refuses whatever is built on it in any case).
-    private func isRefused(_ session: Session) -> Bool {
-        guard session.writeToken != 0 else { return false }
-        return cache.withLock { cache in
-            guard let cached = cache[session.id], cached.session.revision == session.revision,
-                cached.session.writeToken == session.writeToken
-            else { return false }
-            return cached.failed
-        }
-    }
-
-    /// `HGET rev`, or for a copy that is an unconfirmed write of this instance `HMGET rev
-    /// w`: another instance's write may carry the same revision.
-    private func revisionCheck(_ session: Session) -> [[UInt8]] {
-        let key = Array(key(for: session.id).utf8)
-        guard session.writeToken != 0 else { return [Array("HGET".utf8), key, Array("rev".utf8)] }
-        return [Array("HMGET".utf8), key, Array("rev".utf8), Array("w".utf8)]
-    }
-
-    private func matches(_ reply: RedisReply, _ session: Session) -> Bool {
-        guard session.writeToken != 0 else { return reply.integer == session.revision }
-        guard let fields = reply.array, fields.count == 2 else { return false }
-        return fields[0].integer == session.revision && fields[1].bytes == Self.tokenText(session.writeToken)
-    }
-
-    /// A write token as the script compares it (empty for 0: no token).
-    private static func tokenText(_ token: UInt64) -> [UInt8] {
-        token == 0 ? [] : Array(String(token).utf8)
-    }
-
-    /// Checks and writes go through the shared pipeline (see below).
-    public var answersLater: Bool { true }
-
-    /// The same `HGET` sent in the shared pipeline, so the engine thread does not wait
-    /// for it and many requests' checks share one round trip. While the store is down it
-    /// declines (the synchronous call then fails fast).
-    public func isCurrent(
-        _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
-    ) -> Bool {
-        guard health.isUp, !isRefused(session) else { return false }  // the synchronous check answers at once
-        pipeline.send(revisionCheck(session)) { [self] result in
-            switch result {
-            case .success(let reply):
-                health.recordSuccess()
-                if matches(reply, session) {
-                    done(.success(true))
-                } else {
-                    forget(session.id)
-                    done(.success(false))
-                }
-            case .failure(let error):
-                done(.failure(failed(error)))
-            }
-        }
-        return true
-    }
-
-    /// The compare-and-set script sent in the shared pipeline, applied to this instance's
-    /// copy at once: the next request of the session builds on it and its write queues
-    /// behind this one in the same pipeline (so a visitor's quick taps do not wait for
-    /// each other's round trips). Each such write carries a token, stored with it in
-    /// Redis, and so does the copy built on it: a write resting on an unconfirmed one
-    /// names its token, so it fails, like its predecessor, if another instance wrote
-    /// first, whatever this instance's cache forgot or reloaded meanwhile. Each failed
-    /// write forgets the copy. Declines while the store is down.
-    public func update(
-        _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
-    ) -> Bool {
-        guard health.isUp, !isRefused(session) else { return false }
-        let bytes = SessionCodec.encode(session)
-        let stored = session.withRevision(
-            session.revision + 1, writeToken: max(1, writeTokens.wrappingAdd(1, ordering: .relaxed).newValue))
-        cache.withLock { cache in
-            if cache[session.id] == nil { cache.evictLeastRecentlyUsed(toFit: cacheCapacity) { $0.session.lastSeen } }
-            cache[session.id] = Cached(session: stored, recordedSeen: stored.lastSeen, inFlight: true)
-        }
-        writing.withLock { $0[session.id, default: 0] += 1 }
-        let arguments = [
-            Array(String(session.revision).utf8), bytes, Array(String(session.lastSeen).utf8),
-            Array(String(timeToLive(for: session)).utf8), Self.tokenText(session.writeToken),
-            Self.tokenText(stored.writeToken),
-        ]
-        send(Self.updateScript, key: session.id, arguments, replicated: true) { [self] result in
-            let last = writing.withLock { writing -> Bool in
-                let left = (writing[session.id] ?? 1) - 1
-                writing[session.id] = left > 0 ? left : nil
-                return left <= 0
-            }
-            switch result {
-            case .success(let reply):
-                health.recordSuccess()
-                guard reply.errorMessage == nil, let revision = reply.integer, revision == stored.revision else {
-                    // Not written (the revision or token moved on, the session is gone, or
-                    // an error reply): the copy here is not what Redis holds.
-                    markFailed(stored)
-                    if let message = reply.errorMessage, !message.hasPrefix("NOSCRIPT") {
-                        done(.failure(serverError(message)))
-                    } else {
-                        done(.success(nil))
-                    }
-                    return
-                }
-                if last {
-                    cache.withLock { cache in
-                        if cache[session.id]?.session.writeToken == stored.writeToken {
-                            cache[session.id]?.inFlight = false
-                        }
-                    }
-                }
-                done(.success(stored))
-            case .failure(let error):
-                markFailed(stored)
-                done(.failure(failed(error)))
-            }
-        }
-        return true
-    }
-
-    /// Marks this instance's copy of `stored`, a write Redis refused, as never to be used.
-    private func markFailed(_ stored: Session) {
-        cache.withLock { cache in
-            guard let cached = cache[stored.id], cached.session.revision == stored.revision,
-                cached.session.writeToken == stored.writeToken
-            else { return }
-            cache[stored.id]?.failed = true
-            cache[stored.id]?.inFlight = false
-        }
-    }
-
-    /// Runs the update script through the pipeline: with its source (`EVAL`) until Redis
-    /// has it, then by hash (`EVALSHA`). A `NOSCRIPT` answer (Redis restarted or flushed
-    /// its scripts) is not retried here, where a retry would overtake the writes queued
-    /// behind it: the write counts as lost and its request runs again.
-    private func send(
-        _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]], replicated: Bool,
-        done: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
-    ) {
-        let tail = [Array("1".utf8), Array(key(for: id).utf8)] + arguments
-        let byHash = scriptLoaded.load(ordering: .relaxed)
-        let head =
-            byHash
-            ? [Array("EVALSHA".utf8), Array(script.sha1.utf8)] : [Array("EVAL".utf8), Array(script.source.utf8)]
-        pipeline.send(head + tail, replicated: replicated) { [self] result in
-            if case .success(let reply) = result {
-                let unknown = reply.errorMessage?.hasPrefix("NOSCRIPT") ?? false
-                scriptLoaded.store(!unknown, ordering: .relaxed)
-            }
-            done(result)
-        }
-    }
-
     /// The full load: one script checks expiry, records the use, renews the TTL.
-    private func loadAndTouch(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+    func loadAndTouch(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         let reply = try run(
             Self.loadScript, key: id,
             [String(now), String(lifetime.idle), String(lifetime.absolute)].map { Array($0.utf8) })
@@ -515,7 +341,7 @@ public final class RedisSessionStore: SessionStore {
     }
 
     /// Keeps the decoded `session` for later loads, unless a newer revision is cached.
-    private func remember(_ session: Session, recordedSeen: Int64, probationary: Bool = false) {
+    func remember(_ session: Session, recordedSeen: Int64, probationary: Bool = false) {
         cache.withLock { cache in
             if let current = cache[session.id] {
                 guard current.session.revision <= session.revision else { return }
@@ -526,80 +352,7 @@ public final class RedisSessionStore: SessionStore {
         }
     }
 
-    private func forget(_ id: SessionID) {
+    func forget(_ id: SessionID) {
         _ = cache.withLock { $0.removeValue(forKey: id) }
-    }
-
-    /// Runs one plain command, mapping failures to `SessionStoreError` (an error reply
-    /// is returned).
-    private func command(_ arguments: [[UInt8]], replicated: Bool = false) throws(SessionStoreError) -> RedisReply {
-        try failFastWhileDown()
-        do {
-            let reply = try client.command(arguments, replicated: replicated)
-            health.recordSuccess()
-            return reply
-        } catch {
-            throw failed(error)
-        }
-    }
-
-    private func command(_ arguments: [String]) throws(SessionStoreError) -> RedisReply {
-        try command(arguments.map { Array($0.utf8) })
-    }
-
-    /// While the store is down, every call fails here at once, quoting the failure.
-    private func failFastWhileDown() throws(SessionStoreError) {
-        if let failure = health.lastFailure {
-            throw SessionStoreError("\(failure.reason) (failing fast until a background probe reaches Redis)")
-        }
-    }
-
-    /// A failure to reach Redis: the store is down until the probe gets a `PONG`. A write
-    /// the replicas did not acknowledge fails alone: Redis answers, and reads go on.
-    private func failed(_ error: RedisError) -> SessionStoreError {
-        let failure = SessionStoreError(error.reason)
-        guard error.kind != .notReplicated else { return failure }
-        // After an outage Redis may hold less than this instance saw (a failover that lost
-        // writes, a restart): no cached copy is to be trusted.
-        cache.withLock { $0.removeAll() }
-        // On a cluster only the failed primary's slots are away: its client fails fast while
-        // it backs off, and the others' go on.
-        if client.isCluster { return failure }
-        health.recordFailure(failure) { [weak self] in
-            guard let self else { return true }
-            do {
-                try self.client.probe()
-                return true
-            } catch {
-                return false
-            }
-        }
-        return failure
-    }
-
-    /// Runs `script` on this session's key, mapping failures to `SessionStoreError`.
-    /// `replicated`: a write, followed by `WAIT` when the configuration wants replicas;
-    /// when too few acknowledge it, it throws and this instance forgets the session.
-    private func run(
-        _ script: RedisScript, key id: SessionID, _ arguments: [[UInt8]], replicated: Bool = false
-    ) throws(SessionStoreError) -> RedisReply {
-        try failFastWhileDown()
-        let reply: RedisReply
-        do {
-            reply = try client.evaluate(
-                script, keys: [Array(key(for: id).utf8)], arguments: arguments, replicated: replicated)
-            health.recordSuccess()
-        } catch {
-            if error.kind == .notReplicated { forget(id) }
-            throw failed(error)
-        }
-        if let message = reply.errorMessage { throw serverError(message) }
-        return reply
-    }
-
-    /// An error reply (out of memory, read-only replica, script error): Redis is there
-    /// but cannot serve, which for the app is the same as unavailable.
-    private func serverError(_ message: String) -> SessionStoreError {
-        SessionStoreError("\(client.configuration.url): \(message)")
     }
 }

@@ -2,7 +2,8 @@
 import TabServerSQLite
 import TabServerSessions
 
-/// Admission: counting rows by where they stand, and making room for a new one.
+/// Admission: counting rows by where they stand, making room for a new one, and
+/// sweeping the expired.
 extension SQLiteSessionStore {
     /// Rows added or removed by one transaction, by where they stood: applied to the
     /// counters as it goes (eviction reads them) and undone if it rolls back.
@@ -94,5 +95,30 @@ extension SQLiteSessionStore {
         var changes = RowChanges()
         changes.add(standing, -count)
         return changes
+    }
+
+    /// Deletes the rows past their idle or absolute lifetime (probationary rows by their
+    /// creation), and drops them from memory unless a write for them is still queued.
+    @discardableResult
+    public func sweep(now: Int64) throws(SessionStoreError) -> Int {
+        try flush()
+        let removed: Int = try write { db throws(SQLiteError) -> Int in
+            // A probationary row's `last_seen` is its `created`.
+            let deleted = try db.query(
+                """
+                DELETE FROM sessions WHERE created < ?2 OR (standing = 0 AND created < ?1)
+                    OR (standing = 1 AND last_seen < ?1) OR (standing = 2 AND last_seen < ?1)
+                RETURNING standing
+                """,
+                [.integer(now - lifetime.idle), .integer(now - lifetime.absolute)])
+            for row in deleted { countRemoved(standing: row.first?.integer) }
+            return deleted.count
+        }
+        memory.withLock { memory in
+            memory.cache = memory.cache.filter {
+                memory.unflushed[$0.key] != nil || !lifetime.isExpired($0.value.session, now: now)
+            }
+        }
+        return removed
     }
 }

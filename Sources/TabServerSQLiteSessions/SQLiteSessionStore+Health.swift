@@ -54,4 +54,13 @@ extension SQLiteSessionStore {
     func setQueryOnly(_ queryOnly: Bool) {
         database.withLock { db in try? db.execute("PRAGMA query_only = \(queryOnly ? "ON" : "OFF")") }
     }
+
+    /// False while writes fail (until a request's write or the background probe
+    /// succeeds); otherwise whether the file answers a query.
+    public func checkReady() -> Bool {
+        // What is queued settles first: its commit may end (or start) an outage.
+        _ = try? flush()
+        guard health.isUp else { return false }
+        return (try? run("SELECT 1")) != nil
+    }
 }

@@ -341,38 +341,6 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
-    @discardableResult
-    public func sweep(now: Int64) throws(SessionStoreError) -> Int {
-        try flush()
-        let removed: Int = try write { db throws(SQLiteError) -> Int in
-            // A probationary row's `last_seen` is its `created`.
-            let deleted = try db.query(
-                """
-                DELETE FROM sessions WHERE created < ?2 OR (standing = 0 AND created < ?1)
-                    OR (standing = 1 AND last_seen < ?1) OR (standing = 2 AND last_seen < ?1)
-                RETURNING standing
-                """,
-                [.integer(now - lifetime.idle), .integer(now - lifetime.absolute)])
-            for row in deleted { countRemoved(standing: row.first?.integer) }
-            return deleted.count
-        }
-        memory.withLock { memory in
-            memory.cache = memory.cache.filter {
-                memory.unflushed[$0.key] != nil || !lifetime.isExpired($0.value.session, now: now)
-            }
-        }
-        return removed
-    }
-
-    /// False while writes fail (until a request's write or the background probe
-    /// succeeds); otherwise whether the file answers a query.
-    public func checkReady() -> Bool {
-        // What is queued settles first: its commit may end (or start) an outage.
-        _ = try? flush()
-        guard health.isUp else { return false }
-        return (try? run("SELECT 1")) != nil
-    }
-
     /// Keeps `session` in memory, making room under `cacheCapacity` (never dropping a
     /// session whose writes are not committed yet: the file is behind for it).
     func remember(
@@ -401,5 +369,4 @@ public final class SQLiteSessionStore: SessionStore {
         case .failure(let error): throw failed(error)
         }
     }
-
 }

@@ -338,26 +338,6 @@ extension TabServerResponder {
         return notice
     }
 
-    /// Whether the browser itself navigates with this request (a form posted without the
-    /// script: `Sec-Fetch-Mode: navigate`), so an answer without a page would leave it
-    /// where it was.
-    static func isNavigation(_ request: HTTPRequest) -> Bool {
-        request.headers["sec-fetch-mode"]?.lowercased() == "navigate"
-    }
-
-    /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,
-    /// or the older `Purpose: prefetch`): such a request must not change the session.
-    static func isPrefetch(_ request: HTTPRequest) -> Bool {
-        for name in ["sec-purpose", "purpose", "x-purpose", "x-moz"] {
-            if let value = request.headers[name]?.lowercased(),
-                value.contains("prefetch") || value.contains("prerender")
-            {
-                return true
-            }
-        }
-        return false
-    }
-
     /// The question of a `shouldSelect` that asks for confirmation, when the page's URL
     /// carries `?confirm=<tab>` (the answer to a refused tap): asked again on every load
     /// until the visitor confirms or cancels, in the page's language.
@@ -366,37 +346,6 @@ extension TabServerResponder {
             tab.isEnabled, case .askConfirmation(let message) = appHooks.shouldSelect(tab, session.state, false)
         else { return nil }
         return Notice(message: message, confirmTabID: tab.id)
-    }
-
-    /// Refuses a form post that did not come from a page of this session, or, for a
-    /// visitor with no stored session, from a page this deployment made within the idle
-    /// timeout (a signed token: see `FormTokenSigner`).
-    ///
-    /// The token comes in the form's `csrf` field, or for a body of another type (an
-    /// action taking JSON from a script) in the `X-CSRF-Token` header. The bar's own
-    /// routes (`formOnly`) take forms only: another body is a 415.
-    func verifyCSRF(_ request: HTTPRequest, state: RequestState, formOnly: Bool = true) throws(HTTPError) {
-        if formOnly, !request.hasFormBody { throw .unsupportedMediaType(HTTPRequest.formMediaTypes) }
-        if request.headers["sec-fetch-site"]?.lowercased() == "cross-site" {
-            throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
-        }
-        let isValid: Bool
-        if let token = request.formValue("csrf") ?? request.headers["x-csrf-token"],
-            let presented = SessionID(cookieValue: token),
-            let session = state.loaded
-        {
-            isValid =
-                state.isNewSession
-                ? formTokens.isValid(
-                    presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds))
-                : presented.constantTimeEquals(session.csrfToken)
-        } else {
-            isValid = false
-        }
-        guard isValid else {
-            throw HTTPError.forbidden(
-                "This form has expired or did not come from this site, so it was not accepted. Nothing was changed.")
-        }
     }
 
     /// Pages are the visitor's own (no shared cache keeps one) and revalidated on every

@@ -140,7 +140,7 @@ struct PageRenderer: Sendable {
                 language: language, accessory: accessory))
     }
 
-    private func renderTabPage(
+    func renderTabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
         language: Language, accessory: TabAccessory?
     ) -> [UInt8] {
@@ -187,7 +187,7 @@ struct PageRenderer: Sendable {
     /// The back item to More of a tab (or a declared group) that lives in More: it is pushed
     /// onto More's stack, as UIKit's moreNavigationController does, at the widths where it
     /// is in More. Nil where it is in the bar.
-    private func moreBack(_ id: String, session: Session, model: ModelSnapshot, language: Language) -> MustacheValue? {
+    func moreBack(_ id: String, session: Session, model: ModelSnapshot, language: Language) -> MustacheValue? {
         guard let item = model.controller.layout(session.state).items.first(where: { $0.tab.id == id }),
             !item.inCompactBar
         else { return nil }
@@ -219,139 +219,6 @@ struct PageRenderer: Sendable {
         }
         context["groupPage"] = ["items": .array(rows), "listPath": .string(path), "id": .string(group.id)]
         return render("pages/group", .object(context))
-    }
-
-    func morePage(
-        session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer,
-        accessory: TabAccessory? = nil, push: [String: String]? = nil
-    ) -> [UInt8] {
-        var context = common(
-            title: language.text("more"), path: "/more", session: session, model: model, onMorePage: true,
-            notice: notice, language: language)
-        if let push { context["push"] = .object(push.mapValues { .string($0) }) }
-        if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: "/more") }
-        let layout = model.controller.layout(session.state)
-        context["more"] = [
-            "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
-            "listPath": "/more",
-            "editHref": .string(basePath + "/more/edit"),
-            "languageAction": .string(basePath + "/language"),
-            "languages": .array(
-                [
-                    [
-                        "code": "auto", "name": .string(language.text("languageAutomatic")),
-                        "selected": .bool(session.language == nil),
-                    ]
-                ]
-                    + localizer.codes.compactMap { code in
-                        guard let option = localizer.languages[code] else { return nil }
-                        return [
-                            "code": .string(code), "name": .string(option.name),
-                            "selected": .bool(session.language == code),
-                        ]
-                    }),
-        ]
-        return render("pages/more", .object(context))
-    }
-
-    /// The customize sheet (More → Edit tabs). It describes the arrangement at both
-    /// widths, and CSS shows the one the visitor sees: the phone's bar of 4 + More, and
-    /// the regular bar where every tab up to eight fits.
-    func customizePage(session: Session, model: ModelSnapshot, notice: Notice?, message: String?, language: Language)
-        -> [UInt8]
-    {
-        var context = common(
-            title: language.text("editTabs"), path: "/more/edit", session: session, model: model, onMorePage: true,
-            notice: notice, language: language)
-        let controller = model.controller
-        let layout = controller.layout(session.state)
-        let isMovable = { (tab: Tab) in !tab.isFixedInPlace }
-        let customizable = layout.items.filter { isMovable($0.tab) }.map(\.tab.id)
-        let firstMore = layout.compactMoreItems.first { isMovable($0.tab) }
-        let lastBar = layout.compactBarItems.last { isMovable($0.tab) }
-        func title(_ item: TabBarLayout.Item?) -> String {
-            guard let item else { return "" }
-            return language.tabTitles[item.tab.id] ?? item.tab.title
-        }
-        func row(_ entry: TabBarLayout.Item, compact: Bool) -> MustacheValue {
-            let id = entry.tab.id
-            let isCustomizable = isMovable(entry.tab)
-            let name = title(entry)
-            let canToMore = compact && isCustomizable && layout.showsMoreCompact && entry.inCompactBar
-            let canToBar = compact && isCustomizable && !entry.inCompactBar
-            var swap: String? = nil
-            if canToMore, firstMore != nil { swap = language.text("swapHint", ["other": title(firstMore)]) }
-            if canToBar, lastBar != nil { swap = language.text("swapHint", ["other": title(lastBar)]) }
-            return [
-                "id": .string(id), "title": .string(name), "prefix": .string(compact ? "c" : "r"),
-                "upLabel": .string(language.text("moveUp", ["title": name])),
-                "downLabel": .string(language.text("moveDown", ["title": name])),
-                "icon": .string(assets.icons[entry.tab.icon] ?? ""),
-                "position": .int(entry.position), "fixed": .bool(!isCustomizable),
-                "canUp": .bool(isCustomizable && customizable.first != id),
-                "canDown": .bool(isCustomizable && customizable.last != id),
-                "canToMore": .bool(canToMore), "canToBar": .bool(canToBar),
-                "swapHint": swap.map(MustacheValue.string) ?? .null,
-                "canHide": .bool(entry.tab.isHideable),
-                "pinned": .bool(entry.tab.isTrailing && entry.tab.role != .search),
-                "sidebarOnly": .bool(entry.isSidebarOnly),
-            ]
-        }
-        // Hidden tabs, with a Show button each (UIKit's tabs hidden in the customizing sheet).
-        let hidden: [MustacheValue] = controller.hiddenTabIDs(session.state).compactMap { id in
-            guard let tab = controller.model.tab(id: id) else { return nil }
-            let name = language.tabTitles[id] ?? tab.title
-            return [
-                "id": .string(id), "title": .string(name), "icon": .string(assets.icons[tab.icon] ?? ""),
-            ]
-        }
-        // Sidebar-only and pinned tabs are not in either list of the bar: listed apart.
-        let sidebarItems = layout.items.filter { $0.isSidebarOnly && $0.groupID == nil }.map { row($0, compact: false) }
-        // A declared group that allows reordering: its children, moved among themselves
-        // (UITabGroup's allowsReordering) with the same up and down buttons.
-        let groups: [MustacheValue] = controller.model.groups.filter(\.allowsReordering).map { group in
-            let children = layout.items.filter { $0.groupID == group.id }
-            let rows: [MustacheValue] = children.map { entry in
-                guard case .object(var fields) = row(entry, compact: false) else { return .null }
-                fields["prefix"] = "g"
-                fields["fixed"] = false
-                fields["canUp"] = .bool(children.first?.tab.id != entry.tab.id)
-                fields["canDown"] = .bool(children.last?.tab.id != entry.tab.id)
-                fields["canHide"] = false
-                return .object(fields)
-            }
-            return [
-                "id": .string(group.id), "title": .string(group.title(in: language)),
-                "rows": .array(rows),
-            ]
-        }
-        let version = LayoutFingerprint.of(controller.arrangement(session.state))
-        context["customize"] = [
-            "version": .string(version),
-            "compact": [
-                "barItems": .array(layout.compactBarItems.map { row($0, compact: true) }),
-                "moreItems": .array(layout.compactMoreItems.map { row($0, compact: true) }),
-                "hasMore": .bool(layout.showsMoreCompact),
-            ],
-            "regular": [
-                "barItems": .array(layout.regularBarItems.map { row($0, compact: false) }),
-                "moreItems": .array(layout.regularMoreItems.map { row($0, compact: false) }),
-                "hasMore": .bool(layout.showsMoreRegular),
-                "widthNote": layout.showsMoreCompact
-                    ? .string(
-                        language.text(
-                            "widthNote",
-                            ["count": String(TabBarLayout.barCount(forTabCount: layout.count, capacity: 5))]))
-                    : .null,
-            ],
-            "action": .string(basePath + "/more/edit"),
-            "isDefault": .bool(session.state.order == nil && session.state.hiddenChoices.isEmpty),
-            "hidden": .array(hidden), "hasHidden": .bool(!hidden.isEmpty),
-            "sidebarItems": .array(sidebarItems), "hasSidebarItems": .bool(!sidebarItems.isEmpty),
-            "groups": .array(groups),
-        ]
-        if let message { context["message"] = .string(language.translate(message)) }
-        return render("pages/customize", .object(context))
     }
 
     /// The question an action asks before it runs: Confirm posts the same form to the same
@@ -404,7 +271,7 @@ struct PageRenderer: Sendable {
     /// The bottom accessory rendered from its template, with the form values its forms
     /// need (`csrf`, `returnPath`, each action's URL under `actions`); null when its
     /// template is missing (the page shows without it rather than fail).
-    private func accessoryValue(_ accessory: TabAccessory, session: Session, path: String) -> MustacheValue {
+    func accessoryValue(_ accessory: TabAccessory, session: Session, path: String) -> MustacheValue {
         var fields: [String: MustacheValue]
         if case .object(let given) = accessory.context { fields = given } else { fields = ["value": accessory.context] }
         fields["csrf"] = .string(session.csrfToken.text)
@@ -415,191 +282,5 @@ struct PageRenderer: Sendable {
         var buffer = [UInt8]()
         guard library.render("accessories/" + accessory.template, .object(fields), into: &buffer) else { return .null }
         return ["label": .string(accessory.label), "html": .string(String(decoding: buffer, as: UTF8.self))]
-    }
-
-    // MARK: Shared parts
-
-    /// What every page has: head, appearance, and (with a session) the tab bar.
-    private func chrome(title: String, model: ModelSnapshot, language: Language) -> [String: MustacheValue] {
-        [
-            "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
-            "appName": .string(appName), "title": .string(title), "base": .string(basePath),
-            "css": .string(assets.css), "script": .string(assets.script),
-            "barCSS": .string(assets.barCSS), "scrubScript": .string(assets.scrubScript),
-            "liveScript": .string(assets.liveScript), "installScript": .string(assets.installScript),
-            "worker": serviceWorker ? .string(assets.worker) : .null, "workerScope": .string(assets.workerScope),
-            "manifest": .string(assets.manifest + "?lang=" + language.code),
-            "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
-            "themeColor": .string(model.controller.model.appearance.tint),
-            "themeColorDark": .string(model.controller.model.appearance.effectiveDarkTint),
-            "appearance": .string(appearanceStyle(model)), "appearanceClasses": .string(model.appearanceClasses),
-        ]
-    }
-
-    /// The appearance's custom properties, with the background image's URL (which
-    /// needs the base path and the file's content hash) when there is one.
-    private func appearanceStyle(_ model: ModelSnapshot) -> String {
-        guard let image = model.controller.model.appearance.backgroundImage, let url = assets.all[image] else {
-            return model.appearanceCSS
-        }
-        return model.appearanceCSS + ";--tab-background-image:url('\(url)')"
-    }
-
-    private func common(
-        title: String, path: String?, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?,
-        language: Language
-    ) -> [String: MustacheValue] {
-        var context = chrome(title: title, model: model, language: language)
-        context["csrf"] = .string(session.csrfToken.text)
-        // Where a tap on this page happened: a refusal or a question is shown here.
-        if let path {
-            context["returnPath"] = .string(path)
-            if let transition = PageTransitionStyle.css(forPath: path) {
-                context["pageTransition"] = .string(transition)
-            }
-        }
-        context["onMorePage"] = .bool(onMorePage)
-        let state = session.state
-        context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
-            bar(
-                model.controller.layout(state), controller: model.controller, onMorePage: onMorePage,
-                language: language,
-                sidebarToggle: sidebarToggle(state, model: model, language: language),
-                collapsedGroups: state.collapsedGroups)
-        }
-        if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
-            // The visitor's choice of sidebar or bar decides the layout classes.
-            context["appearanceClasses"] = .string(
-                model.controller.model.appearance.cssClasses(sidebarHidden: state.isSidebarHidden))
-        }
-        if let notice {
-            var value: [String: MustacheValue] = ["message": Self.isolating(language.translate(notice.message))]
-            if let id = notice.confirmTabID, let tab = model.controller.model.tab(id: id) {
-                let title = language.tabTitles[tab.id] ?? tab.title
-                value["confirm"] = [
-                    "id": .string(tab.id), "label": .string(language.text("open", ["title": title])),
-                    "cancelHref": .string(basePath + (path ?? "/")),
-                ]
-            }
-            context["notice"] = .object(value)
-        }
-        return context
-    }
-
-    private func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool, language: Language) -> BarKey {
-        BarKey(
-            generation: model.generation, order: state.order, selected: state.selectedTabID,
-            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
-            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices,
-            collapsedGroups: state.collapsedGroups)
-    }
-
-    /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
-    /// the state it asks for and its label.
-    private func sidebarToggle(_ state: TabBarState, model: ModelSnapshot, language: Language) -> MustacheValue {
-        guard model.controller.model.appearance.allowsSidebarToggle else { return .null }
-        let shown = model.controller.showsSidebar(state)
-        return [
-            "action": .string(basePath + "/sidebar"), "value": .string(shown ? "hide" : "show"),
-            "label": .string(language.text(shown ? "hideSidebar" : "showSidebar")), "shown": .bool(shown),
-        ]
-    }
-
-    private func bar(
-        _ layout: TabBarLayout, controller: TabBarController, onMorePage: Bool, language: Language,
-        sidebarToggle: MustacheValue, collapsedGroups: [String] = []
-    ) -> MustacheValue {
-        let positions = BarPositions(layout)
-        func label(_ position: (Int, Int)?) -> MustacheValue {
-            guard let (position, count) = position else { return .null }
-            return .string(language.text("tabPosition", ["position": String(position), "count": String(count)]))
-        }
-        func barItem(_ offset: Int, _ entry: TabBarLayout.Item) -> MustacheValue {
-            var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
-            guard case .object(var fields) = value else { return value }
-            // What a screen reader says: the place among the items on screen at each width.
-            fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
-            fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
-            if entry.isGroup { fields["isGroup"] = true }
-            // The first tab of a group carries the group's heading (sidebar layout).
-            if let group = entry.tab.group {
-                let collapsed = collapsedGroups.contains(group)
-                if offset == 0 || layout.items[offset - 1].tab.group != group {
-                    // A declared group's heading is its title.
-                    let heading =
-                        controller.model.group(id: group)?.title(in: language) ?? language.messages[group] ?? group
-                    // A button of the bar's form: it posts the form's token and return path.
-                    fields["group"] = [
-                        "title": .string(heading),
-                        "name": .string(group),
-                        "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
-                        "id": .string("group-" + String(offset)),
-                    ]
-                }
-                if collapsed { fields["inCollapsedGroup"] = true }
-            }
-            value = .object(fields)
-            return value
-        }
-        let indexed = Array(layout.items.enumerated())
-        // Pinned tabs and the search tab come after More, in the markup as on screen, so
-        // reading order is the screen's.
-        let trailing = indexed.filter { $0.element.tab.isTrailing }
-        return [
-            "items": .array(indexed.filter { !$0.element.tab.isTrailing }.map { barItem($0.offset, $0.element) }),
-            "searchItem": trailing.isEmpty ? .null : .array(trailing.map { barItem($0.offset, $0.element) }),
-            "moreCompact": .bool(layout.showsMoreCompact),
-            "moreRegular": .bool(layout.showsMoreRegular),
-            "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
-            "moreSelectedRegular": .bool(onMorePage || layout.isMoreSelectedRegular),
-            "moreCompactPositionLabel": label(positions.moreCompact),
-            "moreRegularPositionLabel": label(positions.moreRegular),
-            "moreHref": .string(basePath + "/more"),
-            "moreAction": .string(basePath + "/more/open"),
-            "action": .string(basePath + "/select"),
-            "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
-            "sidebarToggle": sidebarToggle,
-        ]
-    }
-
-    private func item(item: TabBarLayout.Item, count: Int, onMorePage: Bool = false, language: Language)
-        -> MustacheValue
-    {
-        var value: [String: MustacheValue] = [
-            "id": .string(item.tab.id), "title": .string(language.tabTitles[item.tab.id] ?? item.tab.title),
-            "search": .bool(item.tab.role == .search),
-            "positionLabel": .string(
-                language.text("tabPosition", ["position": String(item.position), "count": String(count)])),
-            "icon": .string(assets.icons[item.icon] ?? ""),
-            "selected": .bool(item.isSelected && !onMorePage), "disabled": .bool(!item.tab.isEnabled),
-            "position": .int(item.position), "count": .int(count),
-            "compactMore": .bool(!item.inCompactBar), "regularMore": .bool(!item.inRegularBar),
-            "sidebarOnly": .bool(item.isSidebarOnly),
-            "pinned": .bool(item.tab.preferredPlacement == .pinned),
-        ]
-        if let badge = item.badge {
-            let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
-            var badgeValue: [String: MustacheValue] = [
-                "text": .string(language.messages[badge.displayText] ?? badge.displayText),
-                "label": .string(language.messages[label] ?? label),
-            ]
-            if case .dot = badge.value { badgeValue["dot"] = true }
-            // The exact number, for the app badge (the sum of the counts: install.js).
-            if case .count(let count) = badge.value { badgeValue["exactCount"] = .string(String(count)) }
-            // Longer than two letters: wider than the room beside the icon on a phone.
-            if case .text = badge.value, (language.messages[badge.displayText] ?? badge.displayText).count > 2 {
-                badgeValue["wide"] = true
-            }
-            if let color = badge.color { badgeValue["color"] = .string(color) }
-            value["badge"] = .object(badgeValue)
-        }
-        return .object(value)
-    }
-
-    /// A text made of parts, where the parts marked `isolated` (names of tabs, text
-    /// from elsewhere) are rendered in `<bdi>`, so punctuation and direction of the
-    /// surrounding sentence stay right in a right-to-left page.
-    static func isolating(_ text: String) -> MustacheValue {
-        .array(IsolatedText.parts(of: text).map { ["text": .string($0.text), "isolated": .bool($0.isolated)] })
     }
 }
