@@ -10,13 +10,13 @@ struct BarStylePageTests {
         for app in [try makeApp(), try makeApp(appearance: ["barStyle": "classic"])] {
             let page = await TestClient(app.responder).get("/tabs/music")
             #expect(page.status == 200)
-            #expect(!page.body.contains("bar-floating"))
+            #expect(!page.bodyClasses.contains("bar-floating"))
         }
         let client = TestClient(try makeApp(appearance: ["barStyle": "floating"]).responder)
         for path in ["/tabs/music", "/tabs/music/albums/1", "/more"] {
             let page = await client.get(path)
             #expect(page.status == 200)
-            #expect(page.body.contains(" bar-floating\""), "\(path) names the floating style")
+            #expect(page.bodyClasses.contains("bar-floating"), "\(path) names the floating style")
         }
     }
 

@@ -29,8 +29,9 @@ struct GroupTabRouteTests {
     func selectAndStack() async throws {
         let client = TestClient(try app().0.responder)
         let first = await client.get("/tabs/featured")
-        #expect(first.body.contains("Video, tab 3 of 5"), "one item among 4 + More")
-        #expect(first.body.contains("class=\"tab-item is-group\""))
+        let groupItem = try #require(try first.document.first("nav.tab-bar li.tab-item.is-group"))
+        #expect(try groupItem.first(".tab-position-compact")?.text == "Video, tab 3 of 5", "one item among 4 + More")
+        #expect(try groupItem.first("button[name=tab]")?.attribute("value") == "video")
         let token = try #require(first.csrfToken)
         let open = await client.post(
             "/select", form: [("csrf", token), ("tab", "video"), ("return", "/tabs/featured")])
@@ -38,19 +39,16 @@ struct GroupTabRouteTests {
         #expect(open.location == "/tabs/video")
         let list = await client.get("/tabs/video")
         #expect(list.status == 200)
-        #expect(list.body.contains("<h1 class=\"app-title\" tabindex=\"-1\">Video</h1>"))
-        #expect(list.body.contains("name=\"tab\" value=\"tv\" class=\"row\""))
-        #expect(list.body.contains("name=\"return\" value=\"/tabs/video\""))
-        #expect(
-            list.body.contains("name=\"tab\" value=\"video\" class=\"tab is-selected\" aria-current=\"page\""))
+        #expect(try list.document.first("h1.app-title")?.text == "Video")
+        #expect(try list.document.select("main button.row[name=tab]").map { $0.attribute("value") }.contains("tv"))
+        #expect(try list.document.first("main input[name=return]")?.attribute("value") == "/tabs/video")
+        #expect(list.currentTabID == "video")
         let session = try #require(list.csrfToken)
         let row = await client.post("/select", form: [("csrf", session), ("tab", "tv"), ("return", "/tabs/video")])
         #expect(row.location == "/tabs/tv")
         let child = await client.get("/tabs/tv")
-        #expect(child.body.contains("<a class=\"back-link back-to-group\" href=\"/tabs/video\""))
-        #expect(
-            child.body.contains("name=\"tab\" value=\"video\" class=\"tab is-selected\" aria-current=\"page\""),
-            "the group's item is the selected one while its child shows")
+        #expect(try child.document.first("header a.back-link.back-to-group")?.attribute("href") == "/tabs/video")
+        #expect(child.currentTabID == "video", "the group's item is the selected one while its child shows")
         // Another tab, then the group again: the child where it was left.
         await #expect(client.post("/select", form: [("csrf", session), ("tab", "music")]).location == "/tabs/music")
         await #expect(client.get("/").location == "/tabs/music")
@@ -75,8 +73,8 @@ struct GroupTabRouteTests {
         let client = TestClient(app.responder)
         _ = await client.get("/tabs/featured")
         let edit = await client.get("/more/edit")
-        #expect(edit.body.contains("id=\"g-up-tv\""))
-        #expect(edit.body.contains("id=\"group-heading-video\""))
+        #expect(try edit.document.first("#g-up-tv") != nil)
+        #expect(try edit.document.first("#group-heading-video") != nil)
         let token = try #require(edit.csrfToken)
         let version = try #require(edit.attribute(named: "value", inTagContaining: "name=\"version\""))
         let moved = await client.post(
@@ -84,10 +82,11 @@ struct GroupTabRouteTests {
             form: [("csrf", token), ("version", version), ("tab", "tv"), ("action", "up"), ("view", "g")])
         #expect(moved.status == 303)
         #expect(moved.location == "/more/edit#g-down-tv")
-        let list = await client.get("/tabs/video").body
-        let tvRow = try #require(list.range(of: "value=\"tv\" class=\"row\""))
-        let moviesRow = try #require(list.range(of: "value=\"movies\" class=\"row\""))
-        #expect(tvRow.lowerBound < moviesRow.lowerBound, "the list follows the visitor's order")
+        let listed = try await client.get("/tabs/video").document.select("main button.row[name=tab]")
+        let listOrder = listed.compactMap { $0.attribute("value") }
+        #expect(
+            try #require(listOrder.firstIndex(of: "tv")) < #require(listOrder.firstIndex(of: "movies")),
+            "the list follows the visitor's order")
         let session = try await #require(client.get("/more/edit").csrfToken)
         let stale = await client.post(
             "/more/edit", form: [("csrf", session), ("version", version), ("tab", "tv"), ("action", "down")])
@@ -106,11 +105,10 @@ struct GroupTabRouteTests {
         // A model whose group no longer allows reordering: back to the model's order.
         TestFixtures.write(Self.tabs.replacingOccurrences(of: #", "allowsReordering": true"#, with: ""), to: path)
         #expect(app.reloadTabs() == nil)
-        let after = await client.get("/tabs/video").body
-        let tv = try #require(after.range(of: "value=\"tv\" class=\"row\""))
-        let movies = try #require(after.range(of: "value=\"movies\" class=\"row\""))
-        #expect(movies.lowerBound < tv.lowerBound)
-        await #expect(!client.get("/more/edit").body.contains("id=\"g-up-tv\""))
+        let rows = try await client.get("/tabs/video").document.select("main button.row[name=tab]")
+        let order = rows.compactMap { $0.attribute("value") }
+        #expect(try #require(order.firstIndex(of: "movies")) < #require(order.firstIndex(of: "tv")))
+        #expect(try await client.get("/more/edit").document.first("#g-up-tv") == nil)
     }
 
     @Test("a bad group in tabs.json stops the start with a message naming it")
@@ -159,12 +157,12 @@ struct GroupInMoreRouteTests {
         let client = TestClient(try makeApp { $0.tabsFile = path }.responder)
         _ = await client.get("/tabs/featured")
         let more = await client.get("/more")
-        #expect(more.body.contains("name=\"tab\" value=\"video\" class=\"row\""))
+        #expect(try more.document.first("main button.row[name=tab][value=video]") != nil)
         let token = try #require(more.csrfToken)
         let open = await client.post("/select", form: [("csrf", token), ("tab", "video"), ("return", "/more")])
         #expect(open.location == "/tabs/video")
         let page = await client.get("/tabs/video")
-        #expect(page.body.contains("class=\"back-link back-to-more only-compact\" href=\"/more\""))
-        #expect(page.body.contains("value=\"movies\" class=\"row\""))
+        #expect(try page.document.first("header a.back-link.back-to-more.only-compact")?.attribute("href") == "/more")
+        #expect(try page.document.first("main button.row[name=tab][value=movies]") != nil)
     }
 }

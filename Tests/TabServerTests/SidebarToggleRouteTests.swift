@@ -11,31 +11,36 @@ struct SidebarToggleRouteTests {
 
     /// The value of the toggle's button (`hide` or `show`), nil when there is none.
     static func toggleValue(_ page: TestResponse) -> String? {
-        page.attribute(named: "value", inTagContaining: "name=\"sidebar\"")
+        (try? page.document.first("form.sidebar-toggle button[name=sidebar]"))??.attribute("value")
+    }
+
+    /// The layout the page's body asks for at 1024 px and wider: `regular-sidebar` or
+    /// `regular-top-bar`, nil when it names neither.
+    static func regularLayout(_ page: TestResponse) -> String? {
+        page.bodyClasses.first { $0 == "regular-sidebar" || $0 == "regular-top-bar" }
     }
 
     @Test("a sidebar model offers the toggle; hiding it is a 303 back, kept in the session, and shows the top bar")
     func hideAndShow() async throws {
         let client = TestClient(try Self.sidebarApp().responder)
         let page = await client.get("/tabs/movies")
-        #expect(page.body.contains("regular-sidebar"))
+        #expect(Self.regularLayout(page) == "regular-sidebar")
         #expect(Self.toggleValue(page) == "hide")
-        #expect(page.body.contains("action=\"/sidebar\""))
+        #expect(try page.document.first("form.sidebar-toggle")?.attribute("action") == "/sidebar")
         let token = try #require(page.csrfToken)
         let hidden = await client.post(
             "/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/movies")])
         #expect(hidden.status == 303)
         #expect(hidden.location == "/tabs/movies")
         let after = await client.get("/tabs/music")
-        #expect(after.body.contains("regular-top-bar"))
-        #expect(!after.body.contains("regular-sidebar"))
+        #expect(Self.regularLayout(after) == "regular-top-bar")
         #expect(Self.toggleValue(after) == "show")
-        #expect(after.body.contains("aria-label=\"Show sidebar\""))
+        #expect(try after.document.first("#sidebar-toggle")?.attribute("aria-label") == "Show sidebar")
         // More and Edit follow the choice too.
-        await #expect(client.get("/more").body.contains("regular-top-bar"))
+        await #expect(Self.regularLayout(client.get("/more")) == "regular-top-bar")
         let shown = await client.post("/sidebar", form: [("csrf", token), ("sidebar", "show"), ("return", "/more")])
         #expect(shown.location == "/more")
-        await #expect(client.get("/tabs/music").body.contains("regular-sidebar"))
+        await #expect(Self.regularLayout(client.get("/tabs/music")) == "regular-sidebar")
     }
 
     @Test("the script's post gets the page itself in one round trip")
@@ -47,7 +52,7 @@ struct SidebarToggleRouteTests {
             headers: [("TabServer-Answer", "page")])
         #expect(answer.status == 200)
         #expect(answer.headers["tabserver-location"] == "/tabs/tv")
-        #expect(answer.body.contains("regular-top-bar"))
+        #expect(Self.regularLayout(answer) == "regular-top-bar")
     }
 
     @Test("bad input changes nothing: an unknown value is a 400 naming the field, no CSRF a 403, a stale post a 409")
@@ -56,20 +61,21 @@ struct SidebarToggleRouteTests {
         let token = try await #require(client.get("/tabs/music").csrfToken)
         let unknown = await client.post("/sidebar", form: [("csrf", token), ("sidebar", "sideways")])
         #expect(unknown.status == 400)
-        #expect(unknown.body.contains("sideways") && unknown.body.contains("sidebar"))
+        let message = unknown.mainText
+        #expect(message.contains("sideways") && message.contains("sidebar"))
         await #expect(client.post("/sidebar", form: [("csrf", token)]).status == 400)
         let forged = await client.post("/sidebar", form: [("csrf", "nope"), ("sidebar", "hide")])
         #expect(forged.status == 403)
         await #expect(client.post("/sidebar", form: [("sidebar", "hide")]).status == 403)
-        await #expect(client.get("/tabs/music").body.contains("regular-sidebar"), "still the sidebar")
+        await #expect(Self.regularLayout(client.get("/tabs/music")) == "regular-sidebar", "still the sidebar")
         // Two windows: one hides the sidebar, the other (still showing it) asks the same.
         await #expect(client.post("/sidebar", form: [("csrf", token), ("sidebar", "hide")]).status == 303)
         let stale = await client.post(
             "/sidebar", form: [("csrf", token), ("sidebar", "hide"), ("return", "/tabs/music")])
         #expect(stale.status == 409)
-        #expect(stale.body.contains("already hidden"))
+        #expect(stale.mainText.contains("already hidden"))
         #expect(Self.toggleValue(stale) == "show", "the answer's bar shows the state as it is")
-        await #expect(client.get("/tabs/music").body.contains("regular-top-bar"))
+        await #expect(Self.regularLayout(client.get("/tabs/music")) == "regular-top-bar")
     }
 
     @Test("a model without the toggle shows none and refuses the post; sidebarToggle offers it with any layout")
@@ -84,7 +90,7 @@ struct SidebarToggleRouteTests {
         #expect(Self.toggleValue(bar) == "show")
         let bottomToken = try #require(bar.csrfToken)
         await #expect(bottom.post("/sidebar", form: [("csrf", bottomToken), ("sidebar", "show")]).status == 303)
-        await #expect(bottom.get("/tabs/music").body.contains("regular-sidebar"))
+        await #expect(Self.regularLayout(bottom.get("/tabs/music")) == "regular-sidebar")
     }
 
     @Test("Edit's reset restores the tab arrangement, not the layout choice; a first-time visitor's choice is kept")
@@ -97,6 +103,6 @@ struct SidebarToggleRouteTests {
         let version = try #require(edit.attribute(named: "value", inTagContaining: "name=\"version\""))
         let reset = await client.post("/more/edit", form: [("csrf", token), ("action", "reset"), ("version", version)])
         #expect(reset.status == 303)
-        await #expect(client.get("/tabs/music").body.contains("regular-top-bar"))
+        await #expect(Self.regularLayout(client.get("/tabs/music")) == "regular-top-bar")
     }
 }

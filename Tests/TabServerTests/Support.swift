@@ -96,6 +96,15 @@ extension TestResponse {
         }
     }
 
+    /// The classes of the page's `body` (the appearance's and the layout's).
+    var bodyClasses: [String] { elements("body").first?.classes ?? [] }
+
+    /// The page's language: the `lang` of its `html` element.
+    var language: String? { elements("html").first?.attribute("lang") }
+
+    /// The text of the page's `main`: an error page's message, a notice, the content.
+    var mainText: String { elements("main").first?.text ?? "" }
+
     /// The tab ids of the bar's buttons, in order.
     var barTabIDs: [String] {
         elements("nav.tab-bar button[name=tab]").compactMap { $0.attribute("value") }
