@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -125,9 +126,16 @@ class Browser:
             # No DevTools protocol: WebDriver deletes the cookies of the page's site, and
             # cookies ignore ports, so one page of the server's clears those of every
             # server on 127.0.0.1. WebKit browsers start light and stay light.
+            # A request the last test's page had in flight (a prefetch, a post) may still
+            # bring its cookie back just after the deletion: delete until none is left.
+            self.driver.get("about:blank")
             self.driver.get(self.url("/healthz"))
-            self.driver.delete_all_cookies()
-            assert self.driver.get_cookies() == []
+            for _ in range(20):
+                self.driver.delete_all_cookies()
+                if self.driver.get_cookies() == []:
+                    break
+                time.sleep(0.1)
+            assert self.driver.get_cookies() == [], "the last test's cookies could not be deleted"
             self.driver.get("about:blank")
             return
         self.driver.get("about:blank")
