@@ -39,8 +39,7 @@
   }
   addEventListener("pagehide", rememberScroll);
 
-  // Where each tab was last seen in this window (what a tap on its item will show, as
-  // far as this window knows; the server's answer has the last word).
+  // Where each tab was last seen in this window (the server's answer has the last word).
   const placesKey = "tabserver:places";
   const places = (() => {
     try { return new Map(Object.entries(JSON.parse(sessionStorage.getItem(placesKey) || "{}"))); } catch { return new Map(); }
@@ -196,8 +195,7 @@
     HTMLFormElement.prototype.submit.call(form);
   }
 
-  // Says something through the page's live region (it stays in the document, so screen
-  // readers notice the change; a role="status" arriving with new content is not read).
+  // Says something through the page's live region (a new role="status" is not read).
   function announce(text) {
     const live = document.querySelector(".announcer");
     if (!live || !text) return;
@@ -265,10 +263,12 @@
   // submission, tens of milliseconds later on a slow phone, takes this selection up.
   let press = null;
   let early = null;
+  let swallowUntil = 0;
   document.addEventListener("pointerdown", (event) => {
     const item = pressable(event.target);
     if (item) item.classList.add("is-pressed");
     press = item && event.isPrimary && event.button === 0 ? { item, x: event.clientX, y: event.clientY } : null;
+    swallowUntil = 0; // a new gesture: the last one's mouse events have come
   }, { passive: true });
   document.addEventListener("pointerup", (event) => {
     const item = press && press.item;
@@ -279,9 +279,24 @@
     if (early) early.putBack();
     const chosen = { item, putBack: showSelected(item) };
     early = chosen;
+    if (event.pointerType === "touch" && item.name === "tab" && preparedPage(placeOf(item.value))) {
+      // Its page is here: sent as the finger lifts. The mouse events a touch makes
+      // after it (mousedown, click) land on the new page: not a tap, and no focus.
+      swallowUntil = performance.now() + 800;
+      item.form.requestSubmit(item);
+      return;
+    }
     // No submission came: as it was.
     setTimeout(() => { if (early === chosen) { early = null; chosen.putBack(); } }, 1000);
   }, { passive: true, capture: true });
+  for (const type of ["mousedown", "mouseup", "click"]) {
+    document.addEventListener(type, (event) => {
+      if (performance.now() >= swallowUntil) return;
+      if (type === "click") swallowUntil = 0;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }, true);
+  }
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
     document.addEventListener(type, () => {
       for (const el of document.querySelectorAll("nav.tab-bar .is-pressed")) el.classList.remove("is-pressed");
@@ -322,8 +337,7 @@
       if (oldBar && parts.bar) oldBar.replaceWith(parts.bar);
       else if (oldBar) oldBar.remove();
       else if (parts.bar) document.body.append(parts.bar);
-      // The strip above the bar (the content's accessory) comes and goes the same way,
-      // just before the bar.
+      // So does the strip above the bar (the accessory), just before it.
       const oldAccessory = document.querySelector("aside.tab-accessory");
       if (oldAccessory) oldAccessory.remove();
       if (parts.accessory) document.body.insertBefore(parts.accessory, document.querySelector("nav.tab-bar"));
@@ -365,8 +379,7 @@
       updateShortcuts();
       schedulePrefetch();
     };
-    // A push or a pop slides (the chrome stays put); a tab switch shows its page in this
-    // frame, as UIKit swaps tabs: no transition to wait for.
+    // A push or a pop slides (the chrome stays); a tab switch swaps in this frame, as UIKit.
     if (type) document.documentElement.dataset.lastTransition = type;
     if ((type === "push" || type === "pop") && document.startViewTransition && !reducedMotion()) {
       try {
@@ -600,9 +613,8 @@
   recordStack(shown, "replace");
   schedulePrefetch();
 
-  // Drag-and-drop on the Edit page: dropping a movable row on another puts it in that
-  // row's place (fixed tabs keep theirs) and posts the whole order. The ↑/↓ buttons
-  // stay for keyboards and visitors without this script.
+  // Edit's drag-and-drop: a movable row dropped on another takes its place (fixed tabs
+  // keep theirs) and the whole order is posted. ↑/↓ stay for keyboards.
   function addDragHandles() {
     for (const row of document.querySelectorAll("li.customize-row")) {
       if (!row.querySelector("form.row-actions") || row.querySelector(".drag-handle")) continue;
@@ -716,8 +728,7 @@
   const scrollDriven = CSS.supports("animation-timeline: scroll()");
   function updateScrollEdge() {
     if (scrollDriven) return;
-    // The large title has scrolled under the header: the inline title shows (CSS does
-    // this itself where scroll-driven animations exist).
+    // The large title scrolled under the header: the inline title shows.
     document.documentElement.classList.toggle("title-collapsed", scrollY > 40);
     const atEdge = Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1;
     document.documentElement.classList.toggle("at-scroll-edge", atEdge);
@@ -726,10 +737,9 @@
   addEventListener("resize", updateScrollEdge, { passive: true });
   updateScrollEdge();
 
-  // minimizeBehavior (iOS 26's tabBarMinimizeBehavior): the bar takes its compact form
-  // while the page scrolls one way (down, or up for "onScrollUp") and comes back when it
-  // scrolls the other way, near the top and at the end. CSS alone follows the position;
-  // this adds the direction (html.js-minimize hands --bar-minimized to these classes).
+  // minimizeBehavior (iOS 26): the bar is compact while the page scrolls one way (down,
+  // or up for "onScrollUp"), whole when it scrolls back, near the top and at the end.
+  // CSS follows the position; this adds the direction (html.js-minimize).
   // Only classes change: focus and the page's padding stay as they are.
   const minimizeAfter = 48; // px from the top before the bar may minimize
   const endRoom = 24; // px from the end where it is whole again
