@@ -208,6 +208,13 @@ def test_without_the_script_a_tab_switch_swaps_and_mores_rows_push(browsers):
         exits = _exits(browser, "/tabs/movies")
         assert exits is not None, "no transition ran"
         assert [a for a in exits if "tabserver-exit" in a] == [], exits
+        # More in the bar, and a bar item on More's list, are tab switches too.
+        browser.tap_more()
+        exits = _exits(browser, "/more")
+        assert exits is not None and [a for a in exits if "tabserver-exit" in a] == [], exits
+        browser.tap_tab("music")  # where Music was left
+        exits = _exits(browser, "/tabs/music/albums/1")
+        assert exits is not None and [a for a in exits if "tabserver-exit" in a] == [], exits
         browser.get("/more")
         browser.tap(browser.driver.find_element(By.CSS_SELECTOR, "main button.row[name=tab]"))
         browser.wait(lambda: browser.path().startswith("/tabs/"), "the row did not open its tab")
@@ -218,4 +225,22 @@ def test_without_the_script_a_tab_switch_swaps_and_mores_rows_push(browsers):
         exits = _exits(browser, "/more")
         assert exits == [f"::view-transition-old(page-tab-{opened.split('/')[2]}-2) tabserver-exit-to-trailing"]
     finally:
+        browser.driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": 1})
+
+
+def test_without_the_script_nothing_moves_under_reduced_motion(browsers):
+    browser = browsers.open("phone", js=False)
+    _slowed(browser)
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "media": "", "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        browser.get("/tabs/music")
+        browser.tap_css('main a[href="/tabs/music/albums/1"]')
+        assert _exits(browser, "/tabs/music/albums/1") is None, "a transition ran under reduced motion"
+        browser.get("/more")
+        browser.tap(browser.driver.find_element(By.CSS_SELECTOR, "main button.row[name=tab]"))
+        browser.wait(lambda: browser.path().startswith("/tabs/"), "the row did not open its tab")
+        assert _exits(browser, browser.path()) is None, "a transition ran under reduced motion"
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
         browser.driver.execute_cdp_cmd("Animation.setPlaybackRate", {"playbackRate": 1})

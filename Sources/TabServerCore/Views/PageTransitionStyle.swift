@@ -14,7 +14,9 @@
 ///   slides out to the leading edge over the new one;
 /// - up in the same tab, or from a tab to More's list, is a pop: it slides out to the
 ///   trailing edge;
-/// - anything else (a tab switch) swaps without sliding (`app.css`).
+/// - anything else (a tab switch) swaps without sliding (`app.css`). A page left by a bar
+///   item (focus in the bar as the browser leaves it) is named `page-switch` by app.css,
+///   which no rule slides: a bar item on More's list, or More in the bar, is a switch.
 ///
 /// The rules are the page's own, whatever the visitor did before, so a page Back brings
 /// out of the back/forward cache moves the right way too. With the script every page's
