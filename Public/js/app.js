@@ -280,10 +280,13 @@
     const chosen = { item, putBack: showSelected(item) };
     early = chosen;
     if (event.pointerType === "touch" && item.name === "tab" && preparedPage(placeOf(item.value))) {
-      // Its page is here: sent as the finger lifts. The mouse events a touch makes
-      // after it (mousedown, click) land on the new page: not a tap, and no focus.
+      // Its page is here: sent once the selection is painted. The mouse events a touch
+      // makes after it (mousedown, click) are not a tap, and take no focus.
       swallowUntil = performance.now() + 800;
-      item.form.requestSubmit(item);
+      requestAnimationFrame(() => setTimeout(() => {
+        if (early !== chosen) return;
+        if (item.isConnected) item.form.requestSubmit(item); else { early = null; chosen.putBack(); }
+      }));
       return;
     }
     // No submission came: as it was.
