@@ -308,7 +308,7 @@
 
   // Shows a page from the server's HTML (or that HTML parsed). `how`: "push" (a page
   // inside the tab), "replace" (another tab, or the same address: no new entry).
-  function show(text, url, how, { submitter = null, keyboard = false, quiet = false, kept = false } = {}) {
+  function show(text, url, how, { submitter = null, keyboard = false, quiet = false, fromMemory = false } = {}) {
     const doc = typeof text === "string" ? new DOMParser().parseFromString(text, "text/html") : text;
     const main = doc.querySelector("main");
     const header = doc.querySelector(".app-header");
@@ -317,18 +317,18 @@
       url: withoutHash(url), main, bar: doc.querySelector("nav.tab-bar"), accessory: doc.querySelector("aside.tab-accessory"),
       header, bodyClass: doc.body.className,
       title: doc.title, scroll: null,
-    }, how, { submitter, keyboard, quiet, kept, fullUrl: url });
+    }, how, { submitter, keyboard, quiet, fromMemory, fullUrl: url });
     return true;
   }
 
   // Puts a page's parts on screen and records it in history (`how`: "push", "replace",
   // or "none" for Back and Forward, whose entry is already there).
-  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null, back = false, kept = false } = {}) {
+  function swapIn(parts, how, { submitter = null, keyboard = false, quiet = false, fullUrl = parts.url, key = null, back = false, fromMemory = false } = {}) {
     const samePage = parts.url === shown;
     const type = transitionType(shown, parts.url, how, back, !!submitter && !!submitter.closest("nav.tab-bar"));
     // A page from memory was rendered before the page on screen: its forms take the
     // newest token (the session may have been made since).
-    const token = kept && document.querySelector('input[name="csrf"]');
+    const token = fromMemory && document.querySelector('input[name="csrf"]');
     const freshToken = token && token.value;
     const anchorTop = submitter && samePage && submitter.isConnected ? submitter.getBoundingClientRect().top : null;
     if (!samePage) rememberScroll();
@@ -472,7 +472,7 @@
       const url = placeOf(submitter.value);
       const page = preparedPage(url);
       const main = page && page.allowed && mainOf(page.text);
-      if (main && show(page.doc || page.text, url, "replace", { submitter, keyboard, kept: true })) {
+      if (main && show(page.doc || page.text, url, "replace", { submitter, keyboard, fromMemory: true })) {
         painted = { url: withoutHash(url), main };
         prepared.delete(withoutHash(url));
       }
@@ -583,7 +583,7 @@
     const index = (event.state && event.state.tabserverIndex) || 0;
     const back = index < entryIndex;
     entryIndex = index;
-    swapIn(kept, "none", { key, back, kept: true });
+    swapIn(kept, "none", { key, back, fromMemory: true });
     revisit(location.href);
   });
   async function revisit(url) {
