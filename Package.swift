@@ -129,7 +129,7 @@ let package = Package(
             name: "TabServer",
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
-                "TabServerTabBar", "TabServerWeb", "TabServerWebPush",
+                "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerWebPush",
             ]),
 
         // The demo store: one app built on the library, as any other package would.
@@ -180,8 +180,7 @@ let package = Package(
             dependencies: [
                 "TabServerSessions", "TabServerSQLiteSessions", "TabServerRedisSessions", "TabServerCrypto",
                 "TabServerTabBar", "TabServerTesting", "TabServerTestSupport", "TabServerRedis", "TabServerSQLite",
-                "SQLitePowerLoss",
-                "TabServerThreads",
+                "SQLitePowerLoss", "TabServerThreads", "TabServerHTTP", "TabServerRedisConfiguration",
             ]),
         .testTarget(
             name: "TabServerTests",

@@ -9,6 +9,7 @@
 @_exported import TabServerHTTP
 @_exported import TabServerMustache
 @_exported import TabServerProcess
+@_exported import TabServerSessions
 @_exported import TabServerTabBar
 @_exported import TabServerWeb
 @_exported import TabServerWebPush

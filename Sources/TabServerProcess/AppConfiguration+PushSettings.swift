@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
+import TabServerHTTP
 
 extension AppConfiguration {
     /// The Web Push settings (part of `settings`).

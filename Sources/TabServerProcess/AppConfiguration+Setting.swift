@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
+import TabServerHTTP
 
 extension AppConfiguration {
     /// One row of the settings list: its flag, environment variable, default and meaning.

@@ -128,7 +128,7 @@ public final class SQLiteSessionStore: SessionStore {
     public var undecodableSessions: Int { health.undecodable.total }
     /// The most rows kept unless told otherwise: about 1 GB on disk at roughly 330 bytes
     /// a row (a session of about 260 bytes, its key and two index entries).
-    public static let defaultMaxSessions = 3_000_000
+    public static let defaultMaxSessions = SessionStoreConfiguration.defaultSQLiteMaxSessions
     /// How stale `last_seen` in the file may get before a read refreshes it.
     static let touchInterval: Int64 = 60
 

@@ -5,6 +5,7 @@ import TabServerCore
 import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
+import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing

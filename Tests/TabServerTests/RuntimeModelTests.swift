@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
 import TabServerDemo
+import TabServerHTTP
 import TabServerTabBar
 import TabServerTesting
 import Testing

@@ -5,6 +5,7 @@ import Synchronization
 import TabServer
 import TabServerCore
 import TabServerHTTP
+import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing

@@ -5,6 +5,7 @@ import TabServer
 import TabServerCore
 import TabServerDemo
 import TabServerHTTP
+import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing

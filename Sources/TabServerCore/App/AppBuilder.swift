@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerMustache
-import TabServerRedisConfiguration
 import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTabBar
@@ -62,7 +61,7 @@ enum AppBuilder {
         if let sessionStore = setup.sessionStore {
             baseStore = sessionStore
         } else {
-            let (store, relay) = try makeSessionStore(configuration, redis: setup.redis, log: log)
+            let (store, relay) = try makeSessionStore(configuration, stores: setup.stores, log: log)
             baseStore = store
             if let relay {
                 // Instances sharing sessions share live events too.
@@ -135,11 +134,12 @@ public func buildApplication(
     return app
 }
 
-/// Opens the configured store. The stores count lifetimes in whole seconds; values a
-/// hand-built configuration could get wrong are refused here rather than trapping inside.
-/// `log` hears once when the store starts failing and once when it works again.
-func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStoreOpener?, log: LogSink)
-    throws(StartupError) -> (any SessionStore, (any EventRelay)?)
+/// Opens the configured store through the app's registry. The stores count lifetimes
+/// in whole seconds; values a hand-built configuration could get wrong are refused here
+/// rather than trapping inside. `log` hears once when the store starts failing and once
+/// when it works again.
+func makeSessionStore(_ configuration: AppConfiguration, stores: SessionStoreRegistry, log: LogSink)
+    throws(StartupError) -> SessionStoreRegistry.Opened
 {
     let healthLog: StoreHealth.Log = { message, isFailure in log.write(message, level: isFailure ? .error : .info) }
     let idle = configuration.sessionIdleTimeout.components.seconds
@@ -148,37 +148,12 @@ func makeSessionStore(_ configuration: AppConfiguration, redis opener: RedisStor
         throw StartupError(
             .configuration, "session lifetimes must be at least one second (idle \(idle) s, absolute \(absolute) s)")
     }
-    let lifetime = SessionLifetime(idle: idle, absolute: absolute)
-    switch configuration.sessions {
-    case .memory(let capacity):
-        guard capacity >= 1 else {
-            throw StartupError(.sessions, "the memory session store needs a capacity of at least 1")
-        }
-        return (MemorySessionStore(capacity: capacity, lifetime: lifetime), nil)
-    case .sqlite(let path, let maxSessions):
-        guard maxSessions >= 1 else {
-            throw StartupError(.sessions, "the SQLite session store needs room for at least 1 session")
-        }
-        do {
-            return (
-                try SQLiteSessionStore(path: path, lifetime: lifetime, maxSessions: maxSessions, log: healthLog), nil
-            )
-        } catch {
-            throw StartupError(.sessions, "session store \(configuration.sessions): \(error)", underlying: error)
-        }
-    case .redis(let redis, let keyPrefix):
-        guard let opener else {
-            throw StartupError(
-                .sessions,
-                "session store \(configuration.sessions): this app is built without Redis sessions; add the TabServerRedisSessions product and call `app.redis(.standard)` (or pass `redis: .standard` to buildApplication)"
-            )
-        }
-        do {
-            let opened = try opener.open(redis, keyPrefix, lifetime, healthLog, log)
-            return (opened.store, opened.relay)
-        } catch {
-            throw StartupError(.sessions, "session store \(configuration.sessions): \(error.reason)", underlying: error)
-        }
+    do {
+        return try stores.open(
+            configuration.sessions, lifetime: SessionLifetime(idle: idle, absolute: absolute), healthLog: healthLog,
+            log: log)
+    } catch {
+        throw StartupError(.sessions, "session store \(configuration.sessions): \(error.reason)", underlying: error)
     }
 }
 

@@ -40,7 +40,7 @@ public final class Application: Sendable {
         var fallback: (any TabContentProvider)?
         var hooks = AppHooks()
         var middleware: [any RouterMiddleware<RequestContext>] = []
-        var redis: RedisStoreOpener?
+        var stores = SessionStoreRegistry.standard
         var sessionStore: (any SessionStore)?
         var clock: @Sendable () -> Int64 = wallClockSeconds
     }
@@ -96,7 +96,7 @@ public final class Application: Sendable {
     /// How to open sessions in Redis when the configuration names it (`.standard` from the
     /// `TabServerRedisSessions` product).
     public func redis(_ opener: RedisStoreOpener) {
-        setup.withLock { $0.redis = opener }
+        setup.withLock { $0.stores.register(.redis, opener.opener) }
     }
 
     /// A session store of the app's own instead of the one the configuration names.

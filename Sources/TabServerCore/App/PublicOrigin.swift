@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
 /// The scheme, host and port visitors use to reach the app (`https://shop.example.com`),
 /// parsed once from `--public-origin`. When it is known, its scheme decides whether the
 /// session cookie is `Secure`, whatever forwarded headers say.

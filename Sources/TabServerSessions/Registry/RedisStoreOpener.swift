@@ -33,4 +33,15 @@ public struct RedisStoreOpener: Sendable {
     ) {
         self.open = open
     }
+
+    /// This opener as the registry takes it: for `.redis(_, keyPrefix:)` configurations.
+    public var opener: SessionStoreRegistry.Opener {
+        { [open] configuration, opening throws(SessionStoreError) in
+            guard case .redis(let redis, let keyPrefix) = configuration else {
+                throw SessionStoreRegistry.mismatch(configuration, .redis)
+            }
+            let opened = try open(redis, keyPrefix, opening.lifetime, opening.healthLog, opening.log)
+            return (opened.store, opened.relay)
+        }
+    }
 }

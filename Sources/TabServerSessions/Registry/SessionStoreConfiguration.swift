@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
 import TabServerRedisConfiguration
-import TabServerSQLiteSessions
-import TabServerSessions
 
 /// Where sessions live, parsed once from `--sessions` (with `--memory-sessions`,
 /// `--sqlite-max-sessions`, `--redis-prefix` and `--redis-wait-replicas`);
-/// `buildApplication` opens the store it names.
+/// the app opens the store it names through its `SessionStoreRegistry`.
 ///
 /// ```swift
 /// configuration.sessions = .memory(capacity: 10_000)
@@ -30,7 +29,7 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// The default store: SQLite in `data/sessions.sqlite`.
     public static let standard = SessionStoreConfiguration.sqlite(path: "data/sessions.sqlite")
     /// Most rows the SQLite store keeps unless told otherwise (about 1 GB on disk).
-    public static let defaultSQLiteMaxSessions = SQLiteSessionStore.defaultMaxSessions
+    public static let defaultSQLiteMaxSessions = 3_000_000
     /// Most sessions the memory store keeps unless told otherwise.
     public static let defaultMemoryCapacity = 100_000
     /// The Redis key prefix unless told otherwise.
@@ -57,6 +56,22 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
             throw ConfigurationError(
                 "unknown store '\(text)' (use memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,…/MASTER or redis-cluster://HOST:PORT,…)"
             )
+        }
+    }
+
+    /// Which store this names: the key its opener is registered under.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case memory
+        case sqlite
+        case redis
+    }
+
+    /// Which store this names.
+    public var kind: Kind {
+        switch self {
+        case .memory: .memory
+        case .sqlite: .sqlite
+        case .redis: .redis
         }
     }
 
