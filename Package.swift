@@ -14,8 +14,11 @@ import PackageDescription
 //   TabServerHTTP2          libnghttp2 for the engine: an HTTP/2 server session fed and drained as bytes
 //   TabServerEngine         the epoll HTTP/1.1 and HTTP/2 engine behind `HTTPResponder` (picohttpparser, TLS, h2)
 //   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
-//   TabServerSessions       sessions and the store protocol; SQLite and Redis stores in targets of their own
-//   TabServerCore           the tab app: configuration, routes, pages and actions, views — no engine
+//   TabServerSessions       sessions, the store protocol and registry; SQLite and Redis stores in targets of their own
+//   TabServerAppModel       what every part of an app reads: configuration, the tab model, pages' values, errors
+//   (features)              TabServerLive, TabServerLocalization, TabServerViews, TabServerInstall,
+//                           TabServerPush, TabServerAdmin, TabServerMetrics: one feature each, below the core
+//   TabServerCore           the tab app's request path: routes, request context, pages and actions — no engine
 //   TabServer               the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
     name: "TabServer",
@@ -109,12 +112,58 @@ let package = Package(
             ]),
         .target(
             name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite", "TabServerThreads"]),
+        // Live updates for open pages (Server-Sent Events), relayed between instances.
+        .target(name: "TabServerLive", dependencies: ["TabServerCrypto", "TabServerHTTP", "TabServerSessions"]),
+        // The UI's languages: one JSON file each, and the choice of one per request.
+        .target(
+            name: "TabServerLocalization", dependencies: ["TabServerHTTP", "TabServerMustache", "TabServerTabBar"]),
+        // What every part of an app reads: its configuration, its tab model and where it is
+        // defined, the pages' values, start-up errors, the library's own paths.
+        .target(
+            name: "TabServerAppModel",
+            dependencies: [
+                "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerTabBar", "TabServerMustache",
+                "TabServerLive",
+            ]),
+        // The pages' HTML: the layout and bar around a tab's page, More, the error pages.
+        .target(
+            name: "TabServerViews",
+            dependencies: [
+                "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
+                "TabServerTabBar", "TabServerMustache",
+            ]),
+        // Install and offline: the web app manifest, the service worker, the offline cache key.
+        .target(
+            name: "TabServerInstall",
+            dependencies: [
+                "TabServerAppModel", "TabServerLocalization", "TabServerLive", "TabServerHTTP", "TabServerWeb",
+                "TabServerSessions", "TabServerTabBar", "TabServerCrypto",
+            ]),
+        // Web Push for an app: the server's keys, sending to a visitor's or a user's devices.
+        .target(
+            name: "TabServerPush",
+            dependencies: [
+                "TabServerAppModel", "TabServerCrypto", "TabServerHTTP", "TabServerPushDelivery", "TabServerSessions",
+                "TabServerWebPush",
+            ]),
+        // `POST /admin/backup`: a consistent copy of the SQLite store, for an operator's token.
+        .target(
+            name: "TabServerAdmin",
+            dependencies: [
+                "TabServerCrypto", "TabServerHTTP", "TabServerSQLiteSessions", "TabServerSessions", "TabServerThreads",
+            ]),
+        // `/metrics`: the app's counters and histograms in Prometheus' text format.
+        .target(
+            name: "TabServerMetrics",
+            dependencies: ["TabServerHTTP", "TabServerSessions", "TabServerSQLiteSessions", "TabServerLive"]),
         .target(
             name: "TabServerCore",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
-                "TabServerGzip", "TabServerWebPush", "TabServerPushDelivery",
+                "TabServerGzip", "TabServerWebPush", "TabServerPushDelivery", "TabServerLive", "TabServerLocalization",
+                "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerInstall", "TabServerPush",
+                "TabServerAdmin",
             ]),
         .target(
             name: "TabServerRedisSessions",
@@ -124,18 +173,23 @@ let package = Package(
             ]),
         .target(
             name: "TabServerProcess",
-            dependencies: ["TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
+            dependencies: ["TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
         .target(
             name: "TabServer",
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
-                "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerWebPush",
+                "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerWebPush", "TabServerAppModel",
+                "TabServerLive", "TabServerLocalization", "TabServerViews",
             ]),
 
         // The demo store: one app built on the library, as any other package would.
         .target(
             name: "TabServerDemo",
-            dependencies: ["TabServerCore", "TabServerHTTP", "TabServerMustache", "TabServerTabBar", "TabServerWeb"]),
+            dependencies: [
+                "TabServerCore", "TabServerHTTP", "TabServerMustache", "TabServerTabBar", "TabServerWeb",
+                "TabServerAppModel",
+                "TabServerViews",
+            ]),
         .executableTarget(
             name: "TabServerCommand",
             dependencies: ["TabServer", "TabServerDemo", "TabServerProcess", "TabServerRedisSessions"]),
@@ -150,7 +204,9 @@ let package = Package(
         // over a socket, its responses, a raw connection, fixtures, waitUntil.
         .target(
             name: "TabServerTesting",
-            dependencies: ["TabServer", "TabServerCore", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
+            dependencies: [
+                "TabServer", "TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
+            ]),
         // This project's own test support, not a product: launchers for nginx, Caddy,
         // redis-server, Sentinel and a Redis Cluster, child processes, load sockets, a
         // recording push service, a store that interferes, a thread-backed executor.
@@ -186,7 +242,7 @@ let package = Package(
             name: "TabServerTests",
             dependencies: [
                 "TabServer", "TabServerCore", "TabServerDemo", "TabServerEngine", "TabServerTesting",
-                "TabServerTestSupport", "TabServerHTTP",
+                "TabServerTestSupport", "TabServerHTTP", "TabServerAppModel", "TabServerViews",
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
 import TabServerMustache
 import TabServerTabBar
+import TabServerViews
 import TabServerWeb
 
 /// The demo's content: an iTunes-like store with drill-down pages in every tab

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -187,3 +187,10 @@ public struct SessionLifetime: Sendable, Hashable {
         now - session.lastSeen > idle || now - session.created > absolute
     }
 }
+
+/// How a writer meets another request's write to the same session.
+package enum SessionWrites {
+    /// At most this many attempts when another request wrote the same session meanwhile
+    /// (`update` answered nil): the request path and the app's own writes stop there.
+    package static let maxAttempts = 16
+}

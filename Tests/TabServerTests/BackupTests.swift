@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import TabServer
+import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
 import TabServerTestSupport

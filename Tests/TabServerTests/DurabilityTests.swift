@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TabServerAppModel
 import TabServerCore
 import TabServerSQLite
 import TabServerTestSupport

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Synchronization
+import TabServerAppModel
 import TabServerCore
 import TabServerDemo
 import TabServerSessions

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServer
+import TabServerAppModel
 import TabServerCore
 import TabServerSessions
 import TabServerTabBar

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerSessions
+import TabServerViews
 import Testing
 
 @testable import TabServerCore

@@ -1,4 +1,6 @@
+import TabServerAppModel
 import TabServerTesting
+import TabServerViews
 import Testing
 
 // SPDX-License-Identifier: Apache-2.0

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TabServer
+import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
 import TabServerSessions

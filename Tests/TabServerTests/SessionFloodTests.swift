@@ -1,5 +1,6 @@
 import Synchronization
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerCore
 import TabServerDemo
 import TabServerHTTP

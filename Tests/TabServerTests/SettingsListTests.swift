@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
+import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
 import TabServerRedis

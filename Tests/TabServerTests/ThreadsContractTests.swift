@@ -2,6 +2,7 @@
 import Dispatch
 import Synchronization
 import TabServer
+import TabServerAppModel
 import TabServerCore
 import TabServerDemo
 import TabServerHTTP

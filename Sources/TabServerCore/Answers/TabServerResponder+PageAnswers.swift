@@ -2,6 +2,7 @@
 import TabServerCrypto
 import TabServerHTTP
 import TabServerSessions
+import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAdmin
+import TabServerAppModel
 import TabServerHTTP
+import TabServerInstall
+import TabServerLive
+import TabServerLocalization
+import TabServerMetrics
 import TabServerMustache
+import TabServerPush
 import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTabBar
+import TabServerViews
 import TabServerWeb
 
 #if canImport(Glibc)
@@ -56,7 +64,12 @@ enum AppBuilder {
         let events = EventHub(
             maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
         let tabs = TabModelHolder(TabBarController(model: model), validator: validator, events: events)
-        let localizer = try Localizer(directory: configuration.localesDirectory, log: log)
+        let localizer: Localizer
+        do {
+            localizer = try Localizer(directory: configuration.localesDirectory, log: log)
+        } catch {
+            throw StartupError(.locales, path: error.path, error.reason, underlying: error.underlying)
+        }
         let baseStore: any SessionStore
         if let sessionStore = setup.sessionStore {
             baseStore = sessionStore
@@ -155,11 +168,4 @@ func makeSessionStore(_ configuration: AppConfiguration, stores: SessionStoreReg
     } catch {
         throw StartupError(.sessions, "session store \(configuration.sessions): \(error.reason)", underlying: error)
     }
-}
-
-/// Seconds since 1970 from the system clock.
-@Sendable public func wallClockSeconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec)
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
+import TabServerLive
 import TabServerSessions
 import TabServerTabBar
 
@@ -19,7 +21,7 @@ extension Application {
         _ id: SessionID, _ change: (TabBarController, inout TabBarState) -> Void
     ) throws(SessionStoreError) -> Bool {
         let controller = tabs.current.controller
-        for _ in 0..<TabServerResponder.maxWriteAttempts {
+        for _ in 0..<SessionWrites.maxAttempts {
             guard var session = try store.load(id, now: wallClockSeconds()) else { return false }
             var state = controller.reconciled(session.state)
             change(controller, &state)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
+import TabServerAppModel
 import TabServerHTTP
+import TabServerMetrics
 import TabServerMustache
 import TabServerSessions
 import TabServerTabBar
@@ -168,7 +170,7 @@ public final class Application: Sendable {
     @discardableResult
     public func reloadTabs() -> StartupError? {
         let refusal: StartupError
-        do {
+        do throws(StartupError) {
             let model = try TabDefinition.load(path: configuration.tabsFile, validator: tabs.validator)
             do {
                 try tabs.replaceModel(model)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
 
 /// What a form posted to a location inside a tab does: the web side of a view

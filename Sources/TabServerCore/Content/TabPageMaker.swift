@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
 
 /// What makes a page of a tab: the request, and the context with the tab, the location,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
 import TabServerHTTP
+import TabServerPush
 import TabServerSessions
 import TabServerWeb
 import TabServerWebPush

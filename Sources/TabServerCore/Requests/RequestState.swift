@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
 import TabServerSessions
 import TabServerTabBar
+import TabServerViews
 import TabServerWeb
 
 /// What one request knows about its visitor, loaded on first use: the session (or a

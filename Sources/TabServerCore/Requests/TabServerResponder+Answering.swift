@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAdmin
 import TabServerHTTP
+import TabServerMetrics
 import TabServerSessions
 import TabServerWeb
 

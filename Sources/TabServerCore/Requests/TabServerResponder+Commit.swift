@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerSessions
+import TabServerViews
 import TabServerWeb
 
 /// The commit: the session written back if the request changed it (a new one only when it

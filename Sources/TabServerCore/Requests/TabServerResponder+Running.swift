@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerSessions
+import TabServerThreads
 import TabServerWeb
 
 /// A routed request: its form decoded once, a page seen before answered from the cache
@@ -75,7 +76,7 @@ extension TabServerResponder {
     ) async -> (HTTPResponse, Finishing?) {
         let handle = context.visitor
         let request = attempt.request
-        for number in 0..<Self.maxWriteAttempts {
+        for number in 0..<SessionWrites.maxAttempts {
             handle.state = RequestState(app: self, request: request, model: tabs.current, user: handle.state.user)
             handle.state.knowCookie(attempt.cookie)
             handle.state.pageCacheAsked = attempt.pageCacheAsked && number == 0

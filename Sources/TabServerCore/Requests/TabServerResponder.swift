@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAdmin
+import TabServerAppModel
 import TabServerHTTP
+import TabServerInstall
+import TabServerLive
+import TabServerLocalization
+import TabServerMetrics
 import TabServerMustache
+import TabServerPush
 import TabServerSessions
 import TabServerTabBar
 import TabServerThreads
+import TabServerViews
 import TabServerWeb
 
 /// The app as a responder: the library's routes and the app's on one router, the app's
@@ -69,7 +77,11 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     var metricsSources: MetricsSources? {
         metrics.map { _ in
             MetricsSources(
-                store: store, events: events, pageAnswers: pageAnswers,
+                store: store, events: events, version: TabServerVersion.current,
+                pageCache: { [pageAnswers] in
+                    let footprint = pageAnswers.footprint
+                    return (pageAnswers.hits, footprint.entries, footprint.bytes)
+                },
                 hooksWaiting: { [hookLanes] in hookLanes.waiting },
                 hooksQueued: { [hookLanes] in hookLanes.accepted },
                 hooksDropped: { [hookOverflow] in hookOverflow.total },
@@ -128,9 +140,6 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// The bytes `pageAnswers` holds at most: about 1,500 visitors' tab pages (with their
     /// gzip'd copies, some 3,000).
     static let pageAnswerBytes = 16 << 20
-
-    /// At most this many attempts when another request wrote the same session meanwhile.
-    static let maxWriteAttempts = 16
 
     /// Threads of the blocking pool: store calls that wait, the app's blocking work.
     static let blockingLanes = 4

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
+import TabServerLocalization
 import TabServerSessions
 import TabServerWeb
 

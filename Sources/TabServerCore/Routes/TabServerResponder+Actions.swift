@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
 import TabServerSessions
 import TabServerTabBar
@@ -85,7 +86,7 @@ extension TabServerResponder {
             session.notice = notice.map { Notice(message: $0) }
             if let values { session.appValues = values }
             handle.state.session = session
-            return redirect(to: Self.tabPath(tab.id, target))
+            return redirect(to: TabPaths.tab(tab.id, target))
         case .invalid(var page):
             // The form again, as sent, with its messages; nothing of this request is kept.
             handle.state.discardChanges()

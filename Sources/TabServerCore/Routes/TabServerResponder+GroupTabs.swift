@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
 import TabServerSessions
 import TabServerTabBar
@@ -40,14 +41,14 @@ extension TabServerResponder {
         guard let (next, outcome) = controller.selectGroup(groupID, in: session.state) else {
             throw HTTPError.badRequest("There is no tab group “\(groupID.prefix(40))”.", field: "tab")
         }
-        let listPath = Self.tabPath(groupID, "")
+        let listPath = TabPaths.tab(groupID, "")
         let returnPath = request.formValue("return").flatMap(Self.returnPath)
         session.notice = nil
         switch outcome {
         case .selected(let id, let location):
             session.state = next
             state.session = session
-            return redirect(to: Self.tabPath(id, location))
+            return redirect(to: TabPaths.tab(id, location))
         case .poppedToRoot:
             let wasAtList = returnPath == listPath && controller.groupStackTabID(groupID, in: session.state) == nil
             session.state = next

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
+import TabServerLocalization
 import TabServerSessions
 import TabServerTabBar
+import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {
@@ -35,7 +38,7 @@ extension TabServerResponder {
             let (visited, _) = controller.visit(id, location: location, in: session.state)
             session.state = visited
             state.session = session
-            return redirect(to: Self.tabPath(id, location))
+            return redirect(to: TabPaths.tab(id, location))
         }
         session.state = controller.poppingMore(session.state)
         state.session = session

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
 import TabServerSessions
 import TabServerTabBar
+import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {
@@ -100,19 +102,11 @@ extension TabServerResponder {
             use: library { app, _, _, state throws(HTTPError) in try app.speculationRules(&state) })
     }
 
-    /// The canonical URL path of a location in a tab (below the base path).
-    static func tabPath(_ tabID: String, _ location: String) -> String {
-        if location.isEmpty { return "/tabs/\(tabID)" }
-        // A search tab's remembered query.
-        if location.hasPrefix("?") { return "/tabs/\(tabID)\(location)" }
-        return "/tabs/\(tabID)/\(location)"
-    }
-
     /// `GET /`: back to where the visitor was (UIKit's state restoration).
     func home(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         let session = try visitor(&state)
         let target = state.controller.restorationTarget(session.state)
-        return redirect(to: Self.tabPath(target.tabID, target.location))
+        return redirect(to: TabPaths.tab(target.tabID, target.location))
     }
 
     /// `GET /tabs/{tab}/{location*}`: a page of a tab. Visiting marks the tab selected and
@@ -251,12 +245,12 @@ extension TabServerResponder {
             } : .allow
         let fromList =
             returnPath == "/more"
-            || returnPath.map { $0 == Self.tabPath(controller.model.declaredGroupID(ofTab: tab.id) ?? "", "") }
+            || returnPath.map { $0 == TabPaths.tab(controller.model.declaredGroupID(ofTab: tab.id) ?? "", "") }
                 == true
         if fromList, verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
             // From More (or its group's list) the tab is pushed as it was left (UIKit's
             // moreNavigationController), not popped to its root as a re-tap in the bar would.
-            return redirect(to: Self.tabPath(tab.id, controller.location(ofTab: tab.id, in: session.state)))
+            return redirect(to: TabPaths.tab(tab.id, controller.location(ofTab: tab.id, in: session.state)))
         }
         let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
         controller.hooks = appHooks.tabBarHooks(verdict: verdict)
@@ -269,7 +263,7 @@ extension TabServerResponder {
             session.notice = nil
             state.session = session
             state.record(.didSelect(tab, selected))
-            return redirect(to: Self.tabPath(id, location))
+            return redirect(to: TabPaths.tab(id, location))
         case .poppedToRoot(let id):
             session.state = selected
             session.notice = nil
@@ -279,10 +273,10 @@ extension TabServerResponder {
             // (a fetch) gets 204 and scrolls to the top itself; a plain form post (the
             // browser navigating) is sent to the root again, which it shows from the
             // top, as UIKit scrolls a tab's root up on a re-tap.
-            if wasAtRoot && returnPath == Self.tabPath(id, ""), !Self.isNavigation(request) {
+            if wasAtRoot && returnPath == TabPaths.tab(id, ""), !Self.isNavigation(request) {
                 return HTTPResponse(status: .noContent)
             }
-            return redirect(to: Self.tabPath(id, ""))
+            return redirect(to: TabPaths.tab(id, ""))
         case .vetoed(let message):
             let back = returnPath ?? Self.restorationPath(controller, session.state)
             if case .askConfirmation = verdict {
@@ -308,7 +302,7 @@ extension TabServerResponder {
     /// The path of the visitor's current place (UIKit's state restoration target).
     static func restorationPath(_ controller: TabBarController, _ state: TabBarState) -> String {
         let back = controller.restorationTarget(state)
-        return tabPath(back.tabID, back.location)
+        return TabPaths.tab(back.tabID, back.location)
     }
 
     /// `value` if it names a page of this app (`/more`, `/more/edit` or a tab page),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerCrypto
 import TabServerHTTP
 import TabServerTabBar
@@ -30,7 +31,7 @@ extension TabServerResponder {
         // the session, with a form token of its own, and a page prerendered before it
         // (shown as it is where app.js does not run) would post the old one and be refused.
         if !state.isNewSession, let next = Self.likeliestNextTab(controller, session.state) {
-            let path = base + Self.tabPath(next, controller.location(ofTab: next, in: session.state))
+            let path = base + TabPaths.tab(next, controller.location(ofTab: next, in: session.state))
             rules += #","prerender":[{"source":"list","urls":["\#(Self.jsonEscaped(path))"],"eagerness":"immediate"}]"#
         }
         rules += "}"

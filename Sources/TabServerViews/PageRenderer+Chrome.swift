@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
+import TabServerHTTP
+import TabServerLocalization
+import TabServerMustache
+import TabServerSessions
+import TabServerTabBar
+import TabServerWeb
+
+/// What every page shares: the head, the appearance, the tab bar and its items.
+extension PageRenderer {
+    /// What every page has: head, appearance, and (with a session) the tab bar.
+    package func chrome(title: String, model: ModelSnapshot, language: Language) -> [String: MustacheValue] {
+        [
+            "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
+            "appName": .string(appName), "title": .string(title), "base": .string(basePath),
+            "css": .string(assets.css), "script": .string(assets.script),
+            "barCSS": .string(assets.barCSS), "scrubScript": .string(assets.scrubScript),
+            "liveScript": .string(assets.liveScript), "installScript": .string(assets.installScript),
+            "worker": serviceWorker ? .string(assets.worker) : .null, "workerScope": .string(assets.workerScope),
+            "manifest": .string(assets.manifest + "?lang=" + language.code),
+            "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
+            "themeColor": .string(model.controller.model.appearance.tint),
+            "themeColorDark": .string(model.controller.model.appearance.effectiveDarkTint),
+            "appearance": .string(appearanceStyle(model)), "appearanceClasses": .string(model.appearanceClasses),
+        ]
+    }
+
+    /// The appearance's custom properties, with the background image's URL (which
+    /// needs the base path and the file's content hash) when there is one.
+    package func appearanceStyle(_ model: ModelSnapshot) -> String {
+        guard let image = model.controller.model.appearance.backgroundImage, let url = assets.all[image] else {
+            return model.appearanceCSS
+        }
+        return model.appearanceCSS + ";--tab-background-image:url('\(url)')"
+    }
+
+    package func common(
+        title: String, path: String?, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?,
+        language: Language
+    ) -> [String: MustacheValue] {
+        var context = chrome(title: title, model: model, language: language)
+        context["csrf"] = .string(session.csrfToken.text)
+        // Where a tap on this page happened: a refusal or a question is shown here.
+        if let path {
+            context["returnPath"] = .string(path)
+            if let transition = PageTransitionStyle.css(forPath: path) {
+                context["pageTransition"] = .string(transition)
+            }
+        }
+        context["onMorePage"] = .bool(onMorePage)
+        let state = session.state
+        context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
+            bar(
+                model.controller.layout(state), controller: model.controller, onMorePage: onMorePage,
+                language: language,
+                sidebarToggle: sidebarToggle(state, model: model, language: language),
+                collapsedGroups: state.collapsedGroups)
+        }
+        if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
+            // The visitor's choice of sidebar or bar decides the layout classes.
+            context["appearanceClasses"] = .string(
+                model.controller.model.appearance.cssClasses(sidebarHidden: state.isSidebarHidden))
+        }
+        if let notice {
+            var value: [String: MustacheValue] = ["message": Self.isolating(language.translate(notice.message))]
+            if let id = notice.confirmTabID, let tab = model.controller.model.tab(id: id) {
+                let title = language.tabTitles[tab.id] ?? tab.title
+                value["confirm"] = [
+                    "id": .string(tab.id), "label": .string(language.text("open", ["title": title])),
+                    "cancelHref": .string(basePath + (path ?? "/")),
+                ]
+            }
+            context["notice"] = .object(value)
+        }
+        return context
+    }
+
+    package func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool, language: Language) -> BarKey {
+        BarKey(
+            generation: model.generation, order: state.order, selected: state.selectedTabID,
+            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
+            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices,
+            collapsedGroups: state.collapsedGroups)
+    }
+
+    /// The sidebar toggle's form values (1024 px and wider), when the appearance offers it:
+    /// the state it asks for and its label.
+    package func sidebarToggle(_ state: TabBarState, model: ModelSnapshot, language: Language) -> MustacheValue {
+        guard model.controller.model.appearance.allowsSidebarToggle else { return .null }
+        let shown = model.controller.showsSidebar(state)
+        return [
+            "action": .string(basePath + "/sidebar"), "value": .string(shown ? "hide" : "show"),
+            "label": .string(language.text(shown ? "hideSidebar" : "showSidebar")), "shown": .bool(shown),
+        ]
+    }
+
+    package func bar(
+        _ layout: TabBarLayout, controller: TabBarController, onMorePage: Bool, language: Language,
+        sidebarToggle: MustacheValue, collapsedGroups: [String] = []
+    ) -> MustacheValue {
+        let positions = BarPositions(layout)
+        func label(_ position: (Int, Int)?) -> MustacheValue {
+            guard let (position, count) = position else { return .null }
+            return .string(language.text("tabPosition", ["position": String(position), "count": String(count)]))
+        }
+        func barItem(_ offset: Int, _ entry: TabBarLayout.Item) -> MustacheValue {
+            var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
+            guard case .object(var fields) = value else { return value }
+            // What a screen reader says: the place among the items on screen at each width.
+            fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
+            fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
+            if entry.isGroup { fields["isGroup"] = true }
+            // The first tab of a group carries the group's heading (sidebar layout).
+            if let group = entry.tab.group {
+                let collapsed = collapsedGroups.contains(group)
+                if offset == 0 || layout.items[offset - 1].tab.group != group {
+                    // A declared group's heading is its title.
+                    let heading =
+                        controller.model.group(id: group)?.title(in: language) ?? language.messages[group] ?? group
+                    // A button of the bar's form: it posts the form's token and return path.
+                    fields["group"] = [
+                        "title": .string(heading),
+                        "name": .string(group),
+                        "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
+                        "id": .string("group-" + String(offset)),
+                    ]
+                }
+                if collapsed { fields["inCollapsedGroup"] = true }
+            }
+            value = .object(fields)
+            return value
+        }
+        let indexed = Array(layout.items.enumerated())
+        // Pinned tabs and the search tab come after More, in the markup as on screen, so
+        // reading order is the screen's.
+        let trailing = indexed.filter { $0.element.tab.isTrailing }
+        return [
+            "items": .array(indexed.filter { !$0.element.tab.isTrailing }.map { barItem($0.offset, $0.element) }),
+            "searchItem": trailing.isEmpty ? .null : .array(trailing.map { barItem($0.offset, $0.element) }),
+            "moreCompact": .bool(layout.showsMoreCompact),
+            "moreRegular": .bool(layout.showsMoreRegular),
+            "moreSelectedCompact": .bool(onMorePage || layout.isMoreSelected),
+            "moreSelectedRegular": .bool(onMorePage || layout.isMoreSelectedRegular),
+            "moreCompactPositionLabel": label(positions.moreCompact),
+            "moreRegularPositionLabel": label(positions.moreRegular),
+            "moreHref": .string(basePath + "/more"),
+            "moreAction": .string(basePath + "/more/open"),
+            "action": .string(basePath + "/select"),
+            "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
+            "sidebarToggle": sidebarToggle,
+        ]
+    }
+
+    package func item(item: TabBarLayout.Item, count: Int, onMorePage: Bool = false, language: Language)
+        -> MustacheValue
+    {
+        var value: [String: MustacheValue] = [
+            "id": .string(item.tab.id), "title": .string(language.tabTitles[item.tab.id] ?? item.tab.title),
+            "search": .bool(item.tab.role == .search),
+            "positionLabel": .string(
+                language.text("tabPosition", ["position": String(item.position), "count": String(count)])),
+            "icon": .string(assets.icons[item.icon] ?? ""),
+            "selected": .bool(item.isSelected && !onMorePage), "disabled": .bool(!item.tab.isEnabled),
+            "position": .int(item.position), "count": .int(count),
+            "compactMore": .bool(!item.inCompactBar), "regularMore": .bool(!item.inRegularBar),
+            "sidebarOnly": .bool(item.isSidebarOnly),
+            "pinned": .bool(item.tab.preferredPlacement == .pinned),
+        ]
+        if let badge = item.badge {
+            let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
+            var badgeValue: [String: MustacheValue] = [
+                "text": .string(language.messages[badge.displayText] ?? badge.displayText),
+                "label": .string(language.messages[label] ?? label),
+            ]
+            if case .dot = badge.value { badgeValue["dot"] = true }
+            // The exact number, for the app badge (the sum of the counts: install.js).
+            if case .count(let count) = badge.value { badgeValue["exactCount"] = .string(String(count)) }
+            // Longer than two letters: wider than the room beside the icon on a phone.
+            if case .text = badge.value, (language.messages[badge.displayText] ?? badge.displayText).count > 2 {
+                badgeValue["wide"] = true
+            }
+            if let color = badge.color { badgeValue["color"] = .string(color) }
+            value["badge"] = .object(badgeValue)
+        }
+        return .object(value)
+    }
+
+    /// A text made of parts, where the parts marked `isolated` (names of tabs, text
+    /// from elsewhere) are rendered in `<bdi>`, so punctuation and direction of the
+    /// surrounding sentence stay right in a right-to-left page.
+    package static func isolating(_ text: String) -> MustacheValue {
+        .array(IsolatedText.parts(of: text).map { ["text": .string($0.text), "isolated": .bool($0.isolated)] })
+    }
+}
