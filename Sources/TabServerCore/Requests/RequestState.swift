@@ -67,12 +67,12 @@ struct RequestState: Sendable {
     /// Why the session could not be loaded, once a load failed: every later ask fails the
     /// same way without going to the store again.
     var loadFailure: HTTPError?
-    /// The session cookie's value, once read (`.some(nil)`: none).
-    private var cookieValue: String??
-    /// The session as loaded by `storedSession` (nil: not asked yet).
-    private var fetched: Session??
-    /// The user's record as `fetch` loaded it (nil: not fetched yet; `.some(nil)`: none).
-    private var fetchedUser: Session??
+    /// The session cookie's value, once read (`.done(nil)`: none).
+    private var cookieValue = Lookup<String>.notYet
+    /// The session as loaded by `storedSession` (`.done(nil)`: none stored).
+    private var fetched = Lookup<Session>.notYet
+    /// The user's record as `fetch` loaded it (`.done(nil)`: none stored yet).
+    private var fetchedUser = Lookup<Session>.notYet
 
     init(app: TabServerResponder, request: HTTPRequest, model: ModelSnapshot, user: String? = nil) {
         self.app = app
@@ -115,7 +115,7 @@ struct RequestState: Sendable {
     mutating func storedSession(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError)
         -> Session?
     {
-        if let fetched { return fetched }
+        if case .done(let fetched) = fetched { return fetched }
         if let loadFailure { throw loadFailure }
         var found: Session? = nil
         if let value = cookie(cookieName), let id = SessionID(cookieValue: value) {
@@ -131,7 +131,7 @@ struct RequestState: Sendable {
             }
         }
         if found?.isUserRecord == true { found = nil }
-        fetched = .some(found)
+        fetched = .done(found)
         return found
     }
 
@@ -141,16 +141,16 @@ struct RequestState: Sendable {
 
     /// The raw value of the session cookie, read from the head once per request.
     mutating func cookie(_ name: String) -> String? {
-        if let cookieValue { return cookieValue }
+        if case .done(let value) = cookieValue { return value }
         let value = request.cookie(name)
-        cookieValue = .some(value)
+        cookieValue = .done(value)
         return value
     }
 
     /// The session cookie's value as the caller read it from this request's head already
     /// (`HTTPRequest.cookie` with the configured name), so `cookie` need not read it again.
     mutating func knowCookie(_ value: String?) {
-        cookieValue = .some(value)
+        cookieValue = .done(value)
     }
 
     /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
@@ -168,13 +168,13 @@ struct RequestState: Sendable {
     private mutating func userRecord(_ user: String, store: any SessionStore, now: Int64) throws(HTTPError)
         -> Session?
     {
-        if let fetchedUser { return fetchedUser }
+        if case .done(let record) = fetchedUser { return record }
         if let loadFailure { throw loadFailure }
         do {
             // Read fresh, not from an instance's cache: another device may have changed it
             // through another instance, and this page must show that arrangement.
             let record = try store.load(.user(user), now: now).flatMap { $0.isUserRecord ? $0 : nil }
-            fetchedUser = .some(record)
+            fetchedUser = .done(record)
             return record
         } catch {
             loadFailure = Self.unavailable
