@@ -37,11 +37,13 @@ final class Engine: Sendable {
     /// System calls on connections that failed where they should not (epoll_ctl, the
     /// interim 100 Continue): counted, logged once per episode.
     let systemCallErrors = ErrorEpisode()
-    /// Set by `shutdown`: new connections are refused, idle ones closed, answers carry
+    /// The server's life (`HTTPServer.State`): the loops read it to refuse, close and exit.
+    let lifecycle: Lifecycle
+    /// `shutdown` began: new connections are refused, idle ones closed, answers carry
     /// `Connection: close`.
-    let draining = Atomic<Bool>(false)
-    /// Set when the grace period is over: loops close everything and exit.
-    let stopping = Atomic<Bool>(false)
+    var draining: Bool { lifecycle.state.isDraining }
+    /// The grace period is over: loops close everything and exit.
+    var stopping: Bool { lifecycle.state.isStopping }
     private let perAddress = Mutex<[String: Int]>([:])
 
     // Limits in the units the loops compare against.
@@ -53,8 +55,10 @@ final class Engine: Sendable {
 
     init(
         responder: any HTTPResponder, configuration: HTTPServerConfiguration, accessLog: LogSink?,
-        errorLog: LogSink, listenDescriptor: Int32, tls: TLSServerContext? = nil, redirect: HTTPSRedirect? = nil
+        errorLog: LogSink, listenDescriptor: Int32, lifecycle: Lifecycle, tls: TLSServerContext? = nil,
+        redirect: HTTPSRedirect? = nil
     ) {
+        self.lifecycle = lifecycle
         self.tls = tls
         self.redirect = redirect
         strictTransportSecurityValue = configuration.tls?.strictTransportSecurity?.fieldValue

@@ -31,7 +31,7 @@ extension EventLoop {
                 if errno != EAGAIN && errno != EWOULDBLOCK {
                     // Shut down (draining) or out of descriptors: stop listening in this loop
                     // for now; EMFILE would otherwise spin.
-                    if engine.draining.load(ordering: .relaxed) {
+                    if engine.draining {
                         stopListening()
                     } else if errno == EMFILE || errno == ENFILE {
                         if refuseWithSpareDescriptor() { continue }
@@ -102,7 +102,7 @@ extension EventLoop {
     func admit(_ descriptor: Int32, address: String) {
         Socket.setNoDelay(descriptor)
         let now = monotonicNanos()
-        if engine.draining.load(ordering: .relaxed) {
+        if engine.draining {
             close(descriptor)
             return
         }

@@ -24,7 +24,7 @@ extension EventLoop {
             remoteAddress: connection.address, version: head.version)
         if connection.tls != nil { request.isSecure = true }
         let asked = ask(request)
-        let close = !head.keepAlive || engine.draining.load(ordering: .relaxed)
+        let close = !head.keepAlive || engine.draining
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
         switch asked {
         case .now(let answer):

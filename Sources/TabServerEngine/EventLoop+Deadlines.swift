@@ -10,7 +10,7 @@ extension EventLoop {
     /// Enforces every deadline; while draining first closes what need not be waited for
     /// (`closesWhenDraining`).
     func sweep(now: UInt64) {
-        let draining = engine.draining.load(ordering: .relaxed)
+        let draining = engine.draining
         for connection in Array(connections.values) {
             if connection.http2 != nil {
                 sweepHTTP2(connection, now: now, draining: draining)

@@ -209,7 +209,7 @@ extension EventLoop {
         }
         var response = HTTPResponse.text("308 Permanent Redirect: \(location)\n", status: .permanentRedirect)
         response.headers.add("Location", location)
-        let close = head.framing != .none || !head.keepAlive || engine.draining.load(ordering: .relaxed)
+        let close = head.framing != .none || !head.keepAlive || engine.draining
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
         queue(
             ResponderAnswer(response), on: connection, method: head.method, close: close,

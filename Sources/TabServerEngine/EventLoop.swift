@@ -136,7 +136,7 @@ final class EventLoop: @unchecked Sendable {
         var jobsLeft = false
         while true {
             let count = tabserver_epoll_wait(epoll, &scratch, &events, Int32(events.count), jobsLeft ? 0 : 100)
-            if engine.stopping.load(ordering: .relaxed) { break }
+            if engine.stopping { break }
             if count > 0 {
                 for index in 0..<Int(count) {
                     let event = events[index]
@@ -178,7 +178,7 @@ final class EventLoop: @unchecked Sendable {
                 defer { ready = [] }
                 return ready
             })
-        if engine.draining.load(ordering: .relaxed) { sweep(now: monotonicNanos()) }
+        if engine.draining { sweep(now: monotonicNanos()) }
     }
 
     /// Serves what the loop's own thread named ready (answers its tasks completed).

@@ -33,5 +33,5 @@ extension HTTPServer: EngineStatistics {
     public var accessLogDroppedLines: Int { engine.accessLog?.droppedLines ?? 0 }
 
     /// Whether the server is draining (answers carry `Connection: close`).
-    public var isDraining: Bool { engine.draining.load(ordering: .relaxed) }
+    public var isDraining: Bool { engine.draining }
 }

@@ -82,7 +82,7 @@ public final class HTTPServer: @unchecked Sendable {
         lifecycle.advance(from: .created, to: .bound)
         let engine = Engine(
             responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
-            listenDescriptor: socket.descriptor, tls: tls, redirect: redirect)
+            listenDescriptor: socket.descriptor, lifecycle: lifecycle, tls: tls, redirect: redirect)
         var loops: [EventLoop] = []
         do {
             for _ in 0..<configuration.threads {
@@ -91,13 +91,13 @@ public final class HTTPServer: @unchecked Sendable {
                 loops.append(loop)
             }
         } catch {
-            engine.stopping.store(true, ordering: .relaxed)
+            lifecycle.advance(from: .bound, to: .stopping)
             for loop in loops {
                 loop.wake()
                 loop.join()
             }
             close(socket.descriptor)
-            lifecycle.advance(from: .bound, to: .stopped)
+            lifecycle.advance(from: .stopping, to: .stopped)
             throw error
         }
         engine.loops.withLock { $0 = loops }
@@ -113,7 +113,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting connections (new ones are refused at once), closes idle ones,
     /// lets requests in progress finish (answered with `Connection: close`) for up to the
-    /// grace period, then stops the loops: `running` → `draining` → `stopped`.
+    /// grace period, then stops the loops: `running` → `draining` → `stopping` → `stopped`.
     ///
     /// Safe to call more than once and from any thread, and every call returns only when
     /// the server is `stopped` (every loop has exited): a call made while another drains
@@ -121,14 +121,13 @@ public final class HTTPServer: @unchecked Sendable {
     public func shutdown() {
         switch lifecycle.advance(from: .running, to: .draining) {
         case .running: break  // this call drains
-        case .draining, .stopped:
+        case .draining, .stopping, .stopped:
             lifecycle.waitUntilStopped()
             return
         case .created, .bound:
             return  // only inside a failed `init`: nothing runs
         }
         redirector?.shutdown()
-        engine.draining.store(true, ordering: .relaxed)
         // Shutting the listening socket down refuses new connections now (a proxy retries
         // another instance at once) and makes every loop's accept fail, so it stops listening.
         Glibc.shutdown(listenSocket.descriptor, Int32(SHUT_RDWR))
@@ -139,14 +138,14 @@ public final class HTTPServer: @unchecked Sendable {
         while engine.openConnections.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
             usleep(5_000)
         }
-        engine.stopping.store(true, ordering: .relaxed)
+        lifecycle.advance(from: .draining, to: .stopping)
         for loop in loops { loop.wake() }
         for loop in loops { loop.join() }
         engine.loops.withLock { $0 = [] }  // the loops and the engine refer to each other
         close(listenSocket.descriptor)
         engine.accessLog?.flush()
         engine.errorLog.flush()
-        lifecycle.advance(from: .draining, to: .stopped)
+        lifecycle.advance(from: .stopping, to: .stopped)
     }
 
     /// Whether the listener serves HTTPS.

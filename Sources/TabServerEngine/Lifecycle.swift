@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,13 +10,17 @@
 /// Built on a pthread condition variable because `shutdown()` blocks a plain thread
 /// (a signal handler's, a `deinit`'s), not a task.
 ///
-/// `@unchecked Sendable` is safe: `current` is read and written only with `mutex` held;
+/// The loops read the state on every request and turn of their loop, so it is an atomic
+/// they load without the lock; it changes only with the lock held, which is what waiters
+/// sleep on.
+///
+/// `@unchecked Sendable` is safe: `current` is atomic and written only with `mutex` held;
 /// the mutex and condition are allocated once, used only through pthread calls that
 /// synchronize themselves, and freed in `deinit`.
 final class Lifecycle: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var current = HTTPServer.State.created  // guarded by `mutex`
+    private let current = Atomic<UInt8>(HTTPServer.State.created.rawValue)  // written with `mutex` held
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -30,9 +36,7 @@ final class Lifecycle: @unchecked Sendable {
 
     /// The state now.
     var state: HTTPServer.State {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return current
+        HTTPServer.State(rawValue: current.load(ordering: .acquiring))!
     }
 
     /// Moves from `expected` to `next` if the server is in `expected`, and wakes every
@@ -44,9 +48,9 @@ final class Lifecycle: @unchecked Sendable {
         precondition(expected.canAdvance(to: next), "HTTPServer cannot go from \(expected) to \(next)")
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        let found = current
+        let found = state
         guard found == expected else { return found }
-        current = next
+        current.store(next.rawValue, ordering: .releasing)
         pthread_cond_broadcast(condition)
         return found
     }
@@ -55,7 +59,7 @@ final class Lifecycle: @unchecked Sendable {
     /// the wait ends when the drain does: at most the grace period and the loops' exit.
     func waitUntilStopped() {
         pthread_mutex_lock(mutex)
-        while current != .stopped { pthread_cond_wait(condition, mutex) }
+        while state != .stopped { pthread_cond_wait(condition, mutex) }
         pthread_mutex_unlock(mutex)
     }
 }

@@ -49,7 +49,7 @@ final class ShutdownReturns: Sendable {
     }
 }
 
-@Suite("HTTP engine lifecycle: created, bound, running, draining, stopped")
+@Suite("HTTP engine lifecycle: created, bound, running, draining, stopping, stopped")
 struct LifecycleTests {
     static func configuration(port: Int = 0) -> HTTPServerConfiguration {
         HTTPServerConfiguration(
