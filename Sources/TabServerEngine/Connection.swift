@@ -33,6 +33,9 @@ final class Connection {
         /// Answer sent and write side shut down; unread input is discarded until the
         /// client closes or `until` passes, so the answer is not lost to a reset.
         case lingering(until: UInt64)
+        /// HTTP/2, once the TLS handshake chose `h2` (ALPN): nghttp2 frames the streams,
+        /// and each stream carries its own state (`HTTP2Connection.streams`).
+        case http2(HTTP2Connection)
     }
 
     /// An answer the responder gives later, and how to send it once it is there.
@@ -82,15 +85,17 @@ final class Connection {
     /// TLS on this connection when the listener serves HTTPS (its handshake runs while
     /// the connection is idle, under the header deadline); nil for plain HTTP.
     var tls: TLSSession?
-    /// HTTP/2 on this connection once its TLS handshake chose `h2` (ALPN): then nghttp2
-    /// frames its streams, and `phase` stays `idle` (the streams carry their own state).
-    var http2: HTTP2Connection?
 
     init(descriptor: Int32, address: String, counted: Bool, now: UInt64) {
         self.descriptor = descriptor
         self.address = address
         self.counted = counted
         phase = .idle(since: now)
+    }
+
+    /// HTTP/2 on this connection (phase `http2`), nil for HTTP/1.1.
+    var http2: HTTP2Connection? {
+        if case .http2(let http2) = phase { http2 } else { nil }
     }
 
     /// The app's stream, while this connection sends one.

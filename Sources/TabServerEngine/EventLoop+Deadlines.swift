@@ -12,10 +12,6 @@ extension EventLoop {
     func sweep(now: UInt64) {
         let draining = engine.draining
         for connection in Array(connections.values) {
-            if connection.http2 != nil {
-                sweepHTTP2(connection, now: now, draining: draining)
-                continue
-            }
             if draining && closesWhenDraining(connection) {
                 closeNow(connection, aborted: false)
                 continue
@@ -45,6 +41,9 @@ extension EventLoop {
                 if now > until { closeNow(connection, aborted: false) }
             case .streaming:
                 break  // a stream never ends by itself (draining ends it)
+            case .http2:
+                // Its deadlines are per stream and its drain a GOAWAY.
+                sweepHTTP2(connection, now: now, draining: draining)
             }
         }
     }

@@ -19,11 +19,12 @@ extension EventLoop {
 
     /// Whether a drain closes `connection` at once: between requests, with its answer
     /// already sent (lingering: the client has it), or holding a stream (which never ends
-    /// by itself). A request being read, awaited or written is left to finish.
+    /// by itself). A request being read, awaited or written is left to finish; HTTP/2
+    /// is sent a GOAWAY and finishes its streams (`sweepHTTP2`).
     func closesWhenDraining(_ connection: Connection) -> Bool {
         switch connection.phase {
         case .idle, .lingering, .streaming: true
-        case .head, .body, .waiting, .responding: false
+        case .head, .body, .waiting, .responding, .http2: false
         }
     }
 

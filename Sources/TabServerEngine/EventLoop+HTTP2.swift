@@ -21,7 +21,7 @@ extension EventLoop {
             closeNow(connection, aborted: false)
             return
         }
-        connection.http2 = HTTP2Connection(session: session, now: monotonicNanos())
+        connection.phase = .http2(HTTP2Connection(session: session, now: monotonicNanos()))
         // The client's preface may already wait inside TLS, unseen by epoll.
         readHTTP2(connection)
     }
@@ -86,7 +86,7 @@ extension EventLoop {
             return
         }
         abandonHTTP2Streams(connection)
-        connection.http2 = nil
+        connection.phase = .idle(since: monotonicNanos())  // until `linger` below
         guard setInterest(connection, .input) else { return }
         linger(connection)
     }

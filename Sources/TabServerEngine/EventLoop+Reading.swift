@@ -16,7 +16,7 @@ extension EventLoop {
             closeNow(connection, aborted: connection.request != nil)
             return
         }
-        if connection.http2 != nil {
+        if case .http2 = connection.phase {
             handleHTTP2(connection, events: events)
             return
         }
@@ -132,8 +132,8 @@ extension EventLoop {
             case .body(let since, let head, let chunked):
                 guard readBody(connection, since: since, head: head, chunked: chunked) else { return }
                 dispatch(connection, head: head)
-            case .waiting, .responding, .lingering, .streaming:
-                return
+            case .waiting, .responding, .lingering, .streaming, .http2:
+                return  // nothing to parse now; HTTP/2's frames go to nghttp2
             }
         }
     }

@@ -101,8 +101,8 @@ extension EventLoop {
             return
         case .responding(_, let closeAfter, nil):
             closeAfterWrite = closeAfter
-        case .idle, .head, .body, .waiting, .lingering:
-            return  // no answer was being written
+        case .idle, .head, .body, .waiting, .lingering, .http2:
+            return  // no HTTP/1.1 answer was being written
         }
         finishRequest(connection, aborted: false)
         if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }

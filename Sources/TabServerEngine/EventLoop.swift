@@ -193,12 +193,10 @@ final class EventLoop: @unchecked Sendable {
     private func serve(_ ready: [Int32]) {
         for descriptor in ready {
             guard let connection = connections[descriptor] else { continue }
-            if connection.http2 != nil {
-                serviceHTTP2(connection)
-            } else if case .waiting = connection.phase {
-                resume(connection)
-            } else {
-                pump(connection)
+            switch connection.phase {
+            case .http2: serviceHTTP2(connection)
+            case .waiting: resume(connection)
+            default: pump(connection)
             }
         }
     }
