@@ -6,6 +6,13 @@ import TabServerTabBar
 import TabServerWeb
 
 extension TabServerResponder {
+    /// The speculation rules every page names in its `Speculation-Rules` header.
+    static func addSpeculationRoutes(to router: Router<RequestContext>) {
+        router.on(
+            .get, speculationRulesPath,
+            use: library { app, _, _, state throws(HTTPError) in try app.speculationRules(&state) })
+    }
+
     /// Where every page's `Speculation-Rules` header points (below the base path).
     static let speculationRulesPath = "/speculation-rules.json"
 

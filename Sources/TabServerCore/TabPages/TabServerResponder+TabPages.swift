@@ -7,29 +7,8 @@ import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {
-    /// A library route's handler: a synchronous step on the visitor's state (its session
-    /// fetched already), which the commit after it writes back.
-    static func library(
-        _ body:
-            @escaping @Sendable (TabServerResponder, HTTPRequest, RouteParameters, inout RequestState) throws(HTTPError)
-            -> HTTPResponse
-    ) -> Router<RequestContext>.Handler {
-        { request, context in
-            let handle = context.visitor
-            return try body(handle.app, request, context.parameters, &handle.state)
-        }
-    }
-
-    /// Adds the library's routes to `router`, the app's own router (so an app's route of
-    /// its own may sit beside them, and a more specific one wins). Paths are below the
-    /// base path.
-    static func addLibraryRoutes(to router: Router<RequestContext>) {
-        router.on(.get, "/healthz") { _, _ in HTTPResponse.text("ok\n") }
-        router.on(.get, "/readyz") { _, context in
-            // It asks the store (and settles its queued writes): on the blocking pool.
-            let app = context.visitor.app
-            return try await app.blockingPool.run { app.readiness() }
-        }
+    /// The tab pages: `GET /` (back to where the visitor was), a tab's pages and its actions.
+    static func addTabPageRoutes(to router: Router<RequestContext>) {
         router.on(.get, "/", use: library { app, _, _, state throws(HTTPError) in try app.home(&state) })
         router.on(.get, "/tabs/{tab}") { request, context in
             try await context.visitor.app.tabPage(
@@ -49,57 +28,6 @@ extension TabServerResponder {
                 try context.parameters.require("tab"), location: try context.parameters.require("location"),
                 request: request, context: context)
         }
-        router.on(
-            .post, "/select",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.select(request, state: &state)
-            })
-        router.on(
-            .post, "/sidebar",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.toggleSidebar(request, state: &state)
-            })
-        router.on(
-            .post, "/sidebar/group",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.collapseGroup(request, state: &state)
-            })
-        router.on(
-            .post, "/accessory/{action}",
-            use: library { app, request, parameters, state throws(HTTPError) in
-                try app.accessoryAction(try parameters.require("action"), request, state: &state)
-            })
-        router.on(.get, "/more", use: library { app, _, _, state throws(HTTPError) in try app.morePage(&state) })
-        router.on(
-            .post, "/more/open",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.openMore(request, state: &state)
-            })
-        router.on(
-            .get, "/more/edit",
-            use: library { app, _, _, state throws(HTTPError) in
-                try app.customizePage(&state)
-            })
-        router.on(
-            .post, "/more/edit",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.customize(request, state: &state)
-            })
-        router.on(
-            .get, "/events",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.eventStream(request, state: &state)
-            })
-        router.on(
-            .post, "/language",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.chooseLanguage(request, state: &state)
-            })
-        router.on(.get, "/offline", use: library { app, _, _, state throws(HTTPError) in try app.offlinePage(&state) })
-        addPushRoutes(to: router)
-        router.on(
-            .get, speculationRulesPath,
-            use: library { app, _, _, state throws(HTTPError) in try app.speculationRules(&state) })
     }
 
     /// `GET /`: back to where the visitor was (UIKit's state restoration).
@@ -221,82 +149,6 @@ extension TabServerResponder {
         case .disabled, .unknownTab, .vetoed: return false
         }
         return controller.pushingOntoGroup(tabID, in: controller.pushingOntoMore(tabID, in: visited)) == state
-    }
-
-    /// `POST /select`: a tap on a bar item (or a row of More). 303 to the tab's
-    /// remembered location, to its root on a re-tap, or back with a notice if refused.
-    func select(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
-        var session = try visitor(&state)
-        try verifyCSRF(request, state: state)
-        let tabID = try request.requiredField("tab")
-        var controller = state.controller
-        let language = language(request, session)
-        guard let tab = controller.model.tab(id: tabID) else {
-            if controller.model.group(id: tabID) != nil { return try openGroup(tabID, request, state: &state) }
-            throw HTTPError.badRequest(
-                language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]), field: "tab")
-        }
-        // The page the tap happened on (the bar's or More's hidden field), if it is one of ours.
-        let returnPath = request.formValue("return").flatMap(Self.returnPath)
-        let verdict =
-            tab.isEnabled
-            ? AppHooks.$user.withValue(state.user) {
-                appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
-            } : .allow
-        let fromList =
-            returnPath == "/more"
-            || returnPath.map { $0 == TabPaths.tab(controller.model.declaredGroupID(ofTab: tab.id) ?? "", "") }
-                == true
-        if fromList, verdict == .allow, tab.isEnabled, controller.selectedTabID(session.state) == tab.id {
-            // From More (or its group's list) the tab is pushed as it was left (UIKit's
-            // moreNavigationController), not popped to its root as a re-tap in the bar would.
-            return redirect(to: TabPaths.tab(tab.id, controller.location(ofTab: tab.id, in: session.state)))
-        }
-        let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
-        controller.hooks = appHooks.tabBarHooks(verdict: verdict)
-        let previous = controller.selectedTabID(session.state)
-        let (selected, outcome) = controller.select(tab.id, in: session.state)
-        switch outcome {
-        case .selected(let id, let location):
-            // Cancelling the search returns to the tab selected before it (iOS 26).
-            session.state = tab.role == .search ? controller.enteringSearch(from: previous, in: selected) : selected
-            session.notice = nil
-            state.session = session
-            state.record(.didSelect(tab, selected))
-            return redirect(to: TabPaths.tab(id, location))
-        case .poppedToRoot(let id):
-            session.state = selected
-            session.notice = nil
-            state.session = session
-            state.record(.didSelect(tab, selected))
-            // Already at the root of the tab on screen: nothing new to show. The script
-            // (a fetch) gets 204 and scrolls to the top itself; a plain form post (the
-            // browser navigating) is sent to the root again, which it shows from the
-            // top, as UIKit scrolls a tab's root up on a re-tap.
-            if wasAtRoot && returnPath == TabPaths.tab(id, ""), !Self.isNavigation(request) {
-                return HTTPResponse(status: .noContent)
-            }
-            return redirect(to: TabPaths.tab(id, ""))
-        case .vetoed(let message):
-            let back = returnPath ?? Self.restorationPath(controller, session.state)
-            if case .askConfirmation = verdict {
-                // The question is a page of its own (asked again on reload), where the tap happened.
-                state.session = session
-                return redirect(to: back + "?confirm=" + tab.id)
-            }
-            session.notice = Notice(message: message)
-            state.session = session
-            return redirect(to: back)
-        case .disabled:
-            let title = localizer.title(of: tab, in: language)
-            session.notice = Notice(message: language.isolatedText("tabUnavailable", ["tab": title]))
-        case .unknownTab:
-            throw HTTPError.badRequest(
-                language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]), field: "tab")
-        }
-        // Refused: nothing about the tabs changes; back to where the visitor was, with the message.
-        state.session = session
-        return redirect(to: returnPath ?? Self.restorationPath(controller, session.state))
     }
 
     /// The path of the visitor's current place (UIKit's state restoration target).

@@ -5,6 +5,20 @@ import TabServerTabBar
 import TabServerWeb
 
 extension TabServerResponder {
+    /// The sidebar: shown or hidden, and its groups collapsed or expanded.
+    static func addSidebarRoutes(to router: Router<RequestContext>) {
+        router.on(
+            .post, "/sidebar",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.toggleSidebar(request, state: &state)
+            })
+        router.on(
+            .post, "/sidebar/group",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.collapseGroup(request, state: &state)
+            })
+    }
+
     /// `POST /sidebar`: the sidebar toggle of 1024 px and wider screens (iPadOS 18's,
     /// `UITabBarController.mode` `.tabSidebar`). `sidebar=hide` shows the bar instead of
     /// the sidebar, `sidebar=show` the sidebar again; the choice is kept in the session

@@ -2,8 +2,19 @@
 import TabServerHTTP
 import TabServerMetrics
 import TabServerSessions
+import TabServerWeb
 
 extension TabServerResponder {
+    /// `GET /healthz` (the process answers) and `GET /readyz` (the store answers too).
+    static func addHealthRoutes(to router: Router<RequestContext>) {
+        router.on(.get, "/healthz") { _, _ in HTTPResponse.text("ok\n") }
+        router.on(.get, "/readyz") { _, context in
+            // It asks the store (and settles its queued writes): on the blocking pool.
+            let app = context.visitor.app
+            return try await app.blockingPool.run { app.readiness() }
+        }
+    }
+
     /// `/readyz`: 200 "ready" while the session store answers, else 503. A store of shards
     /// (a Redis Cluster) is ready when every shard answers, and the answer lists each.
     func readiness() -> HTTPResponse {

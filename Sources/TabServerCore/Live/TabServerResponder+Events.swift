@@ -4,6 +4,15 @@ import TabServerSessions
 import TabServerWeb
 
 extension TabServerResponder {
+    /// Live updates for open pages (`GET /events`).
+    static func addEventRoutes(to router: Router<RequestContext>) {
+        router.on(
+            .get, "/events",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.eventStream(request, state: &state)
+            })
+    }
+
     /// `GET /events`: this visitor's live updates as Server-Sent Events. A request without
     /// a session has nothing to follow (204, which tells `EventSource` not to retry); over
     /// a cap it is a 503 with `Retry-After`, which the page's script retries with backoff.

@@ -8,6 +8,31 @@ import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {
+    /// More, its Edit (customization) and the language picker.
+    static func addMoreRoutes(to router: Router<RequestContext>) {
+        router.on(.get, "/more", use: library { app, _, _, state throws(HTTPError) in try app.morePage(&state) })
+        router.on(
+            .post, "/more/open",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.openMore(request, state: &state)
+            })
+        router.on(
+            .get, "/more/edit",
+            use: library { app, _, _, state throws(HTTPError) in
+                try app.customizePage(&state)
+            })
+        router.on(
+            .post, "/more/edit",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.customize(request, state: &state)
+            })
+        router.on(
+            .post, "/language",
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.chooseLanguage(request, state: &state)
+            })
+    }
+
     /// `GET /more`: the tabs that do not fit the bar (UIKit's `moreNavigationController`).
     func morePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)

@@ -7,6 +7,15 @@ import TabServerTabBar
 import TabServerWeb
 
 extension TabServerResponder {
+    /// The bottom accessory's forms (`POST /accessory/{action}`).
+    static func addAccessoryRoutes(to router: Router<RequestContext>) {
+        router.on(
+            .post, "/accessory/{action}",
+            use: library { app, request, parameters, state throws(HTTPError) in
+                try app.accessoryAction(try parameters.require("action"), request, state: &state)
+            })
+    }
+
     /// The bottom accessory for a page of `tab` (the selected tab when nil), if the content
     /// gives one.
     func accessory(_ session: Session, tab: Tab? = nil, language: Language, state: RequestState) -> TabAccessory? {
