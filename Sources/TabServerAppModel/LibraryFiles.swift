@@ -26,7 +26,7 @@ public enum LibraryFiles {
         root == "." ? name : root + "/" + name
     }
 
-    static func resolveRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func resolveRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let root = environment["TABSERVER_ROOT"], !root.isEmpty { return root }
         if holdsLibraryFiles(".") { return "." }
         if let executable = executableFolder() {
@@ -38,15 +38,15 @@ public enum LibraryFiles {
     }
 
     /// Whether `folder` has TabServer's layout and stylesheet.
-    static func holdsLibraryFiles(_ folder: String) -> Bool {
+    package static func holdsLibraryFiles(_ folder: String) -> Bool {
         FileManager.default.fileExists(atPath: folder + "/Templates/layout.mustache")
             && FileManager.default.fileExists(atPath: folder + "/Public/css/app.css")
     }
 
-    /// The package's root as it was built: this file is Sources/TabServerCore/App/.
-    static let checkout: String = {
+    /// The package's root as it was built: this file is Sources/TabServerAppModel/.
+    package static let checkout: String = {
         var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
+        parts.removeLast(3)
         return parts.joined(separator: "/")
     }()
 

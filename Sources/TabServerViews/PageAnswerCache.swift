@@ -4,7 +4,6 @@ import TabServerAppModel
 import TabServerHTTP
 import TabServerLocalization
 import TabServerSessions
-import TabServerViews
 
 /// Finished answers to tab page GETs, head and body, plain and gzip, so a visitor who
 /// loads the same page again (a reload, Back, a revalidation, the next crawler of the
