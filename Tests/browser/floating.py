@@ -151,10 +151,20 @@ def over(top, bottom):
     return [top[i] * alpha + bottom[i] * (1 - alpha) for i in range(3)]
 
 
+# Whether every finite animation and transition of the page has ended: an item's colour
+# or opacity read halfway through its fade is not the colour it rests at.
+STILL = r"""
+return document.getAnimations().every((a) => a.playState !== "running"
+  || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity));
+"""
+
+
 def worst_contrasts(browser, kind: str) -> list[dict]:
     """For each title and icon of the bar, the lowest contrast of its colour against the
-    pixels drawn behind it, with `kind` ("white", "black", "artwork") under the bar."""
+    pixels drawn behind it, with `kind` ("white", "black", "artwork") under the bar, once
+    the bar has come to rest."""
     browser.run(BACKDROP, kind)
+    browser.wait(lambda: browser.run(STILL), "the bar's transitions did not end")
     marks = browser.run(MARKS)
     colours = browser.run(RGBA, [mark["colour"] for mark in marks])
     browser.run(HIDE)
