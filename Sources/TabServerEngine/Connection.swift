@@ -65,21 +65,14 @@ final class Connection {
     let address: String
     /// Whether it counts against the connection budget (refused ones do not).
     let counted: Bool
-    var phase: Phase
+    /// HTTP/1.1 on it: the phase, the input and the body being read.
+    var http1: HTTP1StateMachine
 
-    /// Received bytes not yet consumed.
-    var input: [UInt8] = []
-    /// The body of the request being read or served (its capacity kept for the next).
-    var body: [UInt8] = []
     /// The response being written.
     var outbound = OutboundBuffer()
     /// The request in flight, as the access log records it: from its first byte parsed
     /// (or its refusal) until its answer is sent or abandoned; nil between requests.
     var request: AccessLogRecord?
-    /// Requests answered on this connection: before the first, an idle connection gets
-    /// only the header deadline (a client that connects and sends nothing holds no slot
-    /// for the whole keep-alive timeout).
-    var requestsServed = 0
     /// What the loop's epoll registration asks for.
     var interest: Interest = .input
     /// TLS on this connection when the listener serves HTTPS (its handshake runs while
@@ -90,8 +83,11 @@ final class Connection {
         self.descriptor = descriptor
         self.address = address
         self.counted = counted
-        phase = .idle(since: now)
+        http1 = HTTP1StateMachine(now: now)
     }
+
+    /// Its phase (the state machine's).
+    var phase: Phase { http1.phase }
 
     /// HTTP/2 on this connection (phase `http2`), nil for HTTP/1.1.
     var http2: HTTP2Connection? {

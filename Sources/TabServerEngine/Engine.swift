@@ -16,8 +16,9 @@ final class Engine: Sendable {
     let listenDescriptor: Int32
     /// The listener's TLS context when it serves HTTPS; nil for plain HTTP.
     let tls: TLSServerContext?
-    /// Set on the plain redirect listener: every request is answered a 308 to HTTPS.
-    let redirect: HTTPSRedirect?
+    /// The responder when it answers from heads alone (the plain listener redirecting to
+    /// HTTPS): bodies are then never read.
+    let headResponder: (any HeadResponder)?
     /// `Strict-Transport-Security: …` and CRLF, added to every answer over TLS; nil: none.
     let strictTransportSecurityField: [UInt8]?
     /// The same field's value, for HTTP/2 answers (always over TLS).
@@ -52,15 +53,18 @@ final class Engine: Sendable {
     let sendTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let minimumRate: UInt64
+    /// The limits as the HTTP/1.1 state machine takes them.
+    let http1Limits: HTTP1StateMachine.Limits
+    /// The limits as the HTTP/2 state machine takes them.
+    let http2Limits: HTTP2StateMachine.Limits
 
     init(
         responder: any HTTPResponder, configuration: HTTPServerConfiguration, accessLog: LogSink?,
-        errorLog: LogSink, listenDescriptor: Int32, lifecycle: Lifecycle, tls: TLSServerContext? = nil,
-        redirect: HTTPSRedirect? = nil
+        errorLog: LogSink, listenDescriptor: Int32, lifecycle: Lifecycle, tls: TLSServerContext? = nil
     ) {
         self.lifecycle = lifecycle
         self.tls = tls
-        self.redirect = redirect
+        headResponder = responder as? any HeadResponder
         strictTransportSecurityValue = configuration.tls?.strictTransportSecurity?.fieldValue
         strictTransportSecurityField = configuration.tls?.strictTransportSecurity.map {
             Array("Strict-Transport-Security: \($0.fieldValue)\r\n".utf8)
@@ -75,6 +79,13 @@ final class Engine: Sendable {
         sendTimeoutNanos = Self.nanos(configuration.sendTimeout)
         idleTimeoutNanos = Self.nanos(configuration.connectionTimeout)
         minimumRate = UInt64(max(1, configuration.bodyMinimumRate))
+        http1Limits = HTTP1StateMachine.Limits(
+            memoryPerConnection: configuration.memoryPerConnection, maxBodySize: configuration.maxBodySize,
+            headerTimeout: headerTimeoutNanos, bodyTimeout: bodyTimeoutNanos, idleTimeout: idleTimeoutNanos,
+            sendTimeout: sendTimeoutNanos, minimumRate: minimumRate, answersFromHead: headResponder != nil)
+        http2Limits = HTTP2StateMachine.Limits(
+            headerTimeout: headerTimeoutNanos, bodyTimeout: bodyTimeoutNanos, idleTimeout: idleTimeoutNanos,
+            sendTimeout: sendTimeoutNanos)
     }
 
     private static func nanos(_ duration: Duration) -> UInt64 {

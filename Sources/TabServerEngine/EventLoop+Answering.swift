@@ -12,7 +12,6 @@ extension EventLoop {
     /// until `finishRequest`.
     func beginRequest(_ connection: Connection, method: String?, target: String?, now: UInt64) {
         connection.request = AccessLogRecord(start: now, method: method, target: target)
-        connection.body.removeAll(keepingCapacity: true)
         engine.inFlight.add(1, ordering: .relaxed)
     }
 
@@ -20,7 +19,7 @@ extension EventLoop {
     /// `body`) and queues its answer, or waits for it.
     func dispatch(_ connection: Connection, head: RequestHead) {
         var request = HTTPRequest(
-            method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.body,
+            method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.http1.body,
             remoteAddress: connection.address, version: head.version)
         if connection.tls != nil { request.isSecure = true }
         let asked = ask(request)
@@ -32,10 +31,10 @@ extension EventLoop {
             flush(connection)
         case .later(let pending):
             // The loop serves other connections meanwhile; `resume` sends the answer.
-            connection.phase = .waiting(
-                since: monotonicNanos(),
-                answer: Connection.AwaitedAnswer(
-                    pending: pending, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive))
+            connection.http1.await(
+                Connection.AwaitedAnswer(
+                    pending: pending, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive),
+                now: monotonicNanos())
             let descriptor = connection.descriptor
             pending.attach { [weak self] in self?.streamReady(descriptor) }
         }
@@ -73,14 +72,15 @@ extension EventLoop {
             keepAliveForHTTP10: awaited.keepAliveForHTTP10)
         flush(connection)
         guard connections[connection.descriptor] === connection else { return }
-        if case .idle = connection.phase, !connection.input.isEmpty { process(connection, now: monotonicNanos()) }
+        if case .idle = connection.phase, !connection.http1.input.isEmpty {
+            process(connection, now: monotonicNanos())
+        }
     }
 
     /// The request in flight ends (answered, or abandoned when `aborted`): counted, and
     /// its access-log line added to the loop's batch.
     func finishRequest(_ connection: Connection, aborted: Bool) {
         guard let request = connection.request.take() else { return }
-        connection.requestsServed += 1
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }

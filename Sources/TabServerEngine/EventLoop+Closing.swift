@@ -14,8 +14,7 @@ extension EventLoop {
     func linger(_ connection: Connection) {
         connection.tls?.shutdown()
         Socket.shutdownWrite(connection.descriptor)
-        connection.input = []
-        connection.phase = .lingering(until: monotonicNanos() + Self.lingerNanos)
+        connection.http1.linger(until: monotonicNanos() + Self.lingerNanos)
     }
 
     /// Closes the connection now (once: later calls do nothing); `aborted` marks a

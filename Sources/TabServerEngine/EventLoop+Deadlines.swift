@@ -16,34 +16,16 @@ extension EventLoop {
                 closeNow(connection, aborted: false)
                 continue
             }
-            switch connection.phase {
-            case .idle(let since):
-                let limit =
-                    connection.requestsServed == 0
-                    ? min(engine.idleTimeoutNanos, engine.headerTimeoutNanos) : engine.idleTimeoutNanos
-                if now &- since > limit { closeNow(connection, aborted: false) }
-            case .head(let since, _):
-                if now &- since > engine.headerTimeoutNanos {
-                    timeOut(connection, since: since, method: .get, "The request head took too long.")
-                }
-            case .body(let since, let head, _):
-                let allowed =
-                    engine.bodyTimeoutNanos + UInt64(connection.body.count) / engine.minimumRate * 1_000_000_000
-                if now &- since > allowed {
-                    timeOut(connection, since: since, method: head.method, "The request body arrived too slowly.")
-                }
-            case .waiting(let since, _):
-                // The app never answered (a store that hangs): give up like a stuck send.
-                if now &- since > engine.sendTimeoutNanos { closeNow(connection, aborted: true) }
-            case .responding(let deadline, _, _):
-                if now > deadline { closeNow(connection, aborted: true) }
-            case .lingering(let until):
-                if now > until { closeNow(connection, aborted: false) }
-            case .streaming:
-                break  // a stream never ends by itself (draining ends it)
-            case .http2:
+            if case .http2 = connection.phase {
                 // Its deadlines are per stream and its drain a GOAWAY.
                 sweepHTTP2(connection, now: now, draining: draining)
+                continue
+            }
+            switch connection.http1.expiry(now: now, limits: engine.http1Limits) {
+            case nil: break
+            case .close(let aborted): closeNow(connection, aborted: aborted)
+            case .timeOut(let since, let method, let message):
+                timeOut(connection, since: since, method: method, message)
             }
         }
     }

@@ -22,10 +22,7 @@ extension EventLoop {
     /// by itself). A request being read, awaited or written is left to finish; HTTP/2
     /// is sent a GOAWAY and finishes its streams (`sweepHTTP2`).
     func closesWhenDraining(_ connection: Connection) -> Bool {
-        switch connection.phase {
-        case .idle, .lingering, .streaming: true
-        case .head, .body, .waiting, .responding, .http2: false
-        }
+        connection.http1.closesWhenDraining
     }
 
     /// The grace period is over: every connection is closed (requests in flight logged

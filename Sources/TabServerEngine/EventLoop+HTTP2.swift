@@ -21,7 +21,7 @@ extension EventLoop {
             closeNow(connection, aborted: false)
             return
         }
-        connection.phase = .http2(HTTP2Connection(session: session, now: monotonicNanos()))
+        connection.http1.upgrade(to: HTTP2Connection(session: session, now: monotonicNanos()))
         // The client's preface may already wait inside TLS, unseen by epoll.
         readHTTP2(connection)
     }
@@ -86,7 +86,6 @@ extension EventLoop {
             return
         }
         abandonHTTP2Streams(connection)
-        connection.phase = .idle(since: monotonicNanos())  // until `linger` below
         guard setInterest(connection, .input) else { return }
         linger(connection)
     }
@@ -101,7 +100,7 @@ extension EventLoop {
                 switch connection.outbound.write(to: tls) {
                 case .sent: break
                 case .wouldBlock:
-                    if http2.blockedSince == nil { http2.blockedSince = monotonicNanos() }
+                    http2.machine.blocked(now: monotonicNanos())
                     // Reading goes on: nghttp2 counts what it cannot acknowledge (a flood).
                     setInterest(connection, .both)
                     return
@@ -120,7 +119,7 @@ extension EventLoop {
             connection.outbound.load(bytes, body: nil, file: nil)
             if empty { break }
         }
-        http2.blockedSince = nil
+        http2.machine.drained()
         // Streams nghttp2 closed while sending (their last DATA out): finished and logged now.
         serveHTTP2Events(connection)
         guard setInterest(connection, .input) else { return }
@@ -155,7 +154,7 @@ extension EventLoop {
                 guard let stream = http2.streams.removeValue(forKey: id) else { continue }
                 stream.body?.stream?.close()
                 finishHTTP2Request(stream, on: connection, aborted: reset)
-                if http2.streams.isEmpty { http2.idleSince = now }
+                http2.machine.streamClosed(now: now, open: http2.streams.count)
             }
         }
     }

@@ -173,7 +173,7 @@ extension EventLoop {
     /// the protocol `h2`) added to the loop's batch.
     func finishHTTP2Request(_ stream: HTTP2Stream, on connection: Connection, aborted: Bool) {
         guard let request = stream.request.take() else { return }
-        connection.requestsServed += 1
+        connection.http1.servedOverHTTP2()
         engine.inFlight.subtract(1, ordering: .relaxed)
         engine.completed.add(1, ordering: .relaxed)
         guard let log = engine.accessLog else { return }
@@ -197,57 +197,38 @@ extension EventLoop {
     }
 
     /// The sweep for an HTTP/2 connection: a socket that takes nothing, a window kept
-    /// shut, a request read too slowly or answered too late, an idle connection, a drain.
+    /// shut, a request read too slowly or answered too late, an idle connection, a drain;
+    /// the state machine decides, the loop acts.
     func sweepHTTP2(_ connection: Connection, now: UInt64, draining: Bool) {
         guard let http2 = connection.http2 else { return }
-        if let blocked = http2.blockedSince, now &- blocked > engine.sendTimeoutNanos {
-            closeNow(connection, aborted: true)
-            return
-        }
-        for (id, stream) in http2.streams {
-            if stream.isReading {
-                if now &- stream.opened > engine.headerTimeoutNanos + engine.bodyTimeoutNanos {
-                    engine.timedOut.add(1, ordering: .relaxed)
-                    beginHTTP2Request(stream, method: nil, target: nil, now: stream.opened)
-                    respondHTTP2(
-                        ResponderAnswer(
-                            .text("408 Request Timeout: the request arrived too slowly.\n", status: .requestTimeout)),
-                        to: id, stream: stream, on: connection)
-                }
-            } else if let pending = stream.pending {
-                if now &- stream.waitingSince > engine.sendTimeoutNanos {
-                    pending.abandon()
-                    stream.pending = nil
-                    http2.session.reset(id, code: .internalError)
-                }
-            } else if let deadline = stream.deadline, now > deadline {
-                if let body = stream.body, body.unread > 0 {
-                    // Bytes nghttp2 could not send: the client keeps its window shut.
-                    closeNow(connection, aborted: true)
-                    return
-                }
-                stream.deadline = nil
-                if stream.body?.stream == nil {
-                    // The answer is all out but the client never ended its side (a 413
-                    // while it still uploads): the stream is let go.
-                    http2.session.reset(id, code: .noError)
-                }
-                // An app's stream with everything sent waits for the app.
-            }
-        }
-        if draining && !http2.goingAway {
-            http2.goingAway = true
-            http2.session.shutdown()
-            // A stream never ends by itself: a drain ends it, as over HTTP/1.1.
-            for (id, stream) in http2.streams where stream.body?.stream != nil {
+        let actions = http2.machine.sweep(
+            now: now, streams: http2.streamStates, served: connection.http1.requestsServed > 0, draining: draining,
+            limits: engine.http2Limits)
+        for action in actions {
+            switch action {
+            case .close:
+                closeNow(connection, aborted: true)
+                return
+            case .timeOut(let id):
+                guard let stream = http2.streams[id] else { continue }
+                engine.timedOut.add(1, ordering: .relaxed)
+                beginHTTP2Request(stream, method: nil, target: nil, now: stream.opened)
+                respondHTTP2(
+                    ResponderAnswer(
+                        .text("408 Request Timeout: the request arrived too slowly.\n", status: .requestTimeout)),
+                    to: id, stream: stream, on: connection)
+            case .abandon(let id):
+                guard let stream = http2.streams[id] else { continue }
+                stream.pending?.abandon()
+                stream.pending = nil
+                http2.session.reset(id, code: .internalError)
+            case .clearDeadline(let id):
+                http2.streams[id]?.deadline = nil
+            case .release(let id), .endStream(let id):
                 http2.session.reset(id, code: .noError)
-            }
-        }
-        if http2.streams.isEmpty {
-            let limit =
-                connection.requestsServed == 0
-                ? min(engine.idleTimeoutNanos, engine.headerTimeoutNanos) : engine.idleTimeoutNanos
-            if draining || now &- http2.idleSince > limit {
+            case .goAway:
+                http2.session.shutdown()
+            case .terminate:
                 http2.session.terminate(.noError)
             }
         }

@@ -28,7 +28,9 @@ extension EventLoop {
         if events & EpollEvents.output != 0 {
             flush(connection)
             guard connections[connection.descriptor] === connection else { return }
-            if case .idle = connection.phase, !connection.input.isEmpty { process(connection, now: monotonicNanos()) }
+            if case .idle = connection.phase, !connection.http1.input.isEmpty {
+                process(connection, now: monotonicNanos())
+            }
             return
         }
         if events & (EpollEvents.input | EpollEvents.readHangUp) != 0 {
@@ -37,7 +39,7 @@ extension EventLoop {
     }
 
     private func readAvailable(_ connection: Connection) {
-        if case .responding = connection.phase { return }
+        guard connection.http1.reads else { return }
         let received: Int
         if let tls = connection.tls {
             guard let count = receive(connection, over: tls) else { return }
@@ -50,31 +52,20 @@ extension EventLoop {
                 return
             }
         }
-        if received == 0, case .waiting(let since, var answer) = connection.phase {
-            // The client sent its request and closed its side: it still gets the answer.
-            answer.close = true
-            connection.phase = .waiting(since: since, answer: answer)
-            setInterest(connection, .none)
-            return
-        }
         if received == 0 {
-            // The client closed its side: nothing more will come.
-            closeNow(connection, aborted: connection.request != nil)
-            return
-        }
-        if case .lingering = connection.phase { return }  // discard
-        if case .streaming = connection.phase { return }  // a stream's client says nothing
-        if case .waiting = connection.phase {
-            // Pipelined bytes behind a pending answer wait for it; past the memory allowed
-            // a connection, reading pauses until the answer is sent.
-            connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
-            if connection.input.count >= engine.configuration.memoryPerConnection { setInterest(connection, .none) }
+            switch connection.http1.inputEnded() {
+            case .answerThenClose: setInterest(connection, .none)
+            case .close: closeNow(connection, aborted: connection.request != nil)
+            }
             return
         }
         let now = monotonicNanos()
-        if case .idle = connection.phase { connection.phase = .head(since: now, scanned: 0) }
-        connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<received]))
-        process(connection, now: now)
+        let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<received])
+        switch connection.http1.receive(bytes, now: now, limits: engine.http1Limits) {
+        case .parse: process(connection, now: now)
+        case .discard: break
+        case .hold(let full): if full { setInterest(connection, .none) }
+        }
     }
 
     /// Reads over TLS into the read buffer, the handshake first while it is unfinished:
@@ -120,102 +111,68 @@ extension EventLoop {
         }
     }
 
-    /// Serves every complete request in the input, one at a time.
+    /// Serves every complete request in the input, one at a time, as the state machine
+    /// says.
     func process(_ connection: Connection, now: UInt64) {
         while connections[connection.descriptor] === connection {
-            switch connection.phase {
-            case .idle:
-                guard !connection.input.isEmpty else { return }
-                connection.phase = .head(since: now, scanned: 0)
-            case .head(let since, let scanned):
-                guard readHead(connection, since: since, scanned: scanned, now: now) else { return }
-            case .body(let since, let head, let chunked):
-                guard readBody(connection, since: since, head: head, chunked: chunked) else { return }
+            switch connection.http1.step(now: now, limits: engine.http1Limits, fields: fields) {
+            case .wait:
+                return
+            case .reject(let rejection, let method):
+                if connection.request == nil {
+                    beginRequest(connection, method: rejection.method, target: rejection.target, now: now)
+                }
+                reject(connection, rejection, method: method)
+                return
+            case .body(let head):
                 dispatch(connection, head: head)
-            case .waiting, .responding, .lingering, .streaming, .http2:
-                return  // nothing to parse now; HTTP/2's frames go to nghttp2
-            }
-        }
-    }
-
-    /// Parses the head (`scanned` bytes of the input were scanned before); false while
-    /// it is incomplete (or the request was refused).
-    private func readHead(_ connection: Connection, since: UInt64, scanned: Int, now: UInt64) -> Bool {
-        // RFC 9112 §2.2: empty lines before a request line are ignored (some clients send
-        // a CRLF after a POST body).
-        if scanned == 0 {
-            let blank = connection.input.prefix { $0 == 13 || $0 == 10 }.count
-            if blank > 0 {
-                connection.input.removeFirst(blank)
-                if connection.input.isEmpty { return false }
-            }
-        }
-        let outcome = connection.input.withUnsafeBytes { bytes in
-            RequestHead.parse(
-                bytes, previousLength: scanned,
-                maximumLength: engine.configuration.memoryPerConnection, fields: fields)
-        }
-        switch outcome {
-        case .incomplete:
-            connection.phase = .head(since: since, scanned: connection.input.count)
-            return false
-        case .rejected(let rejection):
-            beginRequest(connection, method: rejection.method, target: rejection.target, now: now)
-            reject(connection, rejection)
-            return false
-        case .complete(let head, let length):
-            connection.input.removeFirst(length)
-            beginRequest(connection, method: head.method.description, target: head.target, now: now)
-            if let redirect = engine.redirect { return answerRedirect(connection, head: head, redirect) }
-            if let rejection = checkBody(of: head) {
-                reject(connection, rejection, method: head.method)
-                return false
-            }
-            if head.framing == .none {
-                dispatch(connection, head: head)
-                return true
-            }
-            if head.expectsContinue {
-                // Nothing else is queued yet, so the 25 bytes fit the empty socket buffer; a
-                // short or failed send would leave the client waiting or misframe the answer.
-                let sent = sendInterim(connection)
-                if sent != Self.continueInterim.count {
-                    let code = sent < 0 ? errno : EAGAIN
-                    // A peer that is gone is no engine error; anything else is.
-                    if code != EPIPE && code != ECONNRESET {
-                        engine.recordSystemCallError("send(100 Continue)", errno: code)
-                    }
-                    closeNow(connection, aborted: true)
-                    return false
+            case .head(let head, let next):
+                beginRequest(connection, method: head.method.description, target: head.target, now: now)
+                switch next {
+                case .answerFromHead:
+                    guard let responder = engine.headResponder, answerFromHead(connection, head: head, responder)
+                    else { return }
+                case .dispatch:
+                    dispatch(connection, head: head)
+                case .reject(let rejection):
+                    reject(connection, rejection, method: head.method)
+                    return
+                case .sendContinue:
+                    guard sendContinue(connection) else { return }
+                case .readBody:
+                    break
                 }
             }
-            connection.phase = .body(
-                since: now, head: head, chunked: head.framing == .chunked ? ChunkedDecoder() : nil)
-            return true
         }
     }
 
-    /// On the redirect listener: a 308 to the HTTPS origin (400 without a usable host),
-    /// from the head alone. A request with a body is answered without reading it, then
-    /// the connection closes (its body is discarded while lingering). True when the next
-    /// pipelined request may follow.
-    private func answerRedirect(_ connection: Connection, head: RequestHead, _ redirect: HTTPSRedirect) -> Bool {
-        guard let location = redirect.location(host: head.headers["host"], target: head.target) else {
-            reject(
-                connection,
-                EngineRejection(status: .badRequest, message: "This port redirects to HTTPS and needs a valid Host."),
-                method: head.method)
-            return false
-        }
-        var response = HTTPResponse.text("308 Permanent Redirect: \(location)\n", status: .permanentRedirect)
-        response.headers.add("Location", location)
-        let close = head.framing != .none || !head.keepAlive || engine.draining
+    /// Answers from the head alone (a `HeadResponder`): a request with a body is answered
+    /// without reading it, then the connection closes (its body is discarded while
+    /// lingering). True when the next pipelined request may follow.
+    private func answerFromHead(_ connection: Connection, head: RequestHead, _ responder: any HeadResponder) -> Bool {
+        let answer = responder.answer(toHead: head)
+        let close = answer.close || head.framing != .none || !head.keepAlive || engine.draining
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
         queue(
-            ResponderAnswer(response), on: connection, method: head.method, close: close,
+            ResponderAnswer(answer.response), on: connection, method: head.method, close: close,
             keepAliveForHTTP10: http10KeepAlive)
         flush(connection)
         return !close
+    }
+
+    /// Sends `100 Continue` at once; false when the connection was closed instead.
+    private func sendContinue(_ connection: Connection) -> Bool {
+        // Nothing else is queued yet, so the 25 bytes fit the empty socket buffer; a
+        // short or failed send would leave the client waiting or misframe the answer.
+        let sent = sendInterim(connection)
+        guard sent != Self.continueInterim.count else { return true }
+        let code = sent < 0 ? errno : EAGAIN
+        // A peer that is gone is no engine error; anything else is.
+        if code != EPIPE && code != ECONNRESET {
+            engine.recordSystemCallError("send(100 Continue)", errno: code)
+        }
+        closeNow(connection, aborted: true)
+        return false
     }
 
     /// Sends the interim answer at once: what `send` returns, or over TLS the bytes
@@ -229,68 +186,4 @@ extension EventLoop {
 
     /// The interim answer to `Expect: 100-continue`.
     private static let continueInterim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    /// What the head alone says about its body: refused before a byte of it is read.
-    private func checkBody(of head: RequestHead) -> EngineRejection? {
-        guard head.framing != .none else { return nil }
-        if !head.method.allowsBody {
-            return EngineRejection(status: .badRequest, message: "A \(head.method) request cannot carry a body here.")
-        }
-        if case .length(let length) = head.framing, length > engine.configuration.maxBodySize {
-            return EngineRejection(
-                status: .contentTooLarge,
-                message: "The request body is larger than \(engine.configuration.maxBodySize) bytes.")
-        }
-        return nil
-    }
-
-    /// Moves body bytes of `head`'s request from the input; true once the body is complete.
-    private func readBody(_ connection: Connection, since: UInt64, head: RequestHead, chunked: ChunkedDecoder?)
-        -> Bool
-    {
-        let limit = engine.configuration.maxBodySize
-        do {
-            switch head.framing {
-            case .none:
-                return true
-            case .length(let length):
-                let take = min(length - connection.body.count, connection.input.count)
-                connection.body.append(contentsOf: connection.input[0..<take])
-                connection.input.removeFirst(take)
-                return connection.body.count == length
-            case .chunked:
-                var decoder = chunked ?? ChunkedDecoder()
-                var body = connection.body
-                connection.body = []
-                let consumed = try Self.decode(connection.input, with: &decoder, into: &body)
-                connection.body = body
-                connection.phase = .body(since: since, head: head, chunked: decoder)
-                connection.input.removeFirst(consumed)
-                if connection.body.count > limit {
-                    throw EngineRejection(
-                        status: .contentTooLarge, message: "The request body is larger than \(limit) bytes.")
-                }
-                return decoder.isDone
-            }
-        } catch let rejection as EngineRejection {
-            reject(connection, rejection, method: head.method)
-            return false
-        } catch {
-            return false
-        }
-    }
-
-    private static func decode(_ input: [UInt8], with decoder: inout ChunkedDecoder, into body: inout [UInt8])
-        throws(EngineRejection) -> Int
-    {
-        var result: Result<Int, EngineRejection> = .success(0)
-        input.withUnsafeBytes { bytes in
-            do throws(EngineRejection) {
-                result = .success(try decoder.decode(bytes, into: &body))
-            } catch {
-                result = .failure(error)
-            }
-        }
-        return try result.get()
-    }
 }

@@ -59,7 +59,7 @@ extension EventLoop {
         connection.request?.answered(
             status: response.status.code, bytes: sendsBody ? response.body.count : 0, note: answer.logNote)
         let deadline = monotonicNanos() + engine.sendTimeoutNanos + total / engine.minimumRate * 1_000_000_000
-        connection.phase = .responding(deadline: deadline, closeAfter: close, stream: stream)
+        connection.http1.writing(deadline: deadline, closeAfter: close, stream: stream)
     }
 
     /// The head and body of a cached response, prepared once: the body as a memory file
@@ -92,27 +92,24 @@ extension EventLoop {
             return
         }
         guard setInterest(connection, .input) else { return }
-        let closeAfterWrite: Bool
-        switch connection.phase {
-        case .responding(_, _, let stream?), .streaming(let stream):
+        let next = connection.http1.sent(now: monotonicNanos())
+        switch next {
+        case .stream(let stream):
             // Everything written so far is sent; wait for the app to write more.
-            connection.phase = .streaming(stream)
             if stream.isClosed { pump(connection) }
             return
-        case .responding(_, let closeAfter, nil):
-            closeAfterWrite = closeAfter
-        case .idle, .head, .body, .waiting, .lingering, .http2:
+        case .nothing:
             return  // no HTTP/1.1 answer was being written
+        case .next, .linger:
+            break
         }
         finishRequest(connection, aborted: false)
-        if connection.body.capacity > Self.retainedBufferBytes { connection.body = [] }
-        if connection.input.isEmpty && connection.input.capacity > Self.retainedBufferBytes { connection.input = [] }
-        if closeAfterWrite {
-            linger(connection)
-        } else {
-            // Pipelined requests already in `input` are served by the caller's loop.
-            connection.phase = .idle(since: monotonicNanos())
+        if connection.http1.body.capacity > Self.retainedBufferBytes { connection.http1.body = [] }
+        if connection.http1.input.isEmpty && connection.http1.input.capacity > Self.retainedBufferBytes {
+            connection.http1.input = []
         }
+        // Pipelined requests already in `input` are served by the caller's loop.
+        if case .linger = next { linger(connection) }
     }
 
     /// Moves what the app wrote into the connection's output and sends it; closes the
@@ -124,7 +121,7 @@ extension EventLoop {
             if !connection.outbound.hasPending {
                 // A new send, with its own deadline.
                 connection.outbound.reset()
-                connection.phase = .responding(
+                connection.http1.writing(
                     deadline: monotonicNanos() + engine.sendTimeoutNanos, closeAfter: true, stream: stream)
             }
             connection.outbound.bytes.append(contentsOf: bytes)
@@ -133,6 +130,7 @@ extension EventLoop {
         }
         // All sent (`flush` left it streaming) and the app is done: the answer is complete.
         if closed, connections[connection.descriptor] === connection, case .streaming = connection.phase {
+            connection.http1.streamEnded()
             finishRequest(connection, aborted: false)
             linger(connection)
         }

@@ -35,7 +35,8 @@ final class EventLoop: @unchecked Sendable {
     var listening = true
     var date = HTTPDate()
     var thread = pthread_t()
-    let fields: UnsafeMutablePointer<phr_header>
+    /// picohttpparser's scratch for the heads this loop parses.
+    let fields = HeadFields()
     let readBuffer: UnsafeMutableRawBufferPointer
     private var nextSweep: UInt64 = 0
     /// Connections whose stream has bytes (or ended), named by other threads; the loop
@@ -73,7 +74,6 @@ final class EventLoop: @unchecked Sendable {
         }
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
-        fields = .allocate(capacity: RequestHead.maximumFields + 1)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard register(wakeRead, events: EpollEvents.input, tag: Self.wakeTag),
@@ -88,7 +88,6 @@ final class EventLoop: @unchecked Sendable {
         close(epoll)
         close(wakeRead)
         close(wakeWrite)
-        fields.deallocate()
         readBuffer.deallocate()
     }
 
@@ -193,7 +192,7 @@ final class EventLoop: @unchecked Sendable {
     private func serve(_ ready: [Int32]) {
         for descriptor in ready {
             guard let connection = connections[descriptor] else { continue }
-            switch connection.phase {
+            switch connection.http1.phase {
             case .http2: serviceHTTP2(connection)
             case .waiting: resume(connection)
             default: pump(connection)

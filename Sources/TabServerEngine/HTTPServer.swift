@@ -49,20 +49,18 @@ public final class HTTPServer: @unchecked Sendable {
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
         accessLog: LogSink? = .standardOutput, errorLog: LogSink = .standardError
     ) throws(HTTPServerError) {
-        try self.init(
-            configuration: configuration, responder: responder, accessLog: accessLog, errorLog: errorLog,
-            redirect: nil)
+        try self.init(checked: configuration, responder: responder, accessLog: accessLog, errorLog: errorLog)
         guard let port = configuration.tls?.redirectHTTPPort else { return }
-        // The redirect listener: plain HTTP, the same limits, one thread (it only answers
-        // heads with a 308).
+        // The redirect listener: plain HTTP, the same limits, one thread, and a responder
+        // that answers heads with a 308.
         var plain = configuration
         plain.tls = nil
         plain.port = port
         plain.threads = 1
         do {
+            let redirect = HTTPSRedirect(httpsPort: self.port, origin: configuration.tls?.redirectOrigin)
             redirector = try HTTPServer(
-                configuration: plain, responder: responder, accessLog: accessLog, errorLog: errorLog,
-                redirect: HTTPSRedirect(httpsPort: self.port, origin: configuration.tls?.redirectOrigin))
+                checked: plain, responder: redirect, accessLog: accessLog, errorLog: errorLog)
         } catch {
             shutdown()
             throw HTTPServerError("the HTTP redirect port \(port): \(error.description)")
@@ -70,8 +68,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private init(
-        configuration: HTTPServerConfiguration, responder: any HTTPResponder, accessLog: LogSink?,
-        errorLog: LogSink, redirect: HTTPSRedirect?
+        checked configuration: HTTPServerConfiguration, responder: any HTTPResponder, accessLog: LogSink?,
+        errorLog: LogSink
     ) throws(HTTPServerError) {
         let lifecycle = Lifecycle()
         try Self.validate(configuration)
@@ -82,7 +80,7 @@ public final class HTTPServer: @unchecked Sendable {
         lifecycle.advance(from: .created, to: .bound)
         let engine = Engine(
             responder: responder, configuration: configuration, accessLog: accessLog, errorLog: errorLog,
-            listenDescriptor: socket.descriptor, lifecycle: lifecycle, tls: tls, redirect: redirect)
+            listenDescriptor: socket.descriptor, lifecycle: lifecycle, tls: tls)
         var loops: [EventLoop] = []
         do {
             for _ in 0..<configuration.threads {

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+import CPicoHTTPParser
+
+/// picohttpparser's scratch space for the fields of one head, allocated once per event
+/// loop (the heads it parses are copied out of it before the next one).
+final class HeadFields {
+    let pointer: UnsafeMutablePointer<phr_header>
+
+    init() {
+        pointer = .allocate(capacity: RequestHead.maximumFields + 1)
+    }
+
+    deinit { pointer.deallocate() }
+}
