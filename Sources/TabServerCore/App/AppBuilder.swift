@@ -14,10 +14,6 @@ import TabServerTabBar
 import TabServerViews
 import TabServerWeb
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Builds an app from its setup: reads the files, compiles templates, loads the tab
 /// definition, opens the session store and wires the routes (`Application.build`).
 enum AppBuilder {
