@@ -74,8 +74,10 @@ let package = Package(
         .target(
             name: "TabServerEngine",
             dependencies: [
-                "CLinuxIO", "CPicoHTTPParser", "TabServerHTTP", "TabServerTLS", "TabServerHTTP2", "TabServerThreads",
+                "CLinuxIO", "TabServerHTTP", "TabServerHTTP1", "TabServerTLS", "TabServerHTTP2", "TabServerThreads",
             ]),
+        // HTTP/1.1 heads (picohttpparser) and chunked bodies, strictly; no picohttpparser type leaves it.
+        .target(name: "TabServerHTTP1", dependencies: ["CPicoHTTPParser", "TabServerHTTP"]),
         // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
         .target(name: "TabServerTLS", dependencies: ["CSSL"]),
         // HTTP/2 (libnghttp2): one server session per connection, bytes in and out; no nghttp2 type leaves it.
@@ -220,7 +222,8 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests",
             dependencies: [
-                "TabServerEngine", "TabServerHTTP", "TabServerTesting", "TabServerTestSupport", "TabServerWeb",
+                "TabServerEngine", "TabServerHTTP", "TabServerHTTP1", "TabServerTesting", "TabServerTestSupport",
+                "TabServerWeb",
             ]),
         .testTarget(name: "HTTP2Tests", dependencies: ["TabServerHTTP2"]),
         .testTarget(name: "CryptoTests", dependencies: ["TabServerCrypto", "TabServerGzip"]),

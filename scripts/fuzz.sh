@@ -19,8 +19,8 @@ mkdir -p "$out/artifacts"
 # The HTTP types with the thread helpers they use (DispatchTime.after), in one module.
 types=(Sources/TabServerHTTP/*.swift Sources/TabServerThreads/*.swift)
 declare -A sources=(
-  [request-head]="scripts/fuzz/RequestHeadFuzz.swift Sources/TabServerEngine/RequestHead.swift ${types[*]}"
-  [chunked]="scripts/fuzz/ChunkedDecoderFuzz.swift Sources/TabServerEngine/ChunkedDecoder.swift Sources/TabServerEngine/RequestHead.swift ${types[*]}"
+  [request-head]="scripts/fuzz/RequestHeadFuzz.swift $(echo Sources/TabServerHTTP1/*.swift) ${types[*]}"
+  [chunked]="scripts/fuzz/ChunkedDecoderFuzz.swift $(echo Sources/TabServerHTTP1/*.swift) ${types[*]}"
   [form]="scripts/fuzz/FormBodyFuzz.swift $(echo Sources/TabServerWeb/Bodies/*.swift) Sources/TabServerWeb/HTTPRequest+Body.swift $(echo Sources/TabServerWeb/Errors/*.swift) ${types[*]}"
   [cookies]="scripts/fuzz/CookiesFuzz.swift Sources/TabServerWeb/HTTPRequest+Cookies.swift ${types[*]}"
   [forwarded]="scripts/fuzz/ForwardedFuzz.swift Sources/TabServerWeb/Proxy/*.swift $(echo Sources/TabServerWeb/Errors/*.swift) ${types[*]}"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerHTTP1
 import TabServerTLS
 
 /// One client connection, owned by the event loop that accepted it and touched only on

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerHTTP1
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import TabServerHTTP
+import TabServerHTTP1
 
 /// Deadlines, enforced by a sweep every 100 ms: head, body, send, idle and linger.
 extension EventLoop {

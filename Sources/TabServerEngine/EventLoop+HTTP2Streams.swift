@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerHTTP1
 import TabServerHTTP2
 
 /// HTTP/2 streams: a request built as over HTTP/1.1 and given to the same responder,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
 import TabServerHTTP
+import TabServerHTTP1
 import TabServerTLS
 
 #if canImport(Glibc)

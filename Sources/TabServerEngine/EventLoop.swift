@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
-import CPicoHTTPParser
 import Synchronization
 import TabServerHTTP
+import TabServerHTTP1
 
 #if canImport(Glibc)
     import Glibc

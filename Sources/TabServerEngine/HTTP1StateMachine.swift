@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerHTTP1
 
 /// HTTP/1.1 on one connection, as a state machine without I/O: the event loop feeds it
 /// what happened (bytes arrived, the client closed its side, an answer was queued or
@@ -256,7 +257,7 @@ struct HTTP1StateMachine {
         }
         let outcome = input.withUnsafeBytes { bytes in
             RequestHead.parse(
-                bytes, previousLength: scanned, maximumLength: limits.memoryPerConnection, fields: fields.pointer)
+                bytes, previousLength: scanned, maximumLength: limits.memoryPerConnection, fields: fields)
         }
         switch outcome {
         case .incomplete:

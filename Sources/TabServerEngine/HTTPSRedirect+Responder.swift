@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerHTTP1
 
 /// The redirect listener's responder: a 308 to the HTTPS origin, or a 400 (and the close)
 /// when the request names no usable host.

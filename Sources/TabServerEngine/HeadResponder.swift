@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerHTTP1
 
 /// A responder that answers from a request's head alone. The engine asks it as soon as a
 /// head is parsed and never reads a body for it: a request that has one is answered,

@@ -1,3 +1,4 @@
+import TabServerHTTP1
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import CPicoHTTPParser
 
 /// libFuzzer target: request heads (picohttpparser and `RequestHead`'s checks), parsed in
 /// one go and resumed after a split, which must agree on every head they accept.
-nonisolated(unsafe) let fields = UnsafeMutablePointer<phr_header>.allocate(capacity: RequestHead.maximumFields + 1)
+nonisolated(unsafe) let fields = HeadFields()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequestHead(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

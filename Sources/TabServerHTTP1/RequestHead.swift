@@ -2,58 +2,40 @@
 import CPicoHTTPParser
 import TabServerHTTP
 
-/// How the body of a request is delimited (RFC 9112 §6.3).
-enum BodyFraming: Equatable {
-    case none
-    case length(Int)
-    case chunked
-}
-
-/// A request the engine answers itself, before the responder sees it: the status, a
-/// message for the client, and whether the connection must close afterwards (always,
-/// when the framing of what follows cannot be trusted).
-struct EngineRejection: Error {
-    let status: HTTPStatus
-    let message: String
-    /// The request line's method and target, when they could be read (for the log).
-    var method: String?
-    var target: String?
-}
-
 /// A request head as received and checked against RFC 9112, strictly: picohttpparser
 /// refuses malformed lines (whitespace before a colon, control bytes, bad versions), and
 /// this type refuses what is well formed but ambiguous or unsafe (duplicate `Host`,
 /// `Content-Length` with `Transfer-Encoding`, codings other than a single `chunked`,
 /// NUL or control bytes in the target, raw or percent-encoded).
-struct RequestHead {
-    var method: HTTPMethod
+package struct RequestHead {
+    package var method: HTTPMethod
     /// The target exactly as sent (for the access log).
-    var target: String
+    package var target: String
     /// The path, percent-decoded.
-    var path: String
-    var query: [(name: String, value: String)]
-    var headers: HTTPHeaders
-    var version: String
-    var framing: BodyFraming
-    var expectsContinue: Bool
+    package var path: String
+    package var query: [(name: String, value: String)]
+    package var headers: HTTPHeaders
+    package var version: String
+    package var framing: BodyFraming
+    package var expectsContinue: Bool
     /// Whether the connection may serve another request after this one.
-    var keepAlive: Bool
+    package var keepAlive: Bool
 
-    enum Outcome {
+    package enum Outcome {
         case incomplete
         case complete(RequestHead, length: Int)
         case rejected(EngineRejection)
     }
 
     /// Most header fields one request may carry.
-    static let maximumFields = 100
+    package static let maximumFields = 100
 
     /// Parses the head at the start of `bytes`. `previousLength` is how many of these
     /// bytes an earlier call already saw (picohttpparser then resumes its scan).
-    static func parse(
-        _ bytes: UnsafeRawBufferPointer, previousLength: Int, maximumLength: Int,
-        fields: UnsafeMutablePointer<phr_header>
+    package static func parse(
+        _ bytes: UnsafeRawBufferPointer, previousLength: Int, maximumLength: Int, fields: HeadFields
     ) -> Outcome {
+        let fields = fields.pointer
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count > 0 else {
             return .incomplete
         }
@@ -280,7 +262,7 @@ struct RequestHead {
 
     /// Percent-decodes a target component, refusing malformed escapes, bytes outside
     /// printable ASCII, and control characters (NUL included) once decoded.
-    static func decodePercent(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) throws(EngineRejection)
+    package static func decodePercent(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) throws(EngineRejection)
         -> String
     {
         // Most targets have nothing to decode: checked first, they become the string at once.

@@ -5,7 +5,7 @@ import TabServerHTTP
 /// hexadecimal sizes of at most 16 digits, CRLF line ends, bounded extensions and
 /// trailer fields (read and ignored; at most 16 KiB of them). Written here because picohttpparser's decoder
 /// is not exported with a stable layout by Debian's library.
-struct ChunkedDecoder {
+package struct ChunkedDecoder: Sendable {
     private enum State {
         case size, sizeWhitespace, sizeExtension, sizeLineFeed, data, dataCarriageReturn, dataLineFeed
         case trailerLineStart, trailerLine, trailerLineFeed, finalLineFeed, done
@@ -19,12 +19,16 @@ struct ChunkedDecoder {
     /// a connection busy outside the body limit.
     private var trailerBytes = 0
 
+    package init() {}
+
     /// Whether the last chunk and trailer section have been read.
-    var isDone: Bool { state == .done }
+    package var isDone: Bool { state == .done }
 
     /// Consumes bytes of `input`, appending chunk data to `body`; returns how many bytes
     /// were consumed (fewer than given only once the body is complete).
-    mutating func decode(_ input: UnsafeRawBufferPointer, into body: inout [UInt8]) throws(EngineRejection) -> Int {
+    package mutating func decode(_ input: UnsafeRawBufferPointer, into body: inout [UInt8]) throws(EngineRejection)
+        -> Int
+    {
         var index = 0
         while index < input.count && state != .done {
             let byte = input[index]
