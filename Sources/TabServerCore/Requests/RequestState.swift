@@ -19,21 +19,10 @@ struct RequestState: Sendable {
     /// The shared model as it was when the request started.
     let model: ModelSnapshot
     var controller: TabBarController { model.controller }
-    /// The session as loaded (nil until `visitor()` is called).
-    private(set) var loaded: Session?
+    /// Where the visitor's session comes from: nothing yet, until `visitor()` is called.
+    private(set) var origin = Origin.unknown
     /// The session as the handler leaves it.
     var session: Session?
-    /// Whether the session was created by this request and is not stored yet: it is
-    /// stored (and its cookie set) only if the request leaves something to remember
-    /// (`Session.isDefault`). Until then its forms carry a signed token, not its own.
-    private(set) var isNewSession = false
-    /// A new session's own random token, which it gets when it is stored (and which
-    /// pages rendered by that same request must carry).
-    private(set) var ownToken: SessionID?
-    /// Set when this request's new session may not be stored: its client is past its
-    /// budget of new sessions (`TabServerResponder.newSessions`). Its page is served as a
-    /// visitor without a session sees it, with the shared signed token.
-    private(set) var newSessionRefused = false
     /// Observer events of this attempt, delivered once the session write succeeds.
     var events: [HookEvent] = []
 
@@ -95,15 +84,15 @@ struct RequestState: Sendable {
             // its own when it is stored (`TabServerResponder.commit`).
             session = Session.new(now: now)
             session.csrfToken = app.formTokens.token(now: now)
-            isNewSession = true
-            if let budget = app.newSessions, !budget.allows(clientKey) {
-                newSessionRefused = true
-            } else {
-                ownToken = .generate()
-            }
         }
         if let user { session = try signIn(user, browser: session, store: store, now: now) }
-        loaded = session
+        if found != nil {
+            origin = .stored(session)
+        } else if let budget = app.newSessions, !budget.allows(clientKey) {
+            origin = .new(session, ownToken: nil)
+        } else {
+            origin = .new(session, ownToken: .generate())
+        }
         session.state = controller.reconciled(session.state)
         self.session = session
         return session
@@ -156,7 +145,7 @@ struct RequestState: Sendable {
     /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
     /// unchanged: a cached page of it answers, and the commit only confirms it is current.
     mutating func answersFromCache(_ stored: Session) {
-        loaded = stored
+        origin = .stored(stored)
         session = stored
     }
 
@@ -258,7 +247,7 @@ struct RequestState: Sendable {
     /// request, so its forms carry its own token already, not the signed one.
     mutating func keep(_ session: Session) -> Session {
         var kept = session
-        if isNewSession, let ownToken, let loaded {
+        if case .new(let loaded, let ownToken?) = origin {
             kept.csrfToken = browserPart(of: kept).isDefault(for: controller) ? loaded.csrfToken : ownToken
         }
         self.session = kept
