@@ -75,7 +75,10 @@ let package = Package(
             name: "TabServerEngine",
             dependencies: [
                 "CLinuxIO", "TabServerHTTP", "TabServerHTTP1", "TabServerTLS", "TabServerHTTP2", "TabServerThreads",
+                "TabServerEngineConfiguration",
             ]),
+        // The engine's and TLS's settings, without the engine (the app's configuration holds them).
+        .target(name: "TabServerEngineConfiguration"),
         // HTTP/1.1 heads (picohttpparser) and chunked bodies, strictly; no picohttpparser type leaves it.
         .target(name: "TabServerHTTP1", dependencies: ["CPicoHTTPParser", "TabServerHTTP"]),
         // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
@@ -125,7 +128,7 @@ let package = Package(
             name: "TabServerAppModel",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerTabBar", "TabServerMustache",
-                "TabServerLive",
+                "TabServerLive", "TabServerEngineConfiguration",
             ]),
         // The pages' HTML: the layout and bar around a tab's page, More, the error pages.
         .target(
@@ -175,13 +178,16 @@ let package = Package(
             ]),
         .target(
             name: "TabServerProcess",
-            dependencies: ["TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions"]),
+            dependencies: [
+                "TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
+                "TabServerEngineConfiguration",
+            ]),
         .target(
             name: "TabServer",
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
                 "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerWebPush", "TabServerAppModel",
-                "TabServerLive", "TabServerLocalization", "TabServerViews",
+                "TabServerLive", "TabServerLocalization", "TabServerViews", "TabServerEngineConfiguration",
             ]),
 
         // The demo store: one app built on the library, as any other package would.
@@ -249,7 +255,7 @@ let package = Package(
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
-                "TabServerRedisConfiguration", "TabServerWebPush", "TabServerCrypto",
+                "TabServerRedisConfiguration", "TabServerWebPush", "TabServerCrypto", "TabServerEngineConfiguration",
             ]),
         .testTarget(
             name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],

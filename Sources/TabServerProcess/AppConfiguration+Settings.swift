@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
+import TabServerEngineConfiguration
 import TabServerHTTP
 import TabServerSessions
 import TabServerWeb

@@ -3,6 +3,7 @@ import Foundation
 import TabServer
 import TabServerAppModel
 import TabServerCore
+import TabServerEngineConfiguration
 import TabServerHTTP
 import TabServerTestSupport
 import TabServerTesting
