@@ -37,8 +37,8 @@ echo "== hadolint Dockerfile"
 echo "== swift build -c release (the Dockerfile's build step, unchanged)"
 swift build -c release --static-swift-stdlib --product tabserver
 
-echo "== swift build --build-tests"
-swift build --build-tests
+echo "== swift build --build-tests (a target importing a module it does not declare fails it)"
+swift build --build-tests --explicit-target-dependency-import-check error
 
 echo "== swift test"
 if [[ ! -d ../shared/mustache-spec ]]; then
