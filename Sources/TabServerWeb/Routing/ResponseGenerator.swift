@@ -33,9 +33,7 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
 
     /// `value` as a JSON response.
     public static func response(_ value: Value, status: HTTPStatus = .ok) throws -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let bytes = Array(try encoder.encode(value))
+        let bytes = try JSONBytesEncoder.encode(value)
         var headers = HTTPHeaders(capacity: 3)
         headers.add("Content-Type", "application/json")
         headers.add("Cache-Control", "no-store")

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+import FoundationEssentials
+import Testing
+
+@testable import TabServerWeb
+
+/// The JSON routes' encoder writes what `JSONEncoder` writes with sorted keys and
+/// unescaped slashes, byte for byte, for every shape a `Codable` value takes.
+@Suite("JSON routes' encoder")
+struct JSONBytesEncoderTests {
+    struct Item: Codable {
+        var index: Int
+        var name: String
+        var note: String?
+        var tags: [String]
+        var price: Double
+        var weight: Float
+        var done: Bool
+    }
+
+    enum Kind: Codable {
+        case plain
+        case measured(grams: Int, exact: Bool)
+    }
+
+    class Base: Encodable {
+        var id = 7
+    }
+
+    final class Derived: Base {
+        var extra = "x"
+        enum Keys: String, CodingKey { case extra }
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try super.encode(to: container.superEncoder())
+            try container.encode(extra, forKey: .extra)
+        }
+    }
+
+    struct Everything: Encodable {
+        var items: [Item]
+        var byName: [String: Int]
+        var byNumber: [Int: String]
+        var nested: [[Int?]]
+        var kinds: [Kind]
+        var data: Data
+        var url: URL
+        var date: Date
+        var decimal: Decimal
+        var extremes: [Int64]
+        var unsigned: UInt64
+        var empty: [String: String]
+        var derived: Derived
+    }
+
+    static func foundation<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func ours<Value: Encodable>(_ value: Value) throws -> String {
+        String(decoding: try JSONBytesEncoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("objects, arrays, optionals, dictionaries, enums, Foundation's types and a superclass: the same bytes")
+    func sameBytes() throws {
+        let value = Everything(
+            items: [
+                Item(index: 0, name: "Milk", note: nil, tags: [], price: 1.0, weight: 0.5, done: false),
+                Item(
+                    index: 1, name: "\"Bread\" \\ a/b\n\t\r\u{8}\u{c}\u{1}é😀", note: "x", tags: ["a", "b"],
+                    price: 2.25, weight: 3, done: true),
+            ],
+            byName: ["b": 2, "a": 1, "B": 3, "é": 4], byNumber: [10: "ten", 2: "two"], nested: [[1, nil], [], [3]],
+            kinds: [.plain, .measured(grams: 250, exact: true)], data: Data([0, 1, 2, 250, 255]),
+            url: URL(string: "https://shop.local/tabs/list?x=1")!, date: Date(timeIntervalSinceReferenceDate: 12.5),
+            decimal: Decimal(string: "12.345")!, extremes: [.min, .max, 0, -1], unsigned: .max, empty: [:],
+            derived: Derived())
+        #expect(try Self.ours(value) == Self.foundation(value))
+        for single in [try Self.ours("a/b"), try Self.ours(3), try Self.ours(1.5), try Self.ours([Int]())] {
+            #expect(!single.isEmpty)
+        }
+        #expect(try Self.ours("a/b") == Self.foundation("a/b"))
+        #expect(try Self.ours(1e300) == Self.foundation(1e300))
+        #expect(try Self.ours(-0.125) == Self.foundation(-0.125))
+        #expect(try Self.ours(Optional<Int>.none) == Self.foundation(Optional<Int>.none))
+    }
+
+    @Test("a number JSON cannot hold is refused, as JSONEncoder refuses it")
+    func nonFinite() {
+        #expect(throws: EncodingError.self) { try Self.ours([Double.nan]) }
+        #expect(throws: EncodingError.self) { try Self.ours(["x": Double.infinity]) }
+        #expect(throws: EncodingError.self) { try Self.foundation([Double.nan]) }
+    }
+}
