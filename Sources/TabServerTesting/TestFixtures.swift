@@ -21,7 +21,7 @@ public enum TestFixtures {
     /// directory.
     ///
     /// ```swift
-    /// configuration.tabsFile = TestFixtures.packageRoot(of: "Groceries") + "/tabs.json"
+    /// configuration.tabsFile = TestFixtures.packageRoot(of: "FirstTabApp") + "/tabs.json"
     /// ```
     public static func packageRoot(of name: String) -> String {
         func declares(_ folder: String) -> Bool {
@@ -48,6 +48,30 @@ public enum TestFixtures {
             }
         }
         return FileManager.default.currentDirectoryPath
+    }
+
+    /// What an app's tests run on: the package named `name` (see `packageRoot(of:)`) with
+    /// its `tabs.json`, its `Templates/` and `Public/` (those that exist) over the
+    /// library's, sessions in memory and no access log. Change what a test needs, then
+    /// build the app on it.
+    ///
+    /// ```swift
+    /// let app = Application(configuration: TestFixtures.configuration(ofPackage: "FirstTabApp"))
+    /// ```
+    public static func configuration(ofPackage name: String) -> AppConfiguration {
+        let folder = packageRoot(of: name)
+        func existing(_ child: String) -> [String] {
+            var isFolder = false
+            let path = folder + "/" + child
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder ? [path] : []
+        }
+        var configuration = AppConfiguration()
+        configuration.tabsFile = folder + "/tabs.json"
+        configuration.templateOverlays = existing("Templates")
+        configuration.publicOverlays = existing("Public")
+        configuration.sessions = .memory()
+        configuration.accessLog = false
+        return configuration
     }
 
     /// The tab model the tests were written for, owned by the tests

@@ -9,15 +9,7 @@ import Testing
 struct GroceriesTests {
     /// The app as `main` builds it, from the tutorial's own folder, with sessions in memory.
     func app() throws -> Application {
-        let folder = TestFixtures.packageRoot(of: "FirstTabApp")
-        var configuration = AppConfiguration()
-        configuration.appName = "Groceries"
-        configuration.tabsFile = folder + "/tabs.json"
-        configuration.templateOverlays = [folder + "/Templates"]
-        configuration.publicOverlays = [folder + "/Public"]
-        configuration.sessions = .memory()
-        configuration.accessLog = false
-        let app = Application(configuration: configuration)
+        let app = Application(configuration: TestFixtures.configuration(ofPackage: "FirstTabApp"))
         FirstTabApp.addRoutes(to: app, items: Groceries(["Milk", "Bread"]))
         return app
     }

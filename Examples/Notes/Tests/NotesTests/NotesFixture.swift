@@ -10,13 +10,6 @@ import TabServerTesting
 /// A Notes app in-process on the example's own tabs, templates and icons, memory sessions
 /// and a fresh notes database in a temporary folder (or the one given, to reopen it).
 struct NotesFixture {
-    /// Examples/Notes (this file is Tests/NotesTests/NotesFixture.swift in it).
-    static let exampleRoot: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
-
     /// Start-up messages go nowhere instead of cluttering the test output.
     static let quietLog = LogSink(descriptor: open("/dev/null", O_WRONLY))
 
@@ -24,10 +17,7 @@ struct NotesFixture {
     let store: NoteStore
 
     init(databasePath: String? = nil, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
-        var configuration = TestFixtures.configuration()
-        configuration.tabsFile = Self.exampleRoot + "/tabs.json"
-        configuration.templateOverlays = [Self.exampleRoot + "/Templates"]
-        configuration.publicOverlays = [Self.exampleRoot + "/Public"]
+        var configuration = TestFixtures.configuration(ofPackage: "Notes")
         configuration.appName = "Notes"
         configure(&configuration)
         let path = databasePath ?? Self.newDatabasePath()
