@@ -44,7 +44,9 @@ package final class VisitorLocks: Sendable {
     package init() {}
 
     /// Runs `body` holding the lock of `key`.
-    package func withLock<Result: Sendable>(_ key: Int, _ body: () async -> Result) async -> Result {
+    package nonisolated(nonsending) func withLock<Result: Sendable>(
+        _ key: Int, _ body: nonisolated(nonsending) () async -> Result
+    ) async -> Result {
         await acquire(key)
         let result = await body()
         release(key)
@@ -64,7 +66,7 @@ package final class VisitorLocks: Sendable {
         return true
     }
 
-    private func acquire(_ key: Int) async {
+    private nonisolated(nonsending) func acquire(_ key: Int) async {
         let stripe = stripe(key)
         if stripe.held.withLock({ held in Self.take(&held, key) }) { return }
         var lost = false

@@ -67,7 +67,7 @@ extension TabServerResponder {
     }
 
     /// What the app's middleware wraps: the library's files, then the router.
-    func serve(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    nonisolated(nonsending) func serve(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let handle = context.visitor
         if let (response, prepared) = libraryFile(request) {
             handle.prepared = prepared

@@ -29,19 +29,18 @@ extension TabServerResponder {
 
     /// The answer once `finishing` is done (nil: nothing left to do); a 503 if the writes
     /// it rests on could not be made durable.
-    func finishCommit(_ response: HTTPResponse, _ finishing: Finishing?) async -> HTTPResponse {
+    nonisolated(nonsending) func finishCommit(_ response: HTTPResponse, _ finishing: Finishing?) async -> HTTPResponse {
         guard let finishing else { return response }
         return await afterCommit(response, finishing.announcement, keeping: finishing.keeping)
     }
 
     /// Commits the attempt's state and gives its answer.
-    func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {
+    nonisolated(nonsending) func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {
         var response = response
-        let request = handle.state.request
         switch await commit(handle) {
         case .done(let cookie):
             if let cookie { response.headers.add("Set-Cookie", cookie) }
-            return .answer(response, then: Finishing(announcement: Announcement(handle.state), keeping: nil))
+            return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
         case .changed(let session):
             let written: Session?
             do {
@@ -51,11 +50,11 @@ extension TabServerResponder {
                     written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
                 }
             } catch {
-                return .answer(unsavedPage(request), then: nil)
+                return .answer(unsavedPage(handle.state.request), then: nil)
             }
             guard let written else { return .again }
-            let kept = keepAfterWrite(handle.state, written: written)
-            return .answer(response, then: Finishing(announcement: Announcement(handle.state), keeping: kept))
+            let kept = keepAfterWrite(handle, written: written)
+            return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: kept))
         case .unchanged(let loaded):
             // A cached copy the answer rests on: confirmed in the store's pipeline if it can.
             let current: Bool
@@ -67,21 +66,23 @@ extension TabServerResponder {
                     }
                 }
             } catch {
-                return .answer(unsavedPage(request), then: nil)
+                return .answer(unsavedPage(handle.state.request), then: nil)
             }
             guard current else { return .again }
-            return .answer(response, then: Finishing(announcement: Announcement(handle.state), keeping: nil))
+            return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
         case .conflict:
             return .again
         case .failed(let error):
-            var bare = RequestState(app: self, request: request, model: tabs.current)
+            var bare = RequestState(app: self, request: handle.state.request, model: tabs.current)
             return .answer(errorPage(error, state: &bare, withSession: false), then: nil)
         }
     }
 
     /// A store call: here when the store answers from memory or its own queue (memory,
     /// SQLite), on the blocking pool when it writes with a round trip (Redis).
-    func storeCall<Value: Sendable>(_ call: @escaping @Sendable () throws(SessionStoreError) -> Value)
+    nonisolated(nonsending) func storeCall<Value: Sendable>(
+        _ call: @escaping @Sendable () throws(SessionStoreError) -> Value
+    )
         async throws(SessionStoreError) -> Value
     {
         guard !insertsAtOnce else { return try call() }
@@ -96,7 +97,9 @@ extension TabServerResponder {
 
     /// `update` in the store's pipeline (many requests' writes in one round trip); nil when
     /// the store cannot write that way now.
-    private func pipelinedUpdate(_ session: Session) async -> Result<Session?, SessionStoreError>? {
+    private nonisolated(nonsending) func pipelinedUpdate(_ session: Session) async -> Result<
+        Session?, SessionStoreError
+    >? {
         await withUnsafeContinuation { continuation in
             let asked = store.update(session) { result in continuation.resume(returning: result) }
             if !asked { continuation.resume(returning: nil) }
@@ -104,7 +107,7 @@ extension TabServerResponder {
     }
 
     /// `isCurrent` in the store's pipeline; nil when the store cannot ask that way.
-    private func pipelinedCheck(_ session: Session) async -> Result<Bool, SessionStoreError>? {
+    private nonisolated(nonsending) func pipelinedCheck(_ session: Session) async -> Result<Bool, SessionStoreError>? {
         await withUnsafeContinuation { continuation in
             let asked = store.isCurrent(session) { result in continuation.resume(returning: result) }
             if !asked { continuation.resume(returning: nil) }
@@ -125,21 +128,22 @@ extension TabServerResponder {
         /// For the error page, in the visitor's language, should the writes fail.
         let request: HTTPRequest
 
-        init(_ state: borrowing RequestState) {
-            request = state.request
-            events = state.events
-            user = state.user
+        init(_ handle: VisitorHandle) {
+            request = handle.state.request
+            events = handle.state.events
+            user = handle.state.user
             // A badge the visitor cleared (a tab with `clearsBadgeOnSelect`) disappears in
             // their other windows too.
             let badgesChanged =
-                state.loaded != nil && state.loaded?.state.badgeOverrides != state.session?.state.badgeOverrides
+                handle.state.loaded != nil
+                && handle.state.loaded?.state.badgeOverrides != handle.state.session?.state.badgeOverrides
             // The visitor's other windows (a signed-in user's on every device) redraw their bar.
             redraw =
-                state.arrangementChanged || badgesChanged
-                ? state.user.map({ SessionID.user($0) }) ?? state.session?.id : nil
-            sessionID = state.session?.id
-            userRecordID = state.userRecord?.id
-            window = state.request.headers["tabserver-window"].flatMap(Self.windowID)
+                handle.state.arrangementChanged || badgesChanged
+                ? handle.state.user.map({ SessionID.user($0) }) ?? handle.state.session?.id : nil
+            sessionID = handle.state.session?.id
+            userRecordID = handle.state.userRecord?.id
+            window = handle.state.request.headers["tabserver-window"].flatMap(Self.windowID)
         }
 
         /// A window's id as the script makes it: 8 to 64 letters, digits, `-` or `_`.
@@ -162,7 +166,7 @@ extension TabServerResponder {
     /// writes it rests on are durable — then answers; if they fail, answers 503 (the store
     /// has undone them) and tells no one. A page the request rendered for the revision it
     /// wrote (`keeping`) is kept then too.
-    private func afterCommit(
+    private nonisolated(nonsending) func afterCommit(
         _ response: HTTPResponse, _ announcement: Announcement, keeping page: PageAnswerCache.Pending?
     ) async -> HTTPResponse {
         // Most stores write before returning, and most requests rest on sessions written
@@ -180,7 +184,7 @@ extension TabServerResponder {
 
     /// Waits until the writes of `ids` accepted so far are durable: nil then, or the
     /// failure (the store has undone them).
-    private func durability(of ids: [SessionID]) async -> SessionStoreError? {
+    private nonisolated(nonsending) func durability(of ids: [SessionID]) async -> SessionStoreError? {
         await withUnsafeContinuation { continuation in
             let waiting = store.whenDurable(ids) { error in continuation.resume(returning: error) }
             if !waiting { continuation.resume(returning: nil) }
@@ -220,7 +224,7 @@ extension TabServerResponder {
     /// nobody wrote it meanwhile (otherwise the whole request is run again on the fresh
     /// session); an unchanged one is confirmed current (one cheap check in a shared store,
     /// none in the others).
-    private func commit(_ handle: VisitorHandle) async -> CommitResult {
+    private nonisolated(nonsending) func commit(_ handle: VisitorHandle) async -> CommitResult {
         guard let final = handle.state.session else { return .done(cookie: nil) }
         // Signed in: the user's record first (another browser of theirs, on another
         // instance, may have written it: then run the request again on the fresh one).
@@ -230,38 +234,57 @@ extension TabServerResponder {
             case let other: return other
             }
         }
-        let state = handle.state
-        var session = state.browserPart(of: final)
         do throws(SessionStoreError) {
-            if state.isNewSession {
-                guard !session.isDefault(for: state.controller) else { return .done(cookie: nil) }
-                if let refusal = refuseNewSession(state) { return refusal }
-                // Its pages carried the signed token shared by cookieless pages; from now on
-                // its forms carry a random token of its own, checked against the stored one.
-                session.csrfToken = state.ownToken ?? .generate()
-                let inserted = session
-                try await storeCall { [store] () throws(SessionStoreError) in try store.insert(inserted) }
-                return .done(cookie: sessionCookie(session, request: state.request))
+            switch commitStep(final, &handle.state) {
+            case .result(let result):
+                return result
+            case .insert(let session, let cookie):
+                try await storeCall { [store] () throws(SessionStoreError) in try store.insert(session) }
+                return .done(cookie: cookie)
+            case .update(let session):
+                let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
+                return written == nil ? .conflict : .done(cookie: nil)
             }
-            guard let loaded = state.storedBrowser ?? state.loaded else { return .done(cookie: nil) }
-            // Nothing to write: the answer stands if the session it rests on was current
-            // (a shared store's cached copy may not have been; then run it again).
-            if session == loaded { return .unchanged(loaded) }
-            session.revision = loaded.revision
-            // Anonymous: one record, so the write may go on in the store's pipeline.
-            if state.user == nil { return .changed(session) }
-            let changed = session
-            let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(changed) }
-            return written == nil ? .conflict : .done(cookie: nil)
         } catch {
             return .failed(Self.unsaved)
         }
     }
 
+    /// What the commit of a browser session does, decided without waiting.
+    private enum CommitStep {
+        case result(CommitResult)
+        /// A new session to insert, and its cookie once it is.
+        case insert(Session, cookie: String)
+        /// A signed-in visitor's browser session to write with compare-and-set.
+        case update(Session)
+    }
+
+    /// The commit of `final`'s browser part. `state` is `inout` only to be read in place:
+    /// a struct held by a class and passed by value would be copied whole.
+    private func commitStep(_ final: Session, _ state: inout RequestState) -> CommitStep {
+        var session = state.browserPart(of: final)
+        if state.isNewSession {
+            guard !session.isDefault(for: state.controller) else { return .result(.done(cookie: nil)) }
+            if let refusal = refuseNewSession(state) { return .result(refusal) }
+            // Its pages carried the signed token shared by cookieless pages; from now on
+            // its forms carry a random token of its own, checked against the stored one.
+            session.csrfToken = state.ownToken ?? .generate()
+            return .insert(session, cookie: sessionCookie(session, request: state.request))
+        }
+        guard let loaded = state.storedBrowser ?? state.loaded else { return .result(.done(cookie: nil)) }
+        // Nothing to write: the answer stands if the session it rests on was current
+        // (a shared store's cached copy may not have been; then run it again).
+        if session == loaded { return .result(.unchanged(loaded)) }
+        session.revision = loaded.revision
+        // Anonymous: one record, so the write may go on in the store's pipeline.
+        if state.user == nil { return .result(.changed(session)) }
+        return .update(session)
+    }
+
     /// Writes a signed-in user's record if this request changed it (a new one only when it
     /// holds a choice), with compare-and-set like a session; an unchanged one is confirmed
     /// current. Two browsers creating the same user's record at once: the loser runs again.
-    private func commitUser(_ record: Session, stored: Session?) async -> CommitResult {
+    private nonisolated(nonsending) func commitUser(_ record: Session, stored: Session?) async -> CommitResult {
         do throws(SessionStoreError) {
             guard let stored else {
                 guard record.hasOwnChoices else { return .done(cookie: nil) }

@@ -10,7 +10,7 @@ import TabServerWeb
 /// around its handler), and the session committed; a write another instance made
 /// meanwhile runs it again on the fresh session.
 extension TabServerResponder {
-    func run(
+    nonisolated(nonsending) func run(
         _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> HTTPResponse {
         var context = context
@@ -71,7 +71,7 @@ extension TabServerResponder {
     }
 
     /// The request's attempts: its answer and what is left to do before it is sent.
-    private func runAttempts(
+    private nonisolated(nonsending) func runAttempts(
         _ attempt: Attempt, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> (HTTPResponse, Finishing?) {
         let handle = context.visitor
@@ -116,14 +116,14 @@ extension TabServerResponder {
     /// Fetches what the visitor needs of the store before the handler runs: on the
     /// blocking pool when that would wait on a file or the network (a session not in
     /// memory, a signed-in user on a store that reads users with a round trip), else here.
-    func fetch(_ handle: VisitorHandle) async {
+    nonisolated(nonsending) func fetch(_ handle: VisitorHandle) async {
         let (store, cookieName, now) = (store, configuration.cookieName, now)
-        guard wouldWait(handle.state) else {
+        guard wouldWait(handle) else {
             handle.state.fetch(store: store, cookieName: cookieName, now: now)
             return
         }
         let state = handle.state
-        let key = state.request.cookie(cookieName).map(VisitorLocks.key) ?? 0
+        let key = handle.state.cookie(cookieName).map(VisitorLocks.key) ?? 0
         do {
             handle.state = try await blockingPool.run(key: key) {
                 var state = state
@@ -135,20 +135,21 @@ extension TabServerResponder {
         }
     }
 
-    /// Whether fetching `state`'s visitor could wait on a file or the network: a session
+    /// Whether fetching the visitor could wait on a file or the network: a session
     /// not in memory (SQLite: a cache miss; Redis: no fresh copy), a signed-in user on a
     /// store that reads users with a round trip.
-    func wouldWait(_ state: RequestState) -> Bool {
+    func wouldWait(_ handle: VisitorHandle) -> Bool {
         // The memory store: nothing to ask (the page path's cost, measured per request).
         guard !readsEverythingAtOnce else { return false }
-        if state.user != nil, store.waitsForUsers { return true }
+        let user = handle.state.user
+        if user != nil, store.waitsForUsers { return true }
         let now = now
-        if let cookie = state.request.cookie(configuration.cookieName), let id = SessionID(cookieValue: cookie),
+        if let cookie = handle.state.cookie(configuration.cookieName), let id = SessionID(cookieValue: cookie),
             !store.readsAtOnce(id, now: now)
         {
             return true
         }
-        if let user = state.user, !store.readsAtOnce(.user(user), now: now) { return true }
+        if let user, !store.readsAtOnce(.user(user), now: now) { return true }
         return false
     }
 }

@@ -12,7 +12,9 @@ extension TabServerResponder {
     /// a question runs only once confirmed, and its result is answered with
     /// post/redirect/get: 303 to the place it names (remembered as the tab's place), with
     /// a one-shot notice; or 422 with the form again and nothing stored.
-    func tabAction(_ tabID: String, location: String, request: HTTPRequest, context: RequestContext) async throws
+    nonisolated(nonsending) func tabAction(
+        _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
+    ) async throws
         -> HTTPResponse
     {
         let handle = context.visitor
@@ -98,7 +100,7 @@ extension TabServerResponder {
     /// The tab's page at the action's location shown again for a refused form (422): its
     /// handler makes it with `context.submission` (the fields sent, what is wrong), so a
     /// `TabForm` shows both; nothing of the request is stored.
-    private func refusedForm(
+    private nonisolated(nonsending) func refusedForm(
         _ errors: [FieldError], tab: Tab, location: String, request: HTTPRequest, context: RequestContext
     ) async throws -> HTTPResponse {
         let handle = context.visitor

@@ -37,7 +37,9 @@ extension TabServerResponder {
     /// state and the request's one commit writes the post's change (and the visit's)
     /// exactly once. Nil, keeping the 303, when the answer is not a redirect to one of
     /// our own pages, or the page fails (its error is for its own GET to show).
-    func followedPage(to response: HTTPResponse, for request: HTTPRequest, context: RequestContext) async
+    nonisolated(nonsending) func followedPage(
+        to response: HTTPResponse, for request: HTTPRequest, context: RequestContext
+    ) async
         -> HTTPResponse?
     {
         guard response.status == .seeOther, let location = response.headers["location"],

@@ -63,8 +63,8 @@ extension TabServerResponder {
 
     /// The page to keep once `written` is durable: the request's pending page, if the
     /// store wrote exactly the session it shows under the revision its key names.
-    func keepAfterWrite(_ state: borrowing RequestState, written: Session) -> PageAnswerCache.Pending? {
-        guard let pending = state.pageAfterWrite, let final = state.session, final == pending.shown,
+    func keepAfterWrite(_ handle: VisitorHandle, written: Session) -> PageAnswerCache.Pending? {
+        guard let pending = handle.state.pageAfterWrite, let final = handle.state.session, final == pending.shown,
             written.id == pending.key.session, written.revision == pending.key.revision,
             written.writeToken == pending.key.writeToken, written.csrfToken == pending.key.formToken
         else { return nil }

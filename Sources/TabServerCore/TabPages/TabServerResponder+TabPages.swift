@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
+import TabServerLocalization
 import TabServerSessions
 import TabServerTabBar
 import TabServerViews
@@ -39,7 +40,9 @@ extension TabServerResponder {
 
     /// `GET /tabs/{tab}/{location*}`: a page of a tab. Visiting marks the tab selected and
     /// remembers the location, so selecting the tab later comes back here.
-    func tabPage(_ tabID: String, location: String, request: HTTPRequest, context: RequestContext) async throws
+    nonisolated(nonsending) func tabPage(
+        _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
+    ) async throws
         -> HTTPResponse
     {
         let handle = context.visitor
@@ -49,7 +52,7 @@ extension TabServerResponder {
         {
             return cached
         }
-        var session = try visitor(&handle.state)
+        let session = try visitor(&handle.state)
         let controller = handle.state.controller
         let language = language(request, session)
         guard let tab = controller.model.tab(id: tabID) else {
@@ -74,13 +77,22 @@ extension TabServerResponder {
         } catch {
             throw reported(error)
         }
-        // The page's handler ran: the state as it left it (a value it set).
-        var state = handle.state
-        defer { handle.state = state }
-        session = try visitor(&state)
         guard let page = found else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
+        // The page's handler ran: the state as it left it (a value it set), changed in place.
+        return try shownPage(
+            page, of: tab, localized: localized, location: location, language: language, state: &handle.state)
+    }
+
+    /// A tab page once its content is known: the visit recorded in the session (the tab
+    /// selected, its location remembered), the page rendered, or answered from the cache.
+    private func shownPage(
+        _ page: TabPage, of tab: Tab, localized: Tab, location: String, language: Language,
+        state: inout RequestState
+    ) throws -> HTTPResponse {
+        var session = try visitor(&state)
+        let controller = state.controller
         // The search tab remembers its last query (UIKit's search tab keeps its text).
         var remembered = location
         if tab.role == .search, location.isEmpty, let query = state.request.queryValue("q"), !query.isEmpty {
@@ -104,7 +116,7 @@ extension TabServerResponder {
         case .disabled:
             throw HTTPError.forbidden(language.isolatedText("tabUnavailable", ["tab": localized.title]))
         case .unknownTab, .vetoed:
-            throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
+            throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tab.id.prefix(40))]))
         }
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
