@@ -25,7 +25,9 @@ import TabServerHTTP1
 /// pipe's write end, the mutex-guarded queues and `thread` is touched only by the loop's
 /// own thread; `wake()` only writes one byte to that pipe, which the kernel synchronizes;
 /// `thread` is written once, by the loop's thread as it starts, before any job or answer
-/// for it can exist (they come from requests it reads), and only read after.
+/// for it can exist (they come from requests it reads), and only read after. The
+/// properties it touches for every request skip the runtime's exclusivity check, as
+/// `Connection`'s do.
 final class EventLoop: @unchecked Sendable {
     let engine: Engine
     let epoll: Int32
@@ -33,7 +35,7 @@ final class EventLoop: @unchecked Sendable {
     private let wakeWrite: Int32
     var connections: [Int32: Connection] = [:]
     var listening = true
-    var date = HTTPDate()
+    @exclusivity(unchecked) var date = HTTPDate()
     var thread = pthread_t()
     /// picohttpparser's scratch for the heads this loop parses.
     let fields = HeadFields()
@@ -48,11 +50,11 @@ final class EventLoop: @unchecked Sendable {
     let jobs = Mutex(JobQueue())
     /// Connections with something for the loop, named on the loop's own thread (a task
     /// that completed an answer there): served after the jobs, without the pipe.
-    var localReady: [Int32] = []
+    @exclusivity(unchecked) var localReady: [Int32] = []
     /// The access-log lines of requests finished in this pass of the loop, and how many;
     /// handed to the log's writer at the end of the pass.
-    var accessLogBatch: [UInt8] = []
-    var accessLogLines = 0
+    @exclusivity(unchecked) var accessLogBatch: [UInt8] = []
+    @exclusivity(unchecked) var accessLogLines = 0
 
     static let listenTag = UInt64.max
     private static let wakeTag = UInt64.max - 1

@@ -19,7 +19,7 @@ import TabServerHTTP
 /// ```
 public struct TabAction: Sendable {
     /// Runs the action.
-    let perform: @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
+    let perform: nonisolated(nonsending) @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
     /// The question asked before the action runs (a delete), or nil to run it at once.
     /// Asked like a `shouldSelect` that asks for confirmation: a page with the question,
     /// Confirm posting the same form again, confirmed, and Cancel going back.
@@ -28,7 +28,8 @@ public struct TabAction: Sendable {
     /// An action running `perform`, after asking `confirm`'s question when it gives one.
     public init(
         confirm: (@Sendable (HTTPRequest, RequestContext) -> String?)? = nil,
-        _ perform: @escaping @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
+        _ perform:
+            nonisolated(nonsending) @escaping @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
     ) {
         self.perform = perform
         confirmation = confirm

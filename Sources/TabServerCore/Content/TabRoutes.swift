@@ -44,7 +44,8 @@ public struct TabRoutes: Sendable {
     /// first (nil: none).
     public mutating func action(
         _ pattern: String = "", confirm: (@Sendable (HTTPRequest, RequestContext) -> String?)? = nil,
-        _ perform: @escaping @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
+        _ perform:
+            nonisolated(nonsending) @escaping @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
     ) {
         actions.append(ActionRoute(pattern: RoutePattern(pattern), action: TabAction(confirm: confirm, perform)))
     }

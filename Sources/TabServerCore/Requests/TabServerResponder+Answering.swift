@@ -58,8 +58,8 @@ extension TabServerResponder {
             state: RequestState(app: self, request: request, model: tabs.current, user: identity.user(of: request)),
             origin: origin)
         let context = RequestContext(visitor: handle)
-        let response = await appMiddleware.run(request, context, recover: errorResponse) { request, context in
-            try await self.serve(request, context)
+        let response = await Self.through(appMiddleware, request, context, recover: errorResponse) {
+            request, context in try await self.serve(request, context)
         }
         // The app's middleware may have changed the response: the engine builds its head.
         let prepared = appMiddleware.isEmpty ? handle.prepared : nil

@@ -86,8 +86,8 @@ extension TabServerResponder {
             if let bodyError = attempt.bodyError {
                 response = errorResponse(bodyError, request, context)
             } else {
-                response = await route.middleware.run(request, context, recover: errorResponse) { request, context in
-                    try await route.handler(request, context)
+                response = await Self.through(route.middleware, request, context, recover: errorResponse) {
+                    request, context in try await route.handler(request, context)
                 }
                 // A finished page from the cache comes with the engine's prepared head,
                 // unless the route's middleware may have changed it.
@@ -151,5 +151,24 @@ extension TabServerResponder {
         }
         if let user, !store.readsAtOnce(.user(user), now: now) { return true }
         return false
+    }
+
+    /// `chain` around `terminal`; without steps, `terminal` alone, called on this task's
+    /// executor (the chain's steps are the app's, each entered as a function of its own).
+    static nonisolated(nonsending) func through(
+        _ chain: MiddlewareChain<RequestContext>, _ request: HTTPRequest, _ context: RequestContext,
+        recover: @Sendable (any Error, HTTPRequest, RequestContext) -> HTTPResponse,
+        terminal: nonisolated(nonsending) @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
+    ) async -> HTTPResponse {
+        guard chain.isEmpty else {
+            return await chain.run(request, context, recover: recover) { request, context in
+                try await terminal(request, context)
+            }
+        }
+        do {
+            return try await terminal(request, context)
+        } catch {
+            return recover(error, request, context)
+        }
     }
 }

@@ -11,16 +11,19 @@ import TabServerWeb
 ///
 /// `@unchecked Sendable` is safe: one request's task uses it, from its first step to its
 /// commit; a task runs one piece at a time, so `state` is never touched by two threads at
-/// once, and nothing keeps the handle once the request is answered.
+/// once, and nothing keeps the handle once the request is answered. For the same reason
+/// its properties skip the runtime's exclusivity check (`@exclusivity(unchecked)`): no
+/// change to `state` is under way across an `await`, and what changes it in place (the
+/// session's load, a page's visit) reaches no handle.
 final class VisitorHandle: @unchecked Sendable {
     let app: TabServerResponder
-    var state: RequestState
+    @exclusivity(unchecked) var state: RequestState
     let origin: RequestOrigin
     /// The engine's prepared form of the answer, when the route's answer has one (a page
     /// from the cache) and no middleware of the app's may have changed the response.
-    var prepared: ResponseCache?
+    @exclusivity(unchecked) var prepared: ResponseCache?
     /// The route label it counts under in the metrics, once the router has matched.
-    var route: Int?
+    @exclusivity(unchecked) var route: Int?
 
     init(app: TabServerResponder, state: RequestState, origin: RequestOrigin) {
         self.app = app

@@ -60,12 +60,15 @@ struct JSONBytesEncoder {
         }
     }
 
+    // The boxes' properties skip the runtime's exclusivity check: one encoding uses them,
+    // on one thread, and a value's own `encode(to:)` runs before its node is stored.
+
     final class ArrayBox {
-        var items: [Node] = []
+        @exclusivity(unchecked) var items: [Node] = []
     }
 
     final class ObjectBox {
-        var entries: [(key: String, node: Node)] = []
+        @exclusivity(unchecked) var entries: [(key: String, node: Node)] = []
 
         /// Sets `key`: a key encoded twice keeps its last value, as `JSONEncoder` does.
         func set(_ key: String, _ node: Node) {
@@ -79,7 +82,7 @@ struct JSONBytesEncoder {
 
     /// Where a value that encodes itself goes while it does: its containers are made here.
     final class Slot {
-        var node = Node.null
+        @exclusivity(unchecked) var node = Node.null
     }
 
     /// The node of `value`, at the coding path `base` + `last` (made only when asked for:

@@ -21,7 +21,7 @@ import TabServerHTTP
 /// ```
 public final class Router<Context: RouterContext>: Sendable {
     /// A route's handler: the request and the per-request context, its parameters filled in.
-    public typealias Handler = @Sendable (HTTPRequest, Context) async throws -> HTTPResponse
+    public typealias Handler = nonisolated(nonsending) @Sendable (HTTPRequest, Context) async throws -> HTTPResponse
 
     private let routes = Mutex<[RouteTable<Context>.Route]>([])
 
@@ -59,28 +59,32 @@ public final class Router<Context: RouterContext>: Sendable {
 extension Router {
     /// A GET route (it answers HEAD too) whose handler returns a response.
     public func get<Result: ResponseGenerator>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         on(.get, pattern) { request, context in try await handler(request, context).response(for: request) }
     }
 
     /// A GET route whose handler returns a value answered as JSON.
     public func get<Result: Encodable & Sendable>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         on(.get, pattern) { request, context in try JSONResponse.response(try await handler(request, context)) }
     }
 
     /// A POST route whose handler returns a response.
     public func post<Result: ResponseGenerator>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         on(.post, pattern) { request, context in try await handler(request, context).response(for: request) }
     }
 
     /// A POST route whose handler returns a value answered as JSON.
     public func post<Result: Encodable & Sendable>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         on(.post, pattern) { request, context in try JSONResponse.response(try await handler(request, context)) }
     }
@@ -88,7 +92,7 @@ extension Router {
     /// A route of any method whose handler returns a response (PUT, PATCH, DELETE).
     public func on<Result: ResponseGenerator>(
         _ method: HTTPMethod, _ pattern: String,
-        use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         on(method, pattern) { request, context in try await handler(request, context).response(for: request) }
     }
@@ -96,7 +100,7 @@ extension Router {
     /// A route of any method whose handler returns a value answered as JSON.
     public func on<Result: Encodable & Sendable>(
         _ method: HTTPMethod, _ pattern: String,
-        use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         on(method, pattern) { request, context in try JSONResponse.response(try await handler(request, context)) }
     }

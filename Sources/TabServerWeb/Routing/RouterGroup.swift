@@ -32,7 +32,7 @@ public struct RouterGroup<Context: RouterContext>: Sendable {
     /// A route of `method` whose handler returns a response.
     public func on<Result: ResponseGenerator>(
         _ method: HTTPMethod, _ pattern: String,
-        use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         router.on(method, path(pattern), middleware: middleware) { request, context in
             try await handler(request, context).response(for: request)
@@ -42,7 +42,7 @@ public struct RouterGroup<Context: RouterContext>: Sendable {
     /// A route of `method` whose handler returns a value answered as JSON.
     public func on<Result: Encodable & Sendable>(
         _ method: HTTPMethod, _ pattern: String,
-        use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
         router.on(method, path(pattern), middleware: middleware) { request, context in
             try JSONResponse.response(try await handler(request, context))
@@ -51,21 +51,25 @@ public struct RouterGroup<Context: RouterContext>: Sendable {
 
     /// A GET route (it answers HEAD too) whose handler returns a response.
     public func get<Result: ResponseGenerator>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) { on(.get, pattern, use: handler) }
 
     /// A GET route whose handler returns a value answered as JSON.
     public func get<Result: Encodable & Sendable>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) { on(.get, pattern, use: handler) }
 
     /// A POST route whose handler returns a response.
     public func post<Result: ResponseGenerator>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) { on(.post, pattern, use: handler) }
 
     /// A POST route whose handler returns a value answered as JSON.
     public func post<Result: Encodable & Sendable>(
-        _ pattern: String, use handler: @escaping @Sendable (HTTPRequest, Context) async throws -> Result
+        _ pattern: String,
+        use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) { on(.post, pattern, use: handler) }
 }
