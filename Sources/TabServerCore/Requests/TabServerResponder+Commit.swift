@@ -40,6 +40,9 @@ extension TabServerResponder {
         switch await commit(handle) {
         case .done(let cookie):
             if let cookie { response.headers.add("Set-Cookie", cookie) }
+            // A request that never asked for the visitor (a JSON route, a file) rests on no
+            // write and has nothing to tell.
+            if handle.state.session == nil, handle.state.events.isEmpty { return .answer(response, then: nil) }
             return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
         case .changed(let session):
             let written: Session?

@@ -36,6 +36,10 @@ public struct RouteTable<Context: RouterContext>: Sendable {
     }
 
     private let routes: [Route]
+    /// Each route's method and pattern, apart from its generic part: a lookup compares
+    /// them without asking the runtime for `Route`'s metadata at every candidate.
+    private let methods: [HTTPMethod]
+    private let patterns: [RoutePattern]
     /// Routes (indices) by literal first segment; `open` holds those whose first segment
     /// is a parameter (or the root), tried for every path.
     private let byFirstSegment: [Substring: [Int]]
@@ -47,6 +51,8 @@ public struct RouteTable<Context: RouterContext>: Sendable {
 
     init(_ routes: [Route]) {
         self.routes = routes
+        methods = routes.map(\.method)
+        patterns = routes.map(\.pattern)
         var labels: [String] = []
         var labelIndex: [Int] = []
         var byFirst: [Substring: [Int]] = [:]
@@ -78,18 +84,19 @@ public struct RouteTable<Context: RouterContext>: Sendable {
         var allowed: [HTTPMethod] = []
         var firstMatch: Int?
         func consider(_ index: Int) {
-            let route = routes[index]
-            guard let parameters = route.pattern.match(segments) else { return }
-            if route.method == method || route.method == lookupMethod {
+            let pattern = patterns[index]
+            guard let parameters = pattern.match(segments) else { return }
+            let routeMethod = methods[index]
+            if routeMethod == method || routeMethod == lookupMethod {
                 // Replaced only by a strictly more specific one: the first added wins a tie.
-                if let current = best, !route.pattern.isMoreSpecific(than: routes[current.index].pattern) { return }
+                if let current = best, !pattern.isMoreSpecific(than: patterns[current.index]) { return }
                 best = (index, parameters)
                 return
             }
             if firstMatch == nil || index < firstMatch! { firstMatch = index }
-            if !allowed.contains(route.method) {
-                allowed.append(route.method)
-                if route.method == .get && !allowed.contains(.head) { allowed.append(.head) }
+            if !allowed.contains(routeMethod) {
+                allowed.append(routeMethod)
+                if routeMethod == .get && !allowed.contains(.head) { allowed.append(.head) }
             }
         }
         if let first = segments.first, let candidates = byFirstSegment[first] {
