@@ -36,9 +36,9 @@ struct HeadResponderTests {
         #expect(moved.close == false)
         for host in ["", "shop.local:80x", "[::1"] {
             let refused = redirect.answer(toHead: head(target: "/", host: host))
-            #expect(refused.response.status == .badRequest, "\(host ?? "no host")")
+            #expect(refused.response.status == .badRequest, "host \(host.debugDescription)")
             #expect(refused.response.headers["location"] == nil)
-            #expect(refused.close, "\(host ?? "no host")")
+            #expect(refused.close, "host \(host.debugDescription)")
         }
     }
 
