@@ -155,6 +155,8 @@ extension TabServerResponder {
 
     /// `chain` around `terminal`; without steps, `terminal` alone, called on this task's
     /// executor (the chain's steps are the app's, each entered as a function of its own).
+    /// Not `MiddlewareChain.run` itself: that public method takes closures that need not
+    /// be `Sendable`, which a caller on its own executor may not hand to the steps.
     static nonisolated(nonsending) func through(
         _ chain: MiddlewareChain<RequestContext>, _ request: HTTPRequest, _ context: RequestContext,
         recover: @Sendable (any Error, HTTPRequest, RequestContext) -> HTTPResponse,
