@@ -71,6 +71,15 @@ package final class InstrumentedSessionStore: SessionStore {
         }
         return base.heldCopy(id, now: now)
     }
+    /// Timed as a load, like `heldCopy`.
+    package func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
+        let started = AppMetrics.monotonicNanos()
+        defer {
+            metrics.storeLatency.record(
+                AppMetrics.StoreOperation.load.rawValue, nanos: AppMetrics.monotonicNanos() &- started)
+        }
+        return base.heldSummary(id, now: now)
+    }
     package var waitsForUsers: Bool { base.waitsForUsers }
     package var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
     package var insertsAtOnce: Bool { base.insertsAtOnce }

@@ -46,7 +46,10 @@ public final class SQLiteSessionStore: SessionStore {
     /// The schema version this code writes; older files are migrated on open.
     public static let schemaVersion = 4
 
-    struct Cached {
+    /// A session held in memory, by reference: looking one up then costs a retain, where
+    /// a struct copied the whole session out of the dictionary on every page seen before.
+    /// Only ever touched under the `memory` lock.
+    final class Cached {
         var session: Session
         /// `last_seen` as stored in the file (refreshed at most once a minute).
         var storedLastSeen: Int64
@@ -54,6 +57,13 @@ public final class SQLiteSessionStore: SessionStore {
         var key: Int64
         /// Where it stands in the admission (kept in the row's `standing`).
         var standing: SessionStanding
+
+        init(session: Session, storedLastSeen: Int64, key: Int64, standing: SessionStanding) {
+            self.session = session
+            self.storedLastSeen = storedLastSeen
+            self.key = key
+            self.standing = standing
+        }
     }
 
     /// A write accepted in memory and not yet committed to the file.
@@ -193,21 +203,19 @@ public final class SQLiteSessionStore: SessionStore {
         // Only the session and whether it has expired leave the lock, not the whole entry
         // to be read again outside it.
         let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
-            guard var cached = memory.cache[id] else { return nil }
+            guard let cached = memory.cache[id] else { return nil }
             let expired = lifetime.isExpired(cached.session, now: now)
             if !expired, cached.standing == .probationary {
                 // Its visitor is back: established (queued; nobody waits for it).
                 cached.standing = .established
                 cached.storedLastSeen = now
                 if cached.session.lastSeen < now { cached.session.lastSeen = now }
-                memory.cache[id] = cached
                 enqueue(.promote(id, key: cached.key, lastSeen: now), in: &memory)
                 counters.recordPromoted()
             } else if !expired, now - cached.storedLastSeen >= Self.touchInterval {
                 // Refreshes `last_seen` in the file (queued; nobody waits for it).
                 cached.storedLastSeen = now
                 if cached.session.lastSeen < now { cached.session.lastSeen = now }
-                memory.cache[id] = cached
                 enqueue(.touch(id, key: cached.key, lastSeen: now), in: &memory)
             }
             return (cached.session, expired)
@@ -295,9 +303,8 @@ public final class SQLiteSessionStore: SessionStore {
         // `last_seen` (and its index page) is written only when the file's copy is
         // stale, like a read's touch: most writes then change a single row and page.
         let touches = stored.lastSeen - cached.storedLastSeen >= Self.touchInterval
-        memory.cache[session.id] = Cached(
-            session: stored, storedLastSeen: touches ? stored.lastSeen : cached.storedLastSeen, key: cached.key,
-            standing: cached.standing)
+        cached.session = stored
+        if touches { cached.storedLastSeen = stored.lastSeen }
         enqueue(.update(stored, key: cached.key, expected: session.revision, touches: touches), in: &memory)
         return .some(stored)
     }
@@ -331,13 +338,17 @@ public final class SQLiteSessionStore: SessionStore {
     /// copy is expired, its `last_seen` is due to be refreshed or it is on probation:
     /// `load` does that.
     public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
-        memory.withLock { memory in
-            guard let cached = memory.cache[id] else { return nil }
-            // A probationary copy is promoted by `load`, as a due touch is made there.
-            guard now - cached.storedLastSeen < Self.touchInterval, cached.standing != .probationary,
-                !lifetime.isExpired(cached.session, now: now)
-            else { return nil }
-            return HeldSession(session: cached.session, awaitsCommit: memory.unflushed[id] != nil)
+        memory.withLock { memory -> HeldSession? in
+            let awaits = memory.unflushed[id] != nil
+            return memory.cache[id]?.heldCopy(now: now, lifetime: lifetime, awaitsCommit: awaits)
+        }
+    }
+
+    /// `heldCopy`, reduced to the fields that key a page: read in place, not copied out.
+    public func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
+        memory.withLock { memory -> HeldSessionSummary? in
+            let awaits = memory.unflushed[id] != nil
+            return memory.cache[id]?.heldSummary(now: now, lifetime: lifetime, awaitsCommit: awaits)
         }
     }
 

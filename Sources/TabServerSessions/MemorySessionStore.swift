@@ -63,20 +63,40 @@ public final class MemorySessionStore: SessionStore {
     /// probation is established by it.
     public func load(_ id: SessionID, now: Int64) -> Session? {
         storage.withLock { storage -> Session? in
-            guard let entry = storage.sessions[id] else { return nil }
-            if lifetime.isExpired(entry.session, now: now) {
-                remove(entry, from: &storage)
-                return nil
-            }
-            // Touch only when a second has passed: avoids a write per request.
-            if entry.session.lastSeen != now { entry.session.lastSeen = now }
-            if entry.standing == .probationary {
-                entry.standing = .established
-                storage.probationaryCount -= 1
-                counters.recordPromoted()
-            }
+            guard let entry = comingBack(id, now: now, in: &storage)
+            else { return nil }
             return entry.session
         }
+    }
+
+    /// `load`, reduced to the fields that key a page: read in place, not copied out.
+    public func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
+        storage.withLock { storage -> HeldSessionSummary? in
+            guard let entry = comingBack(id, now: now, in: &storage)
+            else { return nil }
+            return HeldSessionSummary(
+                id: entry.session.id, revision: entry.session.revision, writeToken: entry.session.writeToken,
+                csrfToken: entry.session.csrfToken, language: entry.session.language, awaitsCommit: false)
+        }
+    }
+
+    /// The entry of `id` as `load` finds it: nil when unknown or expired (then removed);
+    /// touched when a second has passed since it was last seen, and established if it was
+    /// on probation.
+    private func comingBack(_ id: SessionID, now: Int64, in storage: inout Storage) -> Entry? {
+        guard let entry = storage.sessions[id] else { return nil }
+        if lifetime.isExpired(lastSeen: entry.session.lastSeen, created: entry.session.created, now: now) {
+            remove(entry, from: &storage)
+            return nil
+        }
+        // Touch only when a second has passed: avoids a write per request.
+        if entry.session.lastSeen != now { entry.session.lastSeen = now }
+        if entry.standing == .probationary {
+            entry.standing = .established
+            storage.probationaryCount -= 1
+            counters.recordPromoted()
+        }
+        return entry
     }
 
     /// `load`, with nothing ever awaiting a commit.

@@ -69,6 +69,9 @@ public protocol SessionStore: Sendable {
     /// nil when reading it would wait (`readsAtOnce` is false) or fail, or it is unknown.
     /// One question instead of three for a request that only reads (a page seen before).
     func heldCopy(_ id: SessionID, now: Int64) -> HeldSession?
+    /// `heldCopy`'s answer reduced to the fields that key a page (`HeldSessionSummary`),
+    /// read in place: a page seen before is looked up with it on every request.
+    func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary?
     /// Whether every read is from memory (`readsAtOnce` always true, `waitsForUsers`
     /// false): callers may then skip asking per request.
     var readsEverythingAtOnce: Bool { get }
@@ -143,6 +146,12 @@ extension SessionStore {
     /// Stores in memory read everything at once.
     public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { true }
 
+    /// The summary of `heldCopy`'s copy (stores that hold sessions in memory read it in
+    /// place instead).
+    public func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
+        heldCopy(id, now: now).map { HeldSessionSummary($0.session, awaitsCommit: $0.awaitsCommit) }
+    }
+
     /// The three questions one after the other (stores that take no lock for them, or
     /// one each).
     public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
@@ -184,7 +193,13 @@ public struct SessionLifetime: Sendable, Hashable {
 
     /// Whether `session` has expired at `now`.
     public func isExpired(_ session: Session, now: Int64) -> Bool {
-        now - session.lastSeen > idle || now - session.created > absolute
+        isExpired(lastSeen: session.lastSeen, created: session.created, now: now)
+    }
+
+    /// `isExpired` of a session last seen and created then (read from a held session
+    /// field by field, without copying it).
+    package func isExpired(lastSeen: Int64, created: Int64, now: Int64) -> Bool {
+        now - lastSeen > idle || now - created > absolute
     }
 }
 
