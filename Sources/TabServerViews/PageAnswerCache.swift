@@ -56,6 +56,43 @@ package final class PageAnswerCache: Sendable {
             self.language = language
             self.gzip = gzip
         }
+
+        /// Hashes what tells one page from another (the session, its revision, the path,
+        /// the language and coding) in three words; `==` still compares every field. The
+        /// synthesized hash fed all nine fields through SipHash, on every page's look-up.
+        /// Keys that differ only in the rest (another hour's form token, another model
+        /// generation) share a hash, so the newer replaces the older, stale by then, in
+        /// a stripe's table of one entry per hash.
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(session)
+            hasher.combine(revision)
+            hasher.combine(Self.digest(path) &* 31 &+ Self.digest(language) &+ (gzip ? 1 : 0))
+        }
+
+        /// Feeds every field to `hasher`: what an ETag made from the key must tell apart
+        /// (another hour's form token, another model generation), unlike the table's hash.
+        package func hashEveryField(into hasher: inout Hasher) {
+            hasher.combine(session)
+            hasher.combine(revision)
+            hasher.combine(writeToken)
+            hasher.combine(formToken)
+            hasher.combine(formHour)
+            hasher.combine(generation)
+            hasher.combine(path)
+            hasher.combine(language)
+            hasher.combine(gzip)
+        }
+
+        /// FNV-1a of `text`'s bytes: a short path or language code in a few instructions
+        /// a byte (the result is mixed into the seeded `Hasher`, never used alone).
+        private static func digest(_ text: String) -> UInt64 {
+            var text = text
+            return text.withUTF8 { bytes in
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                return hash
+            }
+        }
     }
 
     /// A finished page: its 200 answer (marked for the engine to prepare once) and its

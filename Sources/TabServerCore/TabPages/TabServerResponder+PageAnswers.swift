@@ -17,7 +17,8 @@ extension TabServerResponder {
         }
         guard let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now)
         else { return nil }
-        return pageAnswerKey(state.request, stored: stored, generation: state.model.generation)
+        return pageAnswerKey(
+            state.request, stored: HeldSessionSummary(stored, awaitsCommit: false), generation: state.model.generation)
     }
 
     /// Whether a request's page may come from the cache at all: a GET (or HEAD) of a tab
@@ -30,7 +31,9 @@ extension TabServerResponder {
     /// The key of `request`'s page for the visitor whose stored session is `stored` (nil:
     /// none, the first page every visitor without a cookie gets, the same for all of them
     /// within the hour since the signed form token changes hourly).
-    private func pageAnswerKey(_ request: HTTPRequest, stored: Session?, generation: Int) -> PageAnswerCache.Key? {
+    private func pageAnswerKey(_ request: HTTPRequest, stored: HeldSessionSummary?, generation: Int)
+        -> PageAnswerCache.Key?
+    {
         guard pageAnswers.capacity > 0 else { return nil }
         return PageAnswerCache.Key(
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
@@ -84,12 +87,12 @@ extension TabServerResponder {
     /// the ordinary path, which finds the page in the cache all the same.
     func cachedPage(_ request: HTTPRequest, cookie: String?) -> PageProbe {
         guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return .notAsked }
-        var stored: Session? = nil
+        var stored: HeldSessionSummary? = nil
         if let cookie {
-            guard let id = SessionID(cookieValue: cookie), let held = store.heldCopy(id, now: now),
-                !held.session.isUserRecord, !held.awaitsCommit
+            guard let id = SessionID(cookieValue: cookie), let held = store.heldSummary(id, now: now),
+                !held.isUserRecord, !held.awaitsCommit
             else { return .notAsked }
-            stored = held.session
+            stored = held
         }
         guard let key = pageAnswerKey(request, stored: stored, generation: tabs.generation) else { return .notAsked }
         guard let entry = pageAnswers.entry(for: key) else { return .miss }
@@ -182,7 +185,7 @@ extension TabServerResponder {
         var response = html([])
         var hasher = Hasher()
         hasher.combine(Self.etagSeed)
-        hasher.combine(key)
+        key.hashEveryField(into: &hasher)
         let tag = UInt64(bitPattern: Int64(hasher.finalize()))
         var gzipped = false
         let sent: SharedBytes
