@@ -23,7 +23,7 @@ extension EventLoop {
         var bodyFile: MemoryFile?
         if let cache = answer.prepared,
             let entry = cache.entry(orMake: { ResponseCache.Entry(prepare(response)) }),
-            let prepared = entry.object as? PreparedHead
+            let prepared = PreparedHead.of(entry)
         {
             bytes.append(contentsOf: prepared.bytes)
             // Over TLS the body is encrypted from memory: `sendfile` would send it in clear.

@@ -145,6 +145,14 @@ final class PreparedHead: Sendable {
         self.bytes = bytes
         self.bodyFile = bodyFile
     }
+
+    /// The prepared head `entry` holds, if it holds one: its class compared, then a cast
+    /// without a runtime check (`as?` from the existential cost a dynamic cast per answer).
+    static func of(_ entry: ResponseCache.Entry) -> PreparedHead? {
+        let object = entry.object
+        guard ObjectIdentifier(type(of: object)) == ObjectIdentifier(PreparedHead.self) else { return nil }
+        return unsafeDowncast(object, to: PreparedHead.self)
+    }
 }
 
 /// Appends `value` in decimal.
