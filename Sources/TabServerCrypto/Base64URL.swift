@@ -53,34 +53,22 @@ public enum Base64URL {
 
     private static func decode128(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
         guard bytes.count == 22 else { return nil }
-        // 22 characters are 132 bits: the first 64 make `high`, the next 64 `low`, and the
-        // last 4 must be zero. A straight loop over the table's own storage: the generic
-        // decoder with its closure cost ~900 instructions a cookie (3 a request).
+        // 22 characters are 132 bits: 21 of them make the first 126 bits, the last one two
+        // more and four that must be zero. Shifted into one 128-bit word over the table's
+        // own storage (the generic decoder with its closure cost ~900 instructions a cookie).
         return decodeTable.withUnsafeBufferPointer { table -> (high: UInt64, low: UInt64)? in
-            var high: UInt64 = 0
-            var low: UInt64 = 0
+            var value: UInt128 = 0
             var invalid: UInt8 = 0
-            for index in 0..<22 {
-                let value = table[Int(bytes[index])]
-                invalid |= value & 0xC0
-                let six = UInt64(value & 0x3F)
-                // Bit position of this character's six bits within the 132.
-                let start = index * 6
-                if start + 6 <= 64 {
-                    high |= six << UInt64(58 - start)
-                } else if start < 64 {
-                    let inHigh = 64 - start
-                    high |= six >> UInt64(6 - inHigh)
-                    low |= (six & ((1 << UInt64(6 - inHigh)) - 1)) << UInt64(58 + inHigh)
-                } else if start + 6 <= 128 {
-                    low |= six << UInt64(122 - start)
-                } else {
-                    // The last character: two bits of `low`, four that must be zero.
-                    low |= six >> 4
-                    if six & 0x0F != 0 { return nil }
-                }
+            for index in 0..<21 {
+                let six = table[Int(bytes[index])]
+                invalid |= six
+                value = value << 6 | UInt128(six & 0x3F)
             }
-            return invalid == 0 ? (high, low) : nil
+            let last = table[Int(bytes[21])]
+            // A byte outside the alphabet is 0xFF in the table: its top bits mark it.
+            guard (invalid | last) & 0xC0 == 0, last & 0x0F == 0 else { return nil }
+            value = value << 2 | UInt128(last >> 4)
+            return (UInt64(truncatingIfNeeded: value >> 64), UInt64(truncatingIfNeeded: value))
         }
     }
 

@@ -19,58 +19,61 @@ extension HTTPRequest {
 
     private func cookie(named wanted: UnsafeBufferPointer<UInt8>) -> String? {
         guard let initial = wanted.first else { return nil }
-        for field in headers where HTTPHeaders.namesEqual(field.name, "cookie") {
+        return headers.firstFieldResult { name, value -> String? in
+            guard HTTPHeaders.namesEqual(name, "cookie") else { return nil }
             // Scans the bytes in place rather than splitting strings: this runs on every
             // request, and a head may hold 32 KiB of cookies.
-            var value = field.value
-            let found = value.withUTF8 { bytes -> String? in
+            var value = value
+            return value.withUTF8 { bytes -> String? in
                 guard let base = bytes.baseAddress else { return nil }
+                let count = bytes.count
                 var index = 0
-                while index < bytes.count {
-                    // Most pairs are other cookies: their first name byte already differs,
-                    // checked here before anything else is done with the pair.
+                while index < count {
                     var first = index
-                    while first < bytes.count && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
-                    let candidate = first < bytes.count && bytes[first] == initial
+                    while first < count && Self.isSpace(base[first]) { first += 1 }
                     // The next ';' by memchr: a long header of other cookies is skipped fast.
-                    var end = bytes.count
-                    if let hit = memchr(base + first, Int32(UInt8(ascii: ";")), bytes.count - first) {
+                    var end = count
+                    if let hit = memchr(base + first, Int32(UInt8(ascii: ";")), count - first) {
                         end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
                     }
-                    if candidate, let value = Self.cookieValue(bytes[index..<end], named: wanted) { return value }
+                    // Most pairs are other cookies: their first name byte already differs.
+                    if first < end && base[first] == initial,
+                        let value = Self.cookieValue(base, from: first, to: end, named: wanted)
+                    {
+                        return value
+                    }
                     index = end + 1
                 }
                 return nil
             }
-            if let found { return found }
         }
-        return nil
     }
 
+    /// The value of the pair at `start..<end` of `base` (its leading spaces skipped) if
+    /// its name is `wanted`.
     private static func cookieValue(
-        _ pair: Slice<UnsafeBufferPointer<UInt8>>, named wanted: UnsafeBufferPointer<UInt8>
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, named wanted: UnsafeBufferPointer<UInt8>
     ) -> String? {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-        // Most pairs are other cookies: their first name byte already differs.
-        var first = pair.startIndex
-        while first < pair.endIndex && isSpace(pair[first]) { first += 1 }
-        guard let initial = wanted.first, first < pair.endIndex, pair[first] == initial else { return nil }
-        guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
-        var nameStart = pair.startIndex
-        var nameEnd = equals
-        while nameStart < nameEnd && isSpace(pair[nameStart]) { nameStart += 1 }
-        while nameEnd > nameStart && isSpace(pair[nameEnd - 1]) { nameEnd -= 1 }
-        guard pair[nameStart..<nameEnd].elementsEqual(wanted) else { return nil }
-        var valueStart = equals + 1
-        var valueEnd = pair.endIndex
-        while valueStart < valueEnd && isSpace(pair[valueStart]) { valueStart += 1 }
-        while valueEnd > valueStart && isSpace(pair[valueEnd - 1]) { valueEnd -= 1 }
-        if valueEnd - valueStart >= 2 && pair[valueStart] == UInt8(ascii: "\"")
-            && pair[valueEnd - 1] == UInt8(ascii: "\"")
+        guard let equals = memchr(base + start, Int32(UInt8(ascii: "=")), end - start) else { return nil }
+        let afterName = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(equals))
+        var nameEnd = afterName
+        while nameEnd > start && isSpace(base[nameEnd - 1]) { nameEnd -= 1 }
+        guard nameEnd - start == wanted.count, memcmp(base + start, wanted.baseAddress!, wanted.count) == 0 else {
+            return nil
+        }
+        var valueStart = afterName + 1
+        var valueEnd = end
+        while valueStart < valueEnd && isSpace(base[valueStart]) { valueStart += 1 }
+        while valueEnd > valueStart && isSpace(base[valueEnd - 1]) { valueEnd -= 1 }
+        if valueEnd - valueStart >= 2 && base[valueStart] == UInt8(ascii: "\"")
+            && base[valueEnd - 1] == UInt8(ascii: "\"")
         {
             valueStart += 1
             valueEnd -= 1
         }
-        return String(decoding: pair[valueStart..<valueEnd], as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: base + valueStart, count: valueEnd - valueStart), as: UTF8.self)
     }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 }
