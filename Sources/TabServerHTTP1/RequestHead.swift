@@ -127,29 +127,33 @@ package struct RequestHead {
         target = String(decoding: raw, as: UTF8.self)
 
         // The fields framing and routing depend on, in one pass over the head.
-        var hosts: [String] = []
+        // The first Host and how many (no array for the one every request has).
+        var host: String? = nil
+        var hostCount = 0
         var lengths: [String] = []
         var codings: [String] = []
         var connections: [String] = []
         var expectation: String? = nil
-        for field in headers {
-            switch field.name.utf8.count {
-            case 4 where HTTPHeaders.namesEqual(field.name, "host"): hosts.append(field.value)
-            case 6 where HTTPHeaders.namesEqual(field.name, "expect"):
-                if expectation == nil { expectation = field.value }
-            case 10 where HTTPHeaders.namesEqual(field.name, "connection"): connections.append(field.value)
-            case 14 where HTTPHeaders.namesEqual(field.name, "content-length"): lengths.append(field.value)
-            case 17 where HTTPHeaders.namesEqual(field.name, "transfer-encoding"): codings.append(field.value)
-            default: continue
+        headers.forEachField { name, value in
+            switch name.utf8.count {
+            case 4 where HTTPHeaders.namesEqual(name, "host"):
+                if hostCount == 0 { host = value }
+                hostCount += 1
+            case 6 where HTTPHeaders.namesEqual(name, "expect"):
+                if expectation == nil { expectation = value }
+            case 10 where HTTPHeaders.namesEqual(name, "connection"): connections.append(value)
+            case 14 where HTTPHeaders.namesEqual(name, "content-length"): lengths.append(value)
+            case 17 where HTTPHeaders.namesEqual(name, "transfer-encoding"): codings.append(value)
+            default: break
             }
         }
 
         // Host: exactly one on HTTP/1.1, and at most one on 1.0.
-        if hosts.count > 1 { throw EngineRejection(status: .badRequest, message: "More than one Host header.") }
-        if minorVersion == 1 && hosts.isEmpty {
+        if hostCount > 1 { throw EngineRejection(status: .badRequest, message: "More than one Host header.") }
+        if minorVersion == 1 && host == nil {
             throw EngineRejection(status: .badRequest, message: "HTTP/1.1 requests must carry a Host header.")
         }
-        if let host = hosts.first, !Self.isPlausibleHost(host) {
+        if let host, !Self.isPlausibleHost(host) {
             throw EngineRejection(status: .badRequest, message: "The Host header is malformed.")
         }
 
@@ -160,10 +164,10 @@ package struct RequestHead {
             guard !authority.host.isEmpty, Self.isPlausibleHost(authority.host) else {
                 throw EngineRejection(status: .badRequest, message: "The request target's authority is malformed.")
             }
-            if let host = hosts.first, !HTTPHeaders.namesEqual(host, authority.host) {
+            if let host, !HTTPHeaders.namesEqual(host, authority.host) {
                 throw EngineRejection(status: .badRequest, message: "The Host header differs from the request target.")
             }
-            if hosts.isEmpty { self.headers.add("Host", authority.host) }
+            if host == nil { self.headers.add("Host", authority.host) }
             origin = authority.rest
         }
         if origin.first != UInt8(ascii: "/") {

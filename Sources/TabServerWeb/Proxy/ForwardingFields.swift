@@ -18,15 +18,14 @@ struct ForwardingFields {
     }
 
     init(_ headers: HTTPHeaders) {
-        for field in headers {
-            let name = field.name
+        headers.forEachField { name, value in
             switch name.utf8.count {
-            case 9 where HTTPHeaders.namesEqual(name, "forwarded"): forwarded.append(field.value)
-            case 15 where HTTPHeaders.namesEqual(name, "x-forwarded-for"): forwardedFor.append(field.value)
-            case 16 where HTTPHeaders.namesEqual(name, "x-forwarded-host"): forwardedHost.append(field.value)
-            case 17 where HTTPHeaders.namesEqual(name, "x-forwarded-proto"): forwardedProto.append(field.value)
-            case 18 where HTTPHeaders.namesEqual(name, "x-forwarded-prefix"): forwardedPrefix.append(field.value)
-            default: continue
+            case 9 where HTTPHeaders.namesEqual(name, "forwarded"): forwarded.append(value)
+            case 15 where HTTPHeaders.namesEqual(name, "x-forwarded-for"): forwardedFor.append(value)
+            case 16 where HTTPHeaders.namesEqual(name, "x-forwarded-host"): forwardedHost.append(value)
+            case 17 where HTTPHeaders.namesEqual(name, "x-forwarded-proto"): forwardedProto.append(value)
+            case 18 where HTTPHeaders.namesEqual(name, "x-forwarded-prefix"): forwardedPrefix.append(value)
+            default: break
             }
         }
     }
