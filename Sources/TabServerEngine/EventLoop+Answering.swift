@@ -26,7 +26,7 @@ extension EventLoop {
         let asked = ask(request)
         let close = !head.keepAlive || engine.draining
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
-        switch asked {
+        switch consume asked {
         case .now(let answer):
             queue(answer, on: connection, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive)
             flush(connection)

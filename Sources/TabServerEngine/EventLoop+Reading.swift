@@ -116,7 +116,8 @@ extension EventLoop {
     /// says.
     func process(_ connection: Connection, now: UInt64) {
         while connections[connection.descriptor] === connection {
-            switch connection.http1.step(now: now, limits: engine.http1Limits, fields: fields) {
+            let step = connection.http1.step(now: now, limits: engine.http1Limits, fields: fields)
+            switch consume step {
             case .wait:
                 return
             case .reject(let rejection, let method):

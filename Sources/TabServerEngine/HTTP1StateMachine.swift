@@ -259,7 +259,7 @@ struct HTTP1StateMachine {
             RequestHead.parse(
                 bytes, previousLength: scanned, maximumLength: limits.memoryPerConnection, fields: fields)
         }
-        switch outcome {
+        switch consume outcome {
         case .incomplete:
             phase = .head(since: since, scanned: input.count)
             return .wait

@@ -20,9 +20,19 @@ extension TabServerResponder {
         else { return nil }
         let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
         let origin = configuration.trustedProxies.origin(of: request)
-        guard let request = belowBasePath(request, origin: origin) else {
+        // Without a base path the request is used as it is: `belowBasePath` would hand back
+        // a copy of it, and copying and destroying a request showed in every page's profile.
+        if configuration.basePath.isEmpty { return immediateAnswer(below: request, origin: origin, started: started) }
+        guard let below = belowBasePath(request, origin: origin) else {
             return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
         }
+        return immediateAnswer(below: below, origin: origin, started: started)
+    }
+
+    /// `immediateAnswer(to:)` for a request whose path is below the base path.
+    private func immediateAnswer(below request: HTTPRequest, origin: RequestOrigin, started: UInt64)
+        -> ResponderAnswer?
+    {
         if let (response, prepared) = libraryFile(request) {
             return finish(
                 ResponderAnswer(response, prepared: prepared), request, origin, started, route: metrics?.staticRoute)
@@ -141,10 +151,9 @@ extension TabServerResponder {
     /// the access log's note on the client a trusted proxy named, and (metrics on) its count
     /// and latency under its route.
     func finish(
-        _ answer: ResponderAnswer, _ request: HTTPRequest, _ origin: RequestOrigin, _ started: UInt64,
+        _ answer: consuming ResponderAnswer, _ request: HTTPRequest, _ origin: RequestOrigin, _ started: UInt64,
         route: Int? = nil
     ) -> ResponderAnswer {
-        var answer = answer
         if let offlineKey, let keyed = offlineKey.keyed(answer.response, for: request) {
             answer.response = keyed
             answer.prepared = nil
