@@ -183,12 +183,20 @@ package struct RequestHead {
         if path.isEmpty { path = "*" }
         query = []
         if let questionMark {
-            for pair in origin[(questionMark + 1)...].split(separator: UInt8(ascii: "&")) {
-                let equals = pair.firstIndex(of: UInt8(ascii: "="))
-                let name = try Self.decodePercent(equals.map { pair[..<$0] } ?? pair, plusIsSpace: true)
-                var value = ""
-                if let equals { value = try Self.decodePercent(pair[(equals + 1)...], plusIsSpace: true) }
-                query.append((name, value))
+            // Pairs between `&`s, empty ones skipped, found by index: `split` built an array
+            // of slices first (a static file's `?v=` on every request).
+            var start = questionMark + 1
+            while start < origin.endIndex {
+                let end = origin[start...].firstIndex(of: UInt8(ascii: "&")) ?? origin.endIndex
+                if end > start {
+                    let pair = origin[start..<end]
+                    let equals = pair.firstIndex(of: UInt8(ascii: "="))
+                    let name = try Self.decodePercent(equals.map { pair[..<$0] } ?? pair, plusIsSpace: true)
+                    var value = ""
+                    if let equals { value = try Self.decodePercent(pair[(equals + 1)...], plusIsSpace: true) }
+                    query.append((name, value))
+                }
+                start = end + 1
             }
         }
 

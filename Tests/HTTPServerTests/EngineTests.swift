@@ -70,6 +70,18 @@ struct EngineTests {
         }
     }
 
+    @Test("a query splits at each &, skips empty pairs, gives a bare name an empty value, and decodes + and %")
+    func queryPairs() throws {
+        try withEngine { server in
+            let connection = try #require(RawHTTPConnection(port: server.port))
+            connection.send("GET /find?&a=1&&b&c=x+y%21&=v& HTTP/1.1\r\nHost: test\r\n\r\n")
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 200)
+            let lines = response.body.split(separator: "\n").filter { $0.hasPrefix("query ") }
+            #expect(lines == ["query a=1", "query b=", "query c=x y!", "query =v"])
+        }
+    }
+
     @Test("HEAD answers headers with the GET length and no body")
     func head() throws {
         try withEngine { server in
