@@ -14,7 +14,7 @@ enum JSONBody {
         guard nestingDepth(body) <= limits.maxJSONDepth else {
             throw HTTPError.badRequest("The JSON body is nested more than \(limits.maxJSONDepth) levels deep.")
         }
-        guard String(validating: body, as: UTF8.self) != nil else {
+        guard String(utf8Validating: body) != nil else {
             throw HTTPError.badRequest("The JSON body is not valid UTF-8 text.")
         }
         do {

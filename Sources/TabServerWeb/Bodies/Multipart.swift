@@ -54,7 +54,7 @@ enum Multipart {
                         fieldName: headers.name, fileName: FileName.sanitized(fileName),
                         contentType: headers.contentType ?? "application/octet-stream", bytes: content))
             } else {
-                guard let value = String(validating: content, as: UTF8.self) else {
+                guard let value = String(utf8Validating: content) else {
                     throw .badRequest(
                         "The form field '\(HTTPError.quoted(headers.name))' is not valid UTF-8 text.",
                         field: headers.name)
@@ -73,7 +73,7 @@ enum Multipart {
 
     /// The `Content-Disposition` and `Content-Type` of a part; the name is required.
     private static func partHeaders(_ block: ArraySlice<UInt8>) throws(HTTPError) -> PartHeaders {
-        guard let text = String(validating: block, as: UTF8.self) else {
+        guard let text = String(utf8Validating: block) else {
             throw .badRequest("A multipart part's headers are not valid UTF-8 text.")
         }
         var name: String?

@@ -39,7 +39,7 @@ enum URLEncodedForm {
         // UTF-8 then takes the long way below, which finds it invalid too.)
         let plain = raw.withUnsafeBufferPointer { bytes -> String? in
             let encoded = bytes.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
-            return encoded ? nil : String(validating: bytes, as: UTF8.self)
+            return encoded ? nil : String(utf8Validating: bytes)
         }
         if let plain { return plain }
         var bytes: [UInt8] = []
@@ -60,6 +60,6 @@ enum URLEncodedForm {
             }
             index += 1
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(utf8Validating: bytes)
     }
 }
