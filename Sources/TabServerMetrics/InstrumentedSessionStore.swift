@@ -64,21 +64,21 @@ package final class InstrumentedSessionStore: SessionStore {
     package func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { base.readsAtOnce(id, now: now) }
     /// Timed as a load (it is one, from memory).
     package func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
-        let started = AppMetrics.monotonicNanos()
-        defer {
-            metrics.storeLatency.record(
-                AppMetrics.StoreOperation.load.rawValue, nanos: AppMetrics.monotonicNanos() &- started)
-        }
-        return base.heldCopy(id, now: now)
+        timedAsLoad { base.heldCopy(id, now: now) }
     }
     /// Timed as a load, like `heldCopy`.
     package func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
+        timedAsLoad { base.heldSummary(id, now: now) }
+    }
+    /// `body`'s time recorded as a load's (a read from memory that cannot fail).
+    @inline(__always)
+    private func timedAsLoad<T>(_ body: () -> T) -> T {
         let started = AppMetrics.monotonicNanos()
         defer {
             metrics.storeLatency.record(
                 AppMetrics.StoreOperation.load.rawValue, nanos: AppMetrics.monotonicNanos() &- started)
         }
-        return base.heldSummary(id, now: now)
+        return body()
     }
     package var waitsForUsers: Bool { base.waitsForUsers }
     package var readsEverythingAtOnce: Bool { base.readsEverythingAtOnce }
