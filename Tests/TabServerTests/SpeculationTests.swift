@@ -59,19 +59,22 @@ struct SpeculationTests {
 
     @Test(
         "a prefetch or prerender changes nothing: no session made, no selection, no place remembered",
-        arguments: ["prefetch", "prefetch;prerender"])
-    func noVisit(_ purpose: String) async throws {
+        arguments: [
+            ("Sec-Purpose", "prefetch"), ("Sec-Purpose", "prefetch;prerender"), ("SEC-PURPOSE", "Prefetch"),
+            ("Purpose", "prefetch"), ("X-Purpose", "preview; prefetch"), ("X-Moz", "prefetch"),
+        ])
+    func noVisit(_ field: String, _ purpose: String) async throws {
         let app = try makeApp()
         let fresh = TestClient(app.responder)
-        let ahead = await fresh.get("/tabs/movies", headers: [("Sec-Purpose", purpose)])
+        let ahead = await fresh.get("/tabs/movies", headers: [(field, purpose)])
         #expect(ahead.status == 200)
         #expect(fresh.cookies.isEmpty)
         let client = TestClient(app.responder)
         _ = await client.get("/tabs/music/albums/1")
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
         let before = try #require(try app.store.load(id, now: wallClockSeconds()))
-        await #expect(client.get("/tabs/movies/1", headers: [("Sec-Purpose", purpose)]).status != 0)
-        await #expect(client.get("/more", headers: [("Sec-Purpose", purpose)]).status == 200)
+        await #expect(client.get("/tabs/movies/1", headers: [(field, purpose)]).status != 0)
+        await #expect(client.get("/more", headers: [(field, purpose)]).status == 200)
         let after = try #require(try app.store.load(id, now: wallClockSeconds()))
         #expect(after.revision == before.revision)
         #expect(after.state == before.state)

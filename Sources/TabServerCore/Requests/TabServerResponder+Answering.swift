@@ -33,17 +33,17 @@ extension TabServerResponder {
     private func immediateAnswer(below request: HTTPRequest, origin: RequestOrigin, started: UInt64)
         -> ResponderAnswer?
     {
-        if let (response, prepared) = libraryFile(request) {
-            return finish(
-                ResponderAnswer(response, prepared: prepared), request, origin, started, route: metrics?.staticRoute)
+        if let file = libraryFile(request) {
+            return finish(file, request, origin, started, route: metrics?.staticRoute)
         }
         if request.path == "/healthz", request.method == .get || request.method == .head {
             return finish(ResponderAnswer(.text("ok\n")), request, origin, started, route: routeLabel(request))
         }
-        guard identity.user(of: request) == nil,
-            case .hit(let answer) = cachedPage(request, cookie: request.cookie(configuration.cookieName))
-        else { return nil }
-        return finish(answer, request, origin, started, route: routeLabel(request))
+        guard identity.user(of: request) == nil else { return nil }
+        switch cachedPage(request, cookie: request.cookie(configuration.cookieName)) {
+        case .hit(let answer): return finish(answer, request, origin, started, route: routeLabel(request))
+        case .miss, .notAsked: return nil
+        }
     }
 
     public func answer(to request: HTTPRequest) async -> ResponderAnswer {
@@ -79,10 +79,10 @@ extension TabServerResponder {
     /// What the app's middleware wraps: the library's files, then the router.
     nonisolated(nonsending) func serve(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let handle = context.visitor
-        if let (response, prepared) = libraryFile(request) {
-            handle.prepared = prepared
+        if let file = libraryFile(request) {
+            handle.prepared = file.prepared
             handle.route = metrics?.staticRoute
-            return response
+            return file.response
         }
         switch routes.resolve(request.method, request.path) {
         case .found(let match):
@@ -101,11 +101,10 @@ extension TabServerResponder {
     /// The static files, the manifest and the service worker (a GET or HEAD of one), with
     /// the engine's prepared form where it has one; nil for anything else. A page the
     /// service worker fetches gets its offline cache key.
-    func libraryFile(_ request: HTTPRequest) -> (HTTPResponse, ResponseCache?)? {
+    func libraryFile(_ request: HTTPRequest) -> ResponderAnswer? {
         guard request.method == .get || request.method == .head else { return nil }
-        if let generated = installed.answer(request) { return (generated, nil) }
-        if let file = files.answer(for: request, path: request.path) { return (file.response, file.prepared) }
-        return nil
+        if let generated = installed.answer(request) { return ResponderAnswer(generated) }
+        return files.answer(for: request, path: request.path)
     }
 
     /// Paths answered at the root whatever the base path, and only on the async path:

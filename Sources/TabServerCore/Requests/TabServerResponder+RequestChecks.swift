@@ -15,14 +15,16 @@ extension TabServerResponder {
     /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,
     /// or the older `Purpose: prefetch`): such a request must not change the session.
     static func isPrefetch(_ request: HTTPRequest) -> Bool {
-        for name in ["sec-purpose", "purpose", "x-purpose", "x-moz"] {
-            if let value = request.headers[name]?.lowercased(),
-                value.contains("prefetch") || value.contains("prerender")
-            {
-                return true
+        // One pass over the fields, not a look-up per name: this runs for every page.
+        request.headers.firstFieldResult { name, value -> Bool? in
+            switch name.utf8.count {
+            case 11 where HTTPHeaders.namesEqual(name, "sec-purpose"), 7 where HTTPHeaders.namesEqual(name, "purpose"),
+                9 where HTTPHeaders.namesEqual(name, "x-purpose"), 5 where HTTPHeaders.namesEqual(name, "x-moz"):
+                let value = value.lowercased()
+                return value.contains("prefetch") || value.contains("prerender") ? true : nil
+            default: return nil
             }
-        }
-        return false
+        } ?? false
     }
 
     /// Refuses a form post that did not come from a page of this session, or, for a

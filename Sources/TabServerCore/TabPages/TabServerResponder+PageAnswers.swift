@@ -25,7 +25,7 @@ extension TabServerResponder {
     /// page without a query, not a prefetch.
     private static func mayAnswerFromCache(_ request: HTTPRequest) -> Bool {
         (request.method == .get || request.method == .head) && request.query.isEmpty
-            && request.path.hasPrefix("/tabs/") && !isPrefetch(request)
+            && request.path.hasASCIIPrefix("/tabs/") && !isPrefetch(request)
     }
 
     /// The key of `request`'s page for the visitor whose stored session is `stored` (nil:
@@ -87,14 +87,18 @@ extension TabServerResponder {
     /// the ordinary path, which finds the page in the cache all the same.
     func cachedPage(_ request: HTTPRequest, cookie: String?) -> PageProbe {
         guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return .notAsked }
-        var stored: HeldSessionSummary? = nil
+        // Two calls rather than one with an optional summary: destroying an optional of a
+        // struct ran through the runtime's generic value witnesses on every page.
+        let key: PageAnswerCache.Key?
         if let cookie {
             guard let id = SessionID(cookieValue: cookie), let held = store.heldSummary(id, now: now),
                 !held.isUserRecord, !held.awaitsCommit
             else { return .notAsked }
-            stored = held
+            key = pageAnswerKey(request, stored: held, generation: tabs.generation)
+        } else {
+            key = pageAnswerKey(request, stored: nil, generation: tabs.generation)
         }
-        guard let key = pageAnswerKey(request, stored: stored, generation: tabs.generation) else { return .notAsked }
+        guard let key else { return .notAsked }
         guard let entry = pageAnswers.entry(for: key) else { return .miss }
         return .hit(answer(entry, to: request))
     }
