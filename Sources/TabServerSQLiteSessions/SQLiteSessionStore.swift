@@ -204,7 +204,8 @@ public final class SQLiteSessionStore: SessionStore {
         // to be read again outside it.
         let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
             guard let cached = memory.cache[id] else { return nil }
-            let expired = lifetime.isExpired(cached.session, now: now)
+            let expired = lifetime.isExpired(
+                lastSeen: cached.session.lastSeen, created: cached.session.created, now: now)
             if !expired, cached.standing == .probationary {
                 // Its visitor is back: established (queued; nobody waits for it).
                 cached.standing = .established

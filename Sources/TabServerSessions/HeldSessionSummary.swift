@@ -15,7 +15,7 @@ public struct HeldSessionSummary: Sendable, Equatable {
     /// The language the visitor chose (nil: negotiated per request).
     public let language: String?
     /// Whether the session is a signed-in user's record (never shown as a page of its own).
-    public let isUserRecord: Bool
+    public var isUserRecord: Bool { csrfToken == .userRecordToken }
     /// Whether a write of it awaits its commit (`SessionStore.awaitsCommit`).
     public let awaitsCommit: Bool
 
@@ -37,7 +37,6 @@ public struct HeldSessionSummary: Sendable, Equatable {
         self.writeToken = writeToken
         self.csrfToken = csrfToken
         self.language = language
-        isUserRecord = csrfToken == .userRecordToken
         self.awaitsCommit = awaitsCommit
     }
 }
