@@ -97,18 +97,49 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     @inline(__always)
     private static func fold(_ byte: UInt8) -> UInt8 { byte &- 65 < 26 ? byte | 0x20 : byte }
 
-    /// ASCII case-insensitive comparison without allocating (field names are ASCII tokens).
+    /// Eight bytes with their ASCII capitals made small (`A`–`Z` gain bit 0x20; every
+    /// other byte, non-ASCII included, is kept), without a branch per byte.
     @inline(__always)
+    private static func folded(_ word: UInt64) -> UInt64 {
+        let low = word & 0x7F7F_7F7F_7F7F_7F7F  // each byte below 0x80, so no sum carries into the next
+        let fromA = low &+ 0x3F3F_3F3F_3F3F_3F3F  // bit 7 set where the byte is at least "A" (0x41)
+        let pastZ = low &+ 0x2525_2525_2525_2525  // bit 7 set where the byte is past "Z" (0x5B and up)
+        let capitals = fromA & ~pastZ & ~word & 0x8080_8080_8080_8080
+        return word | (capitals &>> 2)
+    }
+
+    /// Whether two byte runs of the same length are equal, ignoring ASCII case: eight
+    /// bytes a step (the last step overlapping the one before), a byte a step below eight.
+    @inline(__always)
+    private static func foldedEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = left.count
+        guard count > 0, let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else { return true }
+        guard count >= 8 else {
+            for index in 0..<count where fold(leftBytes[index]) != fold(rightBytes[index]) { return false }
+            return true
+        }
+        let leftWords = UnsafeRawPointer(leftBytes)
+        let rightWords = UnsafeRawPointer(rightBytes)
+        var offset = 0
+        while true {
+            offset = Swift.min(offset, count - 8)
+            let leftWord = leftWords.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let rightWord = rightWords.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if leftWord != rightWord && folded(leftWord) != folded(rightWord) { return false }
+            if offset == count - 8 { return true }
+            offset += 8
+        }
+    }
+
+    /// ASCII case-insensitive comparison without allocating (field names are ASCII tokens).
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         // Lengths first: O(1) for native strings, and most names differ in length. Then the
-        // bytes in place: walking two `UTF8View` iterators cost ~400 instructions a name
-        // in profiles of every request (each header look-up compares names).
+        // bytes in place, eight at a time: walking two `UTF8View` iterators cost ~400
+        // instructions a name in profiles of every request (each header look-up compares
+        // names), a byte at a time ~200 for a name as long as `Content-Type`.
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                for index in 0..<left.count where fold(left[index]) != fold(right[index]) { return false }
-                return true
-            }
+            rhs.utf8.withContiguousStorageIfAvailable { right in foldedEqual(left, right) }
         }
         if let compared, let result = compared { return result }
         return lhs.utf8.elementsEqual(rhs.utf8) { fold($0) == fold($1) }

@@ -29,6 +29,40 @@ struct HTTPHeadersTests {
         #expect(headers["x-@"] == "at")
     }
 
+    @Test("names of eight bytes and more compare eight at a time, the last step overlapping")
+    func longNames() {
+        #expect(HTTPHeaders.namesEqual("Content-Security-Policy", "content-security-policy"))
+        #expect(HTTPHeaders.namesEqual("X-CONTENT-TYPE-OPTIONS", "x-content-type-options"))
+        #expect(!HTTPHeaders.namesEqual("Content-Security-Policy", "content-security-policz"))
+        #expect(!HTTPHeaders.namesEqual("Xontent-Security-Policy", "content-security-policy"))
+        #expect(!HTTPHeaders.namesEqual("Content-[ecurity", "content-{ecurity"))  // 0x20 apart, not letters
+        #expect(!HTTPHeaders.namesEqual("Content-@ecurity", "content-`ecurity"))
+        #expect(!HTTPHeaders.namesEqual("Content-^ecurity", "content-~ecurity"))
+        #expect(HTTPHeaders.namesEqual("Étiquette-Étiquette", "Étiquette-Étiquette"))
+        #expect(!HTTPHeaders.namesEqual("étiquette-étiquette", "Étiquette-Étiquette"))  // ASCII case only
+    }
+
+    @Test("agrees with a byte-by-byte ASCII fold on 20,000 random pairs of every length up to 40")
+    func agreesWithByteFold() {
+        var generator = SystemRandomNumberGenerator()
+        func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        for _ in 0..<20_000 {
+            let count = Int(generator.next() % 41)
+            // Printable ASCII, with the bytes 0x20 away from a letter's case over-represented.
+            let pool: [UInt8] = Array(0x20...0x7E) + [0x40, 0x5B, 0x5E, 0x60, 0x7B, 0x7E, 0xC3, 0x89]
+            let left = (0..<count).map { _ in pool[Int(generator.next() % UInt64(pool.count))] }
+            var right = left.map { generator.next() % 2 == 0 ? fold($0) : $0 }
+            if count > 0, generator.next() % 3 == 0 {
+                right[Int(generator.next() % UInt64(count))] = pool[Int(generator.next() % UInt64(pool.count))]
+            }
+            let expected = left.map(fold) == right.map(fold)
+            let lhs = String(decoding: left, as: UTF8.self)
+            let rhs = String(decoding: right, as: UTF8.self)
+            guard lhs.utf8.elementsEqual(left), rhs.utf8.elementsEqual(right) else { continue }  // repaired bytes
+            #expect(HTTPHeaders.namesEqual(lhs, rhs) == expected, "\(left) against \(right)")
+        }
+    }
+
     @Test("repeats are kept in order; subscript gives the first")
     func repeats() {
         var headers = HTTPHeaders()

@@ -35,7 +35,10 @@ extension TabServerResponder {
     /// action taking JSON from a script) in the `X-CSRF-Token` header. The bar's own
     /// routes (`formOnly`) take forms only: another body is a 415.
     func verifyCSRF(_ request: HTTPRequest, state: RequestState, formOnly: Bool = true) throws(HTTPError) {
-        if formOnly, !request.hasFormBody { throw .unsupportedMediaType(HTTPRequest.formMediaTypes) }
+        // Fields decoded already came from a form body (see `run`): its type is not asked again.
+        if formOnly, request.formFields.isEmpty, !request.hasFormBody {
+            throw .unsupportedMediaType(HTTPRequest.formMediaTypes)
+        }
         if request.headers["sec-fetch-site"]?.lowercased() == "cross-site" {
             throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
         }
