@@ -36,15 +36,21 @@ extension EventLoop: TaskExecutor {
     /// cannot starve the sockets); whether any are left for the next turn.
     func runJobs() -> Bool {
         for _ in 0..<Self.jobRounds {
-            let batch = jobs.withLock { queue -> [UnownedJob] in
-                defer {
-                    queue.waiting.removeAll(keepingCapacity: true)
-                    queue.signalled = false
-                }
-                return queue.waiting
+            // The two lists trade places: returning the queue's list and emptying it kept
+            // the buffer shared, so the emptying allocated a new one every round.
+            var batch = takenJobs
+            takenJobs = []
+            jobs.withLock { queue in
+                swap(&queue.waiting, &batch)
+                queue.signalled = false
             }
-            if batch.isEmpty { return false }
+            if batch.isEmpty {
+                takenJobs = batch
+                return false
+            }
             for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            batch.removeAll(keepingCapacity: true)
+            takenJobs = batch
             takeReady()
         }
         return jobs.withLock { !$0.waiting.isEmpty }

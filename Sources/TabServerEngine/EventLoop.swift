@@ -48,6 +48,9 @@ final class EventLoop: @unchecked Sendable {
     let adopted = Mutex<[(descriptor: Int32, address: String)]>([])
     /// Jobs of the tasks that run on this loop (`EventLoop+Executor`).
     let jobs = Mutex(JobQueue())
+    /// The loop's side of the job queue: swapped with the queue's list each round, so
+    /// taking the jobs allocates nothing (`runJobs`).
+    @exclusivity(unchecked) var takenJobs: [UnownedJob] = []
     /// Connections with something for the loop, named on the loop's own thread (a task
     /// that completed an answer there): served after the jobs, without the pipe.
     @exclusivity(unchecked) var localReady: [Int32] = []
