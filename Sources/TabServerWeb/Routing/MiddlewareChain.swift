@@ -30,6 +30,11 @@ public struct MiddlewareChain<Context: Sendable>: Sendable {
     public var isEmpty: Bool { steps.isEmpty }
 
     /// Runs `request` through every step, then `terminal`.
+    ///
+    /// Inlinable, so the caller's build knows `Context`: run generically, every request
+    /// asked the runtime for the metadata of `any RouterMiddleware<Context>` (about 400
+    /// instructions).
+    @inlinable
     public func run(
         _ request: HTTPRequest, _ context: Context,
         recover: (any Error, HTTPRequest, Context) -> HTTPResponse,
@@ -38,7 +43,8 @@ public struct MiddlewareChain<Context: Sendable>: Sendable {
         await run(from: 0, request, context, recover: recover, terminal: terminal)
     }
 
-    private func run(
+    @inlinable
+    func run(
         from index: Int, _ request: HTTPRequest, _ context: Context,
         recover: (any Error, HTTPRequest, Context) -> HTTPResponse,
         terminal: (HTTPRequest, Context) async throws -> HTTPResponse
