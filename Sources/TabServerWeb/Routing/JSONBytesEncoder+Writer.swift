@@ -17,7 +17,7 @@ extension JSONBytesEncoder {
                 box = ObjectBox()
                 slot.node = .object(box)
             }
-            return KeyedEncodingContainer(Keyed<Key>(box: box, codingPath: codingPath))
+            return KeyedEncodingContainer(Keyed<Key>(box: box, base: base, last: last))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -28,7 +28,7 @@ extension JSONBytesEncoder {
                 box = ArrayBox()
                 slot.node = .array(box)
             }
-            return Unkeyed(box: box, codingPath: codingPath)
+            return Unkeyed(box: box, base: base, last: last)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -36,9 +36,15 @@ extension JSONBytesEncoder {
         }
     }
 
+    // Containers keep their path as `base` + `last` and join the two only when asked:
+    // joining them for every object made two arrays an object, though a path is read
+    // only by errors and by values that are containers themselves.
+
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let box: ObjectBox
-        let codingPath: [any CodingKey]
+        let base: [any CodingKey]
+        let last: (any CodingKey)?
+        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
 
         private func set(_ key: Key, _ node: Node) { box.set(key.stringValue, node) }
 
@@ -70,13 +76,13 @@ extension JSONBytesEncoder {
         {
             let nested = ObjectBox()
             set(key, .object(nested))
-            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, codingPath: codingPath + [key]))
+            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, base: codingPath, last: key))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let nested = ArrayBox()
             set(key, .array(nested))
-            return Unkeyed(box: nested, codingPath: codingPath + [key])
+            return Unkeyed(box: nested, base: codingPath, last: key)
         }
 
         mutating func superEncoder() -> any Encoder {
@@ -126,7 +132,9 @@ extension JSONBytesEncoder {
 
     struct Unkeyed: UnkeyedEncodingContainer {
         let box: ArrayBox
-        let codingPath: [any CodingKey]
+        let base: [any CodingKey]
+        let last: (any CodingKey)?
+        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
         var count: Int { box.items.count }
 
         private func append(_ node: Node) { box.items.append(node) }
@@ -159,17 +167,17 @@ extension JSONBytesEncoder {
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
         {
-            let path = codingPath + [nextKey]
+            let (path, key) = (codingPath, nextKey)
             let nested = ObjectBox()
             append(.object(nested))
-            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, codingPath: path))
+            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, base: path, last: key))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let path = codingPath + [nextKey]
+            let (path, key) = (codingPath, nextKey)
             let nested = ArrayBox()
             append(.array(nested))
-            return Unkeyed(box: nested, codingPath: path)
+            return Unkeyed(box: nested, base: path, last: key)
         }
 
         mutating func superEncoder() -> any Encoder {

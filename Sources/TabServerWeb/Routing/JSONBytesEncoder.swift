@@ -63,12 +63,23 @@ struct JSONBytesEncoder {
     // The boxes' properties skip the runtime's exclusivity check: one encoding uses them,
     // on one thread, and a value's own `encode(to:)` runs before its node is stored.
 
+    // Room for a few members from the start: growing from empty reallocated at the first
+    // and the second member of every object.
+
     final class ArrayBox {
-        @exclusivity(unchecked) var items: [Node] = []
+        @exclusivity(unchecked) var items: [Node]
+        init() {
+            items = []
+            items.reserveCapacity(4)
+        }
     }
 
     final class ObjectBox {
-        @exclusivity(unchecked) var entries: [(key: String, node: Node)] = []
+        @exclusivity(unchecked) var entries: [(key: String, node: Node)]
+        init() {
+            entries = []
+            entries.reserveCapacity(4)
+        }
 
         /// Sets `key`: a key encoded twice keeps its last value, as `JSONEncoder` does.
         func set(_ key: String, _ node: Node) {
@@ -104,11 +115,11 @@ struct JSONBytesEncoder {
     }
 
     static func number<Number: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ value: Number, codingPath: [any CodingKey]
+        _ value: Number, codingPath: @autoclosure () -> [any CodingKey]
     ) throws -> Node {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not valid JSON."))
+                value, EncodingError.Context(codingPath: codingPath(), debugDescription: "\(value) is not valid JSON."))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
