@@ -36,6 +36,23 @@ struct SQLiteStatementTests {
         #expect(try db.run(bump) { _ throws(SQLiteError) in } == 0)
     }
 
+    @Test("each text runs its own statement: 300 texts built at run time and literals, short and long, share 64 slots")
+    func textsNeverMixedUp() throws {
+        let db = try database()
+        for round in 0..<3 {
+            for n in 0..<300 {
+                // A new string each time: another value, the same text as the round before.
+                let sql = n % 2 == 0 ? "SELECT \(n)" : "SELECT \(n) AS value_of_a_longer_statement"
+                #expect(try db.query(sql) == [[.integer(Int64(n))]], "round \(round), text \(n)")
+                #expect(try db.query("SELECT 'short'") == [[.text("short")]])
+                #expect(
+                    try db.query("SELECT 'a literal longer than fifteen bytes'") == [
+                        [.text("a literal longer than fifteen bytes")]
+                    ])
+            }
+        }
+    }
+
     @Test("a failing run throws with the statement named, and the statement works again after")
     func failures() throws {
         let db = try database()
