@@ -50,13 +50,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// The first value of the field, if present.
     public subscript(name: String) -> String? {
-        firstFieldResult { fieldName, value in Self.namesEqual(fieldName, name) ? value : nil }
+        // The name's length once, compared here for each field: most fields differ in
+        // length, and a call to compare them cost more than the comparison.
+        let length = name.utf8.count
+        return firstFieldResult { fieldName, value in
+            fieldName.utf8.count == length && Self.namesEqual(fieldName, name) ? value : nil
+        }
     }
 
     /// Every value of the field, in order.
     public func values(_ name: String) -> [String] {
         var values: [String] = []
-        forEachField { fieldName, value in if Self.namesEqual(fieldName, name) { values.append(value) } }
+        let length = name.utf8.count
+        forEachField { fieldName, value in
+            if fieldName.utf8.count == length && Self.namesEqual(fieldName, name) { values.append(value) }
+        }
         return values
     }
 
