@@ -18,9 +18,13 @@ struct RequestState: Sendable {
     private(set) var request: HTTPRequest
     /// The shared model as it was when the request started.
     let model: ModelSnapshot
-    var controller: TabBarController { model.controller }
+    /// The model's controller, lent in place: a plain getter copied the whole controller
+    /// (a dozen references) for each call through it.
+    var controller: TabBarController { _read { yield model.controller } }
     /// Where the visitor's session comes from: nothing yet, until `visitor()` is called.
     private(set) var origin = Origin.unknown
+    /// The session as loaded or created, once `visitor()` ran (read it as `loaded`).
+    private(set) var loadedSession: Session?
     /// The session as the handler leaves it.
     var session: Session?
     /// Observer events of this attempt, delivered once the session write succeeds.
@@ -87,11 +91,11 @@ struct RequestState: Sendable {
         }
         if let user { session = try signIn(user, browser: session, store: store, now: now) }
         if found != nil {
-            origin = .stored(session)
+            (origin, loadedSession) = (.stored, session)
         } else if let budget = app.newSessions, !budget.allows(clientKey) {
-            origin = .new(session, ownToken: nil)
+            (origin, loadedSession) = (.new(ownToken: nil), session)
         } else {
-            origin = .new(session, ownToken: .generate())
+            (origin, loadedSession) = (.new(ownToken: .generate()), session)
         }
         session.state = controller.reconciled(session.state)
         self.session = session
@@ -145,7 +149,7 @@ struct RequestState: Sendable {
     /// Takes `stored` (this request's `storedSession`) as the session the answer rests on,
     /// unchanged: a cached page of it answers, and the commit only confirms it is current.
     mutating func answersFromCache(_ stored: Session) {
-        origin = .stored(stored)
+        (origin, loadedSession) = (.stored, stored)
         session = stored
     }
 
@@ -247,8 +251,9 @@ struct RequestState: Sendable {
     /// request, so its forms carry its own token already, not the signed one.
     mutating func keep(_ session: Session) -> Session {
         var kept = session
-        if case .new(let loaded, let ownToken?) = origin {
-            kept.csrfToken = browserPart(of: kept).isDefault(for: controller) ? loaded.csrfToken : ownToken
+        if case .new(let ownToken?) = origin {
+            kept.csrfToken =
+                browserPart(of: kept).isDefault(for: controller) ? loadedSession?.csrfToken ?? ownToken : ownToken
         }
         self.session = kept
         return kept

@@ -45,13 +45,13 @@ extension TabServerResponder {
         let isValid: Bool
         if let token = request.formValue("csrf") ?? request.headers["x-csrf-token"],
             let presented = SessionID(cookieValue: token),
-            let session = state.loaded
+            let sessionToken = state.loaded?.csrfToken
         {
             isValid =
                 state.isNewSession
                 ? formTokens.isValid(
                     presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds))
-                : presented.constantTimeEquals(session.csrfToken)
+                : presented.constantTimeEquals(sessionToken)
         } else {
             isValid = false
         }
