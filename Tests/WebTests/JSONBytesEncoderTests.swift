@@ -93,4 +93,34 @@ struct JSONBytesEncoderTests {
         #expect(throws: EncodingError.self) { try Self.ours(["x": Double.infinity]) }
         #expect(throws: EncodingError.self) { try Self.foundation([Double.nan]) }
     }
+
+    /// The path an encoding error names, as keys' strings and indices.
+    static func errorPath(_ encode: () throws -> Void) -> [String]? {
+        do {
+            try encode()
+        } catch let EncodingError.invalidValue(_, context) {
+            return context.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    @Test("the refusal names the number's place as JSONEncoder does, however deep it is")
+    func nonFinitePaths() {
+        var item = Item(index: 1, name: "a", note: nil, tags: [], price: 1, weight: 1, done: false)
+        item.price = .infinity
+        let values: [(String, any Encodable)] = [
+            ("array", [1.0, 2.0, .nan]),
+            ("object in an array", [item]),
+            ("array in an object", ["outer": [["inner": [0.5, -.infinity]]]]),
+            ("float", [Float.nan]),
+        ]
+        for (name, value) in values {
+            let ours = Self.errorPath { _ = try JSONBytesEncoder.encode(value) }
+            let foundation = Self.errorPath { _ = try JSONEncoder().encode(value) }
+            #expect(ours != nil, "\(name)")
+            #expect(ours == foundation, "\(name)")
+        }
+    }
 }

@@ -4,9 +4,7 @@ extension JSONBytesEncoder {
     /// The `Encoder` a value encodes itself to: it fills one slot.
     struct Writer: Encoder {
         let slot: Slot
-        let base: [any CodingKey]
-        let last: (any CodingKey)?
-        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
+        var codingPath: [any CodingKey] { slot.codingPath }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -17,7 +15,7 @@ extension JSONBytesEncoder {
                 box = ObjectBox()
                 slot.node = .object(box)
             }
-            return KeyedEncodingContainer(Keyed<Key>(box: box, base: base, last: last))
+            return KeyedEncodingContainer(Keyed<Key>(box: box, owner: slot))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -28,23 +26,22 @@ extension JSONBytesEncoder {
                 box = ArrayBox()
                 slot.node = .array(box)
             }
-            return Unkeyed(box: box, base: base, last: last)
+            return Unkeyed(box: box, owner: slot)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            Single(slot: slot, base: base, last: last, then: nil)
+            Single(slot: slot, then: nil)
         }
     }
 
-    // Containers keep their path as `base` + `last` and join the two only when asked:
-    // joining them for every object made two arrays an object, though a path is read
-    // only by errors and by values that are containers themselves.
+    // A container reads its path from the slot of the value it is (`owner`), joined only
+    // when asked: joining it for every object made two arrays an object, though a path is
+    // read only by errors and by values that are containers themselves.
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let box: ObjectBox
-        let base: [any CodingKey]
-        let last: (any CodingKey)?
-        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
+        let owner: Slot
+        var codingPath: [any CodingKey] { owner.codingPath }
 
         private func set(_ key: Key, _ node: Node) { box.set(key.stringValue, node) }
 
@@ -76,13 +73,13 @@ extension JSONBytesEncoder {
         {
             let nested = ObjectBox()
             set(key, .object(nested))
-            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, base: codingPath, last: key))
+            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, owner: Slot(base: codingPath, last: key)))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let nested = ArrayBox()
             set(key, .array(nested))
-            return Unkeyed(box: nested, base: codingPath, last: key)
+            return Unkeyed(box: nested, owner: Slot(base: codingPath, last: key))
         }
 
         mutating func superEncoder() -> any Encoder {
@@ -106,7 +103,7 @@ extension JSONBytesEncoder {
 
         /// Sets the member (null until something is encoded into it).
         init(box: ObjectBox, key: String, base: [any CodingKey], last: (any CodingKey)?) {
-            writer = Writer(slot: Slot(), base: base, last: last)
+            writer = Writer(slot: Slot(base: base, last: last))
             box.set(key, .null)
             self.box = box
             self.key = key
@@ -126,15 +123,14 @@ extension JSONBytesEncoder {
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
             let (box, key) = (box, key)
-            return Single(slot: writer.slot, base: writer.base, last: writer.last) { box.set(key, $0) }
+            return Single(slot: writer.slot) { box.set(key, $0) }
         }
     }
 
     struct Unkeyed: UnkeyedEncodingContainer {
         let box: ArrayBox
-        let base: [any CodingKey]
-        let last: (any CodingKey)?
-        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
+        let owner: Slot
+        var codingPath: [any CodingKey] { owner.codingPath }
         var count: Int { box.items.count }
 
         private func append(_ node: Node) { box.items.append(node) }
@@ -170,18 +166,18 @@ extension JSONBytesEncoder {
             let (path, key) = (codingPath, nextKey)
             let nested = ObjectBox()
             append(.object(nested))
-            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, base: path, last: key))
+            return KeyedEncodingContainer(Keyed<NestedKey>(box: nested, owner: Slot(base: path, last: key)))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let (path, key) = (codingPath, nextKey)
             let nested = ArrayBox()
             append(.array(nested))
-            return Unkeyed(box: nested, base: path, last: key)
+            return Unkeyed(box: nested, owner: Slot(base: path, last: key))
         }
 
         mutating func superEncoder() -> any Encoder {
-            let writer = Writer(slot: Slot(), base: codingPath, last: nextKey)
+            let writer = Writer(slot: Slot(base: codingPath, last: nextKey))
             return ItemWriter(array: box, writer: writer)
         }
     }
@@ -216,17 +212,15 @@ extension JSONBytesEncoder {
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
             let (array, index) = (array, index)
-            return Single(slot: writer.slot, base: writer.base, last: writer.last) { array.items[index] = $0 }
+            return Single(slot: writer.slot) { array.items[index] = $0 }
         }
     }
 
     /// A single value written into a slot (and, for a super encoder's, passed on `then`).
     struct Single: SingleValueEncodingContainer {
         let slot: Slot
-        let base: [any CodingKey]
-        let last: (any CodingKey)?
         let then: ((Node) -> Void)?
-        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
+        var codingPath: [any CodingKey] { slot.codingPath }
 
         private func put(_ node: Node) {
             slot.node = node
@@ -249,7 +243,7 @@ extension JSONBytesEncoder {
         mutating func encode(_ value: UInt32) throws { put(.literal(String(value))) }
         mutating func encode(_ value: UInt64) throws { put(.literal(String(value))) }
         mutating func encode<Value: Encodable>(_ value: Value) throws {
-            put(try JSONBytesEncoder.node(of: value, base: base, last: last))
+            put(try JSONBytesEncoder.node(of: value, base: slot.base, last: slot.last))
         }
     }
 

@@ -92,16 +92,30 @@ struct JSONBytesEncoder {
     }
 
     /// Where a value that encodes itself goes while it does: its containers are made here.
+    ///
+    /// The slot also holds the value's coding path, as its container's path and its own
+    /// key, joined only when read: kept in the encoder and the containers, the path made
+    /// them too large for an existential's inline buffer, and each `encode(to:)` then
+    /// boxed its encoder on the heap.
     final class Slot {
         @exclusivity(unchecked) var node = Node.null
+        let base: [any CodingKey]
+        let last: (any CodingKey)?
+
+        init(base: [any CodingKey], last: (any CodingKey)?) {
+            self.base = base
+            self.last = last
+        }
+
+        var codingPath: [any CodingKey] { last.map { base + [$0] } ?? base }
     }
 
     /// The node of `value`, at the coding path `base` + `last` (made only when asked for:
     /// most values never need it).
     static func node<Value: Encodable>(of value: Value, base: [any CodingKey], last: (any CodingKey)?) throws -> Node {
         if let special = special(value) { return special }
-        let slot = Slot()
-        try value.encode(to: Writer(slot: slot, base: base, last: last))
+        let slot = Slot(base: base, last: last)
+        try value.encode(to: Writer(slot: slot))
         return slot.node
     }
 
