@@ -78,11 +78,15 @@ struct RequestState: Sendable {
     /// reconciled with the current model (tabs added or removed since the last visit).
     mutating func visitor(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError) -> Session {
         if let session { return session }
-        let found = try storedSession(store: store, cookieName: cookieName, now: now)
         var session: Session
-        if let found {
+        // Whether the cookie named a stored session: a flag, so that the optional it came
+        // in is not kept beside the copy taken from it.
+        let isStored: Bool
+        if let found = try storedSession(store: store, cookieName: cookieName, now: now) {
             session = found
+            isStored = true
         } else {
+            isStored = false
             // Unknown, expired, forged or malformed: a fresh session, never the offered id.
             // Its pages carry the signed token of this hour; the session gets a token of
             // its own when it is stored (`TabServerResponder.commit`).
@@ -90,7 +94,7 @@ struct RequestState: Sendable {
             session.csrfToken = app.formTokens.token(now: now)
         }
         if let user { session = try signIn(user, browser: session, store: store, now: now) }
-        if found != nil {
+        if isStored {
             (origin, loadedSession) = (.stored, session)
         } else if let budget = app.newSessions, !budget.allows(clientKey) {
             (origin, loadedSession) = (.new(ownToken: nil), session)
