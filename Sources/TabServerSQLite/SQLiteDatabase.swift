@@ -18,7 +18,7 @@ public final class SQLiteDatabase {
     /// The connection (used by `SQLiteBackup` in this module; never handed out).
     let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
-    /// Statements of `statements` found lately, by the address of their text (`prepared`).
+    /// Statements of `statements` found lately, by their text's `String` value (`prepared`).
     private var recent = [RecentStatement?](repeating: nil, count: recentSlots)
     /// Statements handed out by `prepare`, by `SQLiteStatement.index` (also in `statements`).
     private var handedOut: [(statement: OpaquePointer, sql: String)] = []
@@ -259,9 +259,10 @@ public final class SQLiteDatabase {
         let statement: OpaquePointer
     }
 
-    /// Direct-mapped slots of `recent`: 64, picked by the top six bits of a mix of the
-    /// value's words.
+    /// Direct-mapped slots of `recent` (a power of two), picked by the top bits of a mix of
+    /// the value's words.
     private static let recentSlots = 64
+    private static let slotShift = UInt64.bitWidth - recentSlots.trailingZeroBitCount
 
     private static func slot(of sql: String) -> Int {
         withUnsafeBytes(of: sql) { words in
@@ -269,7 +270,7 @@ public final class SQLiteDatabase {
             let mixed =
                 words.loadUnaligned(as: UInt64.self)
                 ^ (words.loadUnaligned(fromByteOffset: 8, as: UInt64.self) &* 0x9E37_79B9_7F4A_7C15)
-            return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+            return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) &>> slotShift)
         }
     }
 
