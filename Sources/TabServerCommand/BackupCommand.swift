@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
+import FoundationEssentials
 import TabServer
 
 #if canImport(Glibc)
@@ -45,7 +45,7 @@ struct BackupCommand {
             return fail("tabserver backup: no answer from \(host):\(configuration.http.port)")
         }
         let head = answer.prefix { $0 != "\r\n" }
-        let body = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
+        let body = answer.firstRange(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
         let succeeded = head.hasPrefix("HTTP/1.1 200")
         let text = body.hasSuffix("\n") ? String(body.dropLast()) : body
         if succeeded {
@@ -56,7 +56,8 @@ struct BackupCommand {
     }
 
     private static func fail(_ message: String, status: Int32 = 1) -> Int32 {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         return status
     }
 

@@ -52,8 +52,8 @@ extension TabServerResponder {
             return true
         }
         guard let accept = request.headers["accept"]?.lowercased() else { return false }
-        guard let json = accept.range(of: "json") else { return false }
-        guard let html = accept.range(of: "text/html") else { return true }
+        guard let json = accept.firstRange(of: "json") else { return false }
+        guard let html = accept.firstRange(of: "text/html") else { return true }
         return json.lowerBound < html.lowerBound
     }
 

@@ -72,6 +72,6 @@ extension TabServerResponder {
     }
 
     private static func jsonEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     }
 }
