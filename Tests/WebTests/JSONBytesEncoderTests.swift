@@ -123,4 +123,97 @@ struct JSONBytesEncoderTests {
             #expect(ours == foundation, "\(name)")
         }
     }
+
+    /// Keys declared out of order.
+    struct Unsorted: Codable {
+        var zebra = 1
+        var apple = "a"
+        var mango: [Int] = [3, 1]
+        var kiwi: Unsorted2? = Unsorted2()
+    }
+
+    struct Unsorted2: Codable {
+        var y = true
+        var b: Double = 0.5
+    }
+
+    /// Writes one key twice: the last value is the one kept.
+    struct Repeated: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .b)
+            try container.encode(2, forKey: .a)
+            try container.encode(3, forKey: .b)
+        }
+    }
+
+    /// Writes into a nested container after its parent moved on.
+    struct LateNested: Encodable {
+        enum Keys: String, CodingKey { case inner, b, x }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var inner = container.nestedContainer(keyedBy: Keys.self, forKey: .inner)
+            try container.encode(1, forKey: .b)
+            try inner.encode(2, forKey: .x)
+        }
+    }
+
+    /// Asks for its container twice, with a nested one between.
+    struct TwoAsks: Encodable {
+        enum Keys: String, CodingKey { case list, n }
+        func encode(to encoder: any Encoder) throws {
+            var first = encoder.container(keyedBy: Keys.self)
+            var list = first.nestedUnkeyedContainer(forKey: .list)
+            try list.encode("x")
+            var second = encoder.container(keyedBy: Keys.self)
+            try second.encode(4, forKey: .n)
+        }
+    }
+
+    /// Reads its coding path.
+    struct PathReader: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.codingPath.count)
+        }
+    }
+
+    @Test("what synthesized conformances write takes the fast path: the same bytes, keys put in order")
+    func fastPath() throws {
+        let values: [(String, any Encodable)] = [
+            ("items", [Item(index: 0, name: "Milk", note: nil, tags: ["a"], price: 1.5, weight: 2, done: true)]),
+            ("unsorted keys, nested", [Unsorted(), Unsorted(kiwi: nil)]),
+            ("dictionaries", ["b": [2: "two", 10: "ten"], "a": [:], "é": [1: "x"]]),
+            ("enums", [Kind.plain, .measured(grams: 3, exact: false)]),
+            ("Foundation's types", [Data([1, 2]), Data()]),
+            ("a date and a URL", ["when": Date(timeIntervalSinceReferenceDate: -1.25)]),
+            ("integers at their limits", [Int64.min, .max, 0]),
+            ("a key twice", [Repeated()]),
+            ("a container asked for twice", TwoAsks()),
+            ("single values", ["a/b\u{1}", "é"]),
+            ("nested arrays", [[[Int?]]]([[[1, nil]], [], [[]]])),
+        ]
+        for (name, value) in values {
+            let stream = JSONStreamEncoder.encode(value).map { String(decoding: $0, as: UTF8.self) }
+            #expect(stream != nil, "\(name) took the tree")
+            #expect(try stream == Self.foundation(value), "\(name)")
+        }
+    }
+
+    @Test("what the fast path does not take goes to the tree, with the same bytes")
+    func treePath() throws {
+        let values: [(String, any Encodable)] = [
+            ("a nested container written late", LateNested()),
+            ("a super encoder", Derived()),
+            ("a coding path read", [PathReader()]),
+            ("a refused number", [1.0, .nan]),
+        ]
+        for (name, value) in values {
+            #expect(JSONStreamEncoder.encode(value) == nil, "\(name) took the fast path")
+        }
+        for (name, value) in values.dropLast() {
+            #expect(try Self.ours(value) == Self.foundation(value), "\(name)")
+        }
+    }
 }

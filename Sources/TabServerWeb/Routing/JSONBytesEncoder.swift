@@ -8,13 +8,20 @@ import FoundationEssentials
 ///
 /// Written here for the cost: `JSONEncoder` took about 33,600 instructions (callgrind) to
 /// encode the tutorial's two-item array, a third of its JSON route's request, with
-/// dynamic casts and generic lookups for every value; this encoder takes about 20,600,
-/// most of it `Codable`'s own existential containers. It builds a small tree (objects
-/// are sorted when written) and writes it once. `JSONBytesEncoderTests` holds it to
-/// `JSONEncoder`'s bytes.
+/// dynamic casts and generic lookups for every value. Most values take the fast path,
+/// `JSONStreamEncoder`, which writes bytes as they come; the rest come here, where a
+/// small tree is built (objects are sorted when written) and written once: every shape
+/// `Codable` allows, with the coding path an error names. `JSONBytesEncoderTests` holds
+/// both to `JSONEncoder`'s bytes.
 struct JSONBytesEncoder {
     /// The JSON of `value`.
     static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+        if let bytes = JSONStreamEncoder.encode(value) { return bytes }
+        return try encodeWithTree(value)
+    }
+
+    /// The JSON of `value`, by the tree.
+    static func encodeWithTree<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let root = try node(of: value, base: [], last: nil)
         var out: [UInt8] = []
         out.reserveCapacity(256)
