@@ -14,6 +14,7 @@ import TabServerWeb
 /// stored.
 extension TabServerResponder {
     /// The answer for `error` thrown while answering `request`.
+    @inline(never)
     func errorResponse(_ error: any Error, _ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
         let handle = context.visitor
         handle.state.discardChanges()
@@ -89,6 +90,7 @@ extension TabServerResponder {
     /// bar (a 404 is still inside the app; under `/tabs/<tab>/…` that tab shows selected);
     /// when the session itself is the problem (`withSession: false`), the page has no bar
     /// and no cookie is touched.
+    @inline(never)
     func errorPage(_ failure: HTTPError, state: inout RequestState, withSession: Bool = true) -> HTTPResponse {
         var session: Session? = nil
         if withSession && failure.status != .serviceUnavailable {

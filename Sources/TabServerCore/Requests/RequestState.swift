@@ -234,8 +234,11 @@ struct RequestState: Sendable {
         return part
     }
 
-    /// The user's record as `session` leaves it (nil when anonymous).
-    func userPart(of session: Session) -> Session? {
+    /// The user's record as `session` leaves it (nil when anonymous). `mutating` only to
+    /// be called in place: called on the state a `VisitorHandle` holds from an async
+    /// function, a plain method had the whole state (two kilobytes) copied into that
+    /// function's frame first.
+    mutating func userPart(of session: Session) -> Session? {
         guard var record = userRecord else { return nil }
         record.state.order = session.state.order
         record.language = session.language

@@ -63,10 +63,7 @@ extension TabServerResponder {
         guard let request = belowBasePath(request, origin: origin) else {
             return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
         }
-        let handle = VisitorHandle(
-            app: self,
-            state: RequestState(app: self, request: request, model: tabs.current, user: identity.user(of: request)),
-            origin: origin)
+        let handle = VisitorHandle(app: self, request: request, user: identity.user(of: request), origin: origin)
         let context = RequestContext(visitor: handle)
         let response = await Self.through(appMiddleware, request, context, recover: errorResponse) {
             request, context in try await self.serve(request, context)

@@ -22,9 +22,17 @@ extension TabServerResponder {
 
     /// What an answer waits for once committed: the writes it rests on made durable, then
     /// the page it rendered for them kept and the others told.
-    struct Finishing: Sendable {
+    ///
+    /// A class: as a struct (about 550 bytes) it took that room, several times over, in
+    /// the frames of the async functions that hand it on.
+    final class Finishing: Sendable {
         let announcement: Announcement
         let keeping: PageAnswerCache.Pending?
+
+        init(announcement: Announcement, keeping: PageAnswerCache.Pending?) {
+            self.announcement = announcement
+            self.keeping = keeping
+        }
     }
 
     /// The answer once `finishing` is done (nil: nothing left to do); a 503 if the writes
@@ -35,50 +43,74 @@ extension TabServerResponder {
     }
 
     /// Commits the attempt's state and gives its answer.
+    ///
+    /// Each way of it is a function of its own, the ones that never wait never inlined:
+    /// inlined into this one, their values took room in its frame, which the task
+    /// allocates whole for every request.
     nonisolated(nonsending) func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {
-        var response = response
         switch await commit(handle) {
-        case .done(let cookie):
-            if let cookie { response.headers.add("Set-Cookie", cookie) }
-            // A request that never asked for the visitor (a JSON route, a file) rests on no
-            // write and has nothing to tell.
-            if handle.state.session == nil, handle.state.events.isEmpty { return .answer(response, then: nil) }
-            return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
-        case .changed(let session):
-            let written: Session?
-            do {
-                if store.answersLater, let pipelined = await pipelinedUpdate(session) {
-                    written = try pipelined.get()
-                } else {
-                    written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
-                }
-            } catch {
-                return .answer(unsavedPage(handle.state.request), then: nil)
-            }
-            guard let written else { return .again }
-            let kept = keepAfterWrite(handle, written: written)
-            return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: kept))
-        case .unchanged(let loaded):
-            // A cached copy the answer rests on: confirmed in the store's pipeline if it can.
-            let current: Bool
-            do {
-                if handle.state.user == nil, store.answersLater, let pipelined = await pipelinedCheck(loaded) {
-                    current = try pipelined.get()
-                } else {
-                    current = try await storeCall { [store] () throws(SessionStoreError) in try store.isCurrent(loaded)
-                    }
-                }
-            } catch {
-                return .answer(unsavedPage(handle.state.request), then: nil)
-            }
-            guard current else { return .again }
-            return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
-        case .conflict:
-            return .again
-        case .failed(let error):
-            var bare = RequestState(app: self, request: handle.state.request, model: tabs.current)
-            return .answer(errorPage(error, state: &bare, withSession: false), then: nil)
+        case .done(let cookie): committed(response, cookie: cookie, handle)
+        case .changed(let session): await write(session, answering: response, handle)
+        case .unchanged(let loaded): await confirm(loaded, answering: response, handle)
+        case .conflict: .again
+        case .failed(let error): .answer(sessionlessPage(error, for: handle.state.request), then: nil)
         }
+    }
+
+    /// The answer once nothing was left to write (and the cookie of a session just
+    /// inserted, if any).
+    @inline(never)
+    private func committed(_ response: HTTPResponse, cookie: String?, _ handle: VisitorHandle) -> Settled {
+        var response = response
+        if let cookie { response.headers.add("Set-Cookie", cookie) }
+        // A request that never asked for the visitor (a JSON route, a file) rests on no
+        // write and has nothing to tell.
+        if handle.state.session == nil, handle.state.events.isEmpty { return .answer(response, then: nil) }
+        return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
+    }
+
+    /// Writes a changed session with compare-and-set: in the store's pipeline if it can.
+    private nonisolated(nonsending) func write(
+        _ session: Session, answering response: HTTPResponse, _ handle: VisitorHandle
+    ) async -> Settled {
+        let written: Session?
+        do {
+            if store.answersLater, let pipelined = await pipelinedUpdate(session) {
+                written = try pipelined.get()
+            } else {
+                written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
+            }
+        } catch {
+            return .answer(unsavedPage(handle.state.request), then: nil)
+        }
+        guard let written else { return .again }
+        return answerAfter(written, answering: response, handle)
+    }
+
+    /// The answer once `written` is in the store, keeping the page rendered for it.
+    @inline(never)
+    private func answerAfter(_ written: Session, answering response: HTTPResponse, _ handle: VisitorHandle) -> Settled {
+        let kept = keepAfterWrite(handle, written: written)
+        return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: kept))
+    }
+
+    /// Confirms that the cached copy the answer rests on is current: in the store's
+    /// pipeline if it can.
+    private nonisolated(nonsending) func confirm(
+        _ loaded: Session, answering response: HTTPResponse, _ handle: VisitorHandle
+    ) async -> Settled {
+        let current: Bool
+        do {
+            if handle.state.user == nil, store.answersLater, let pipelined = await pipelinedCheck(loaded) {
+                current = try pipelined.get()
+            } else {
+                current = try await storeCall { [store] () throws(SessionStoreError) in try store.isCurrent(loaded) }
+            }
+        } catch {
+            return .answer(unsavedPage(handle.state.request), then: nil)
+        }
+        guard current else { return .again }
+        return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
     }
 
     /// A store call: here when the store answers from memory or its own queue (memory,
@@ -131,6 +163,7 @@ extension TabServerResponder {
         /// For the error page, in the visitor's language, should the writes fail.
         let request: HTTPRequest
 
+        @inline(never)
         init(_ handle: VisitorHandle) {
             request = handle.state.request
             events = handle.state.events
@@ -203,9 +236,15 @@ extension TabServerResponder {
     }
 
     /// The 503 page for a store that cannot confirm or keep a change.
-    func unsavedPage(_ request: HTTPRequest) -> HTTPResponse {
+    func unsavedPage(_ request: HTTPRequest) -> HTTPResponse { sessionlessPage(Self.unsaved, for: request) }
+
+    /// The page of `failure` for `request`, with no bar and no cookie touched (the session
+    /// itself is the problem). Never inlined: its request state (two kilobytes) would take
+    /// room in the frame of each async function it was inlined into, used or not.
+    @inline(never)
+    func sessionlessPage(_ failure: HTTPError, for request: HTTPRequest) -> HTTPResponse {
         var bare = RequestState(app: self, request: request, model: tabs.current)
-        return errorPage(Self.unsaved, state: &bare, withSession: false)
+        return errorPage(failure, state: &bare, withSession: false)
     }
 
     /// The answer when the store cannot write.
@@ -227,6 +266,10 @@ extension TabServerResponder {
     /// nobody wrote it meanwhile (otherwise the whole request is run again on the fresh
     /// session); an unchanged one is confirmed current (one cheap check in a shared store,
     /// none in the others).
+    ///
+    /// Never inlined: inlined into `settle`, its frame became part of the frame of the
+    /// function calling that, allocated for every attempt.
+    @inline(never)
     private nonisolated(nonsending) func commit(_ handle: VisitorHandle) async -> CommitResult {
         guard let final = handle.state.session else { return .done(cookie: nil) }
         // Signed in: the user's record first (another browser of theirs, on another
@@ -237,17 +280,28 @@ extension TabServerResponder {
             case let other: return other
             }
         }
-        do throws(SessionStoreError) {
-            switch commitStep(final, &handle.state) {
-            case .result(let result):
-                return result
-            case .insert(let session, let cookie):
-                try await storeCall { [store] () throws(SessionStoreError) in try store.insert(session) }
-                return .done(cookie: cookie)
-            case .update(let session):
-                let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
-                return written == nil ? .conflict : .done(cookie: nil)
-            }
+        switch commitStep(final, &handle.state) {
+        case .result(let result): return result
+        case .insert(let session, let cookie): return await insert(session, cookie: cookie)
+        case .update(let session): return await update(session)
+        }
+    }
+
+    /// Inserts a new session; its cookie is set once it is in.
+    private nonisolated(nonsending) func insert(_ session: Session, cookie: String) async -> CommitResult {
+        do {
+            try await storeCall { [store] () throws(SessionStoreError) in try store.insert(session) }
+            return .done(cookie: cookie)
+        } catch {
+            return .failed(Self.unsaved)
+        }
+    }
+
+    /// Writes a signed-in visitor's browser session with compare-and-set.
+    private nonisolated(nonsending) func update(_ session: Session) async -> CommitResult {
+        do {
+            let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
+            return written == nil ? .conflict : .done(cookie: nil)
         } catch {
             return .failed(Self.unsaved)
         }
@@ -264,6 +318,7 @@ extension TabServerResponder {
 
     /// The commit of `final`'s browser part. `state` is `inout` only to be read in place:
     /// a struct held by a class and passed by value would be copied whole.
+    @inline(never)
     private func commitStep(_ final: Session, _ state: inout RequestState) -> CommitStep {
         var session = state.browserPart(of: final)
         if state.isNewSession {

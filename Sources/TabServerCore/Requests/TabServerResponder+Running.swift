@@ -77,10 +77,7 @@ extension TabServerResponder {
         let handle = context.visitor
         let request = attempt.request
         for number in 0..<SessionWrites.maxAttempts {
-            handle.state = RequestState(app: self, request: request, model: tabs.current, user: handle.state.user)
-            handle.state.knowCookie(attempt.cookie)
-            handle.state.pageCacheAsked = attempt.pageCacheAsked && number == 0
-            handle.prepared = nil
+            handle.beginAttempt(request, cookie: attempt.cookie, pageCacheAsked: attempt.pageCacheAsked && number == 0)
             await fetch(handle)
             var response: HTTPResponse
             if let bodyError = attempt.bodyError {
@@ -106,10 +103,9 @@ extension TabServerResponder {
             case .again: continue
             }
         }
-        var bare = RequestState(app: self, request: request, model: tabs.current)
-        let conflict = errorPage(
+        let conflict = sessionlessPage(
             HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
-            state: &bare, withSession: false)
+            for: request)
         return (conflict, nil)
     }
 
@@ -117,11 +113,21 @@ extension TabServerResponder {
     /// blocking pool when that would wait on a file or the network (a session not in
     /// memory, a signed-in user on a store that reads users with a round trip), else here.
     nonisolated(nonsending) func fetch(_ handle: VisitorHandle) async {
+        guard wouldWait(handle) else { return fetchHere(handle) }
+        await fetchOnPool(handle)
+    }
+
+    // The two ways are functions of their own, the one here never inlined: the copies of
+    // the request's state (two kilobytes each) the pool's way takes would otherwise take
+    // room in the frame of every request, most of which never wait.
+
+    @inline(never)
+    private func fetchHere(_ handle: VisitorHandle) {
+        handle.state.fetch(store: store, cookieName: configuration.cookieName, now: now)
+    }
+
+    private nonisolated(nonsending) func fetchOnPool(_ handle: VisitorHandle) async {
         let (store, cookieName, now) = (store, configuration.cookieName, now)
-        guard wouldWait(handle) else {
-            handle.state.fetch(store: store, cookieName: cookieName, now: now)
-            return
-        }
         let state = handle.state
         let key = handle.state.cookie(cookieName).map(VisitorLocks.key) ?? 0
         do {

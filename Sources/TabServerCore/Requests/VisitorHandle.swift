@@ -31,6 +31,28 @@ final class VisitorHandle: @unchecked Sendable {
         self.origin = origin
     }
 
+    // The request's state is about two kilobytes. Built in an async function, a new one
+    // took that room in the function's frame, which the task allocates whole for every
+    // call; so the two functions that build one are never inlined.
+
+    /// A handle whose state starts from `request` (the signed-in `user`'s, if any).
+    @inline(never)
+    convenience init(app: TabServerResponder, request: HTTPRequest, user: String?, origin: RequestOrigin) {
+        self.init(
+            app: app, state: RequestState(app: app, request: request, model: app.tabs.current, user: user),
+            origin: origin)
+    }
+
+    /// Starts an attempt of the request: its state afresh from `request`, on the current
+    /// model, with the cookie it came with and whether the page cache was asked already.
+    @inline(never)
+    func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool) {
+        state = RequestState(app: app, request: request, model: app.tabs.current, user: state.user)
+        state.knowCookie(cookie)
+        state.pageCacheAsked = pageCacheAsked
+        prepared = nil
+    }
+
     /// The visitor's session (loaded or created on first use); nil when the store cannot
     /// be read now.
     var session: Session? { try? app.visitor(&state) }
