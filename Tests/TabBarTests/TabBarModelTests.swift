@@ -14,6 +14,25 @@ struct TabBarModelTests {
         #expect(model.firstEnabledTabID == "music")
     }
 
+    @Test("a tab is found by id in a model of a few tabs and of many, long ids and short alike")
+    func lookUpsAtEverySize() throws {
+        for count in [1, 2, 15, 16, 17, 40] {
+            // Short ids (stored inline in the string) and long ones (on the heap), and ids
+            // that share a prefix, so a look-up that compared only part of an id fails.
+            let ids = (0..<count).map { $0 % 2 == 0 ? "t\($0)" : "a-long-tab-identifier-number-\($0)" }
+            let model = try Fixture.model(ids)
+            for (index, id) in ids.enumerated() {
+                #expect(model.index(of: String(id.utf8.map { Character(UnicodeScalar($0)) })) == index)
+                #expect(model.contains(id: id))
+                #expect(model.tab(id: id)?.id == id)
+            }
+            for unknown in ["", "t", "t\(count)", "a-long-tab-identifier-number-", "T0", "t0 "] {
+                #expect(model.index(of: unknown) == nil, "\(unknown) in \(count) tabs")
+                #expect(!model.isEnabled(id: unknown))
+            }
+        }
+    }
+
     @Test("bar capacities follow UIKit: 5 on a phone, 8 on a wide screen")
     func capacities() {
         #expect(TabBarModel.compactBarCapacity == 5)
