@@ -34,7 +34,9 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
     /// `value` as a JSON response.
     public static func response(_ value: Value, status: HTTPStatus = .ok) throws -> HTTPResponse {
         let bytes = try JSONBytesEncoder.encode(value)
-        var headers = HTTPHeaders(capacity: 3)
+        // Room for three more: what middleware and the commit add (a timing header, a
+        // cookie) then fits without growing the list.
+        var headers = HTTPHeaders(capacity: 6)
         headers.add("Content-Type", "application/json")
         headers.add("Cache-Control", "no-store")
         headers.add("X-Content-Type-Options", "nosniff")
