@@ -6,13 +6,14 @@ import TabServerHTTP
 /// the patterns that can match it.
 public struct RouteTable<Context: RouterContext>: Sendable {
     /// One route: its method, pattern, middleware and handler.
+    @usableFromInline
     struct Route: Sendable {
         let method: HTTPMethod
         /// The pattern as written, normalized: the route's label in metrics.
         let label: String
         let pattern: RoutePattern
-        let middleware: MiddlewareChain<Context>
-        let handler: Router<Context>.Handler
+        @usableFromInline let middleware: MiddlewareChain<Context>
+        @usableFromInline let handler: Router<Context>.Handler
     }
 
     /// What a lookup found.
@@ -33,84 +34,62 @@ public struct RouteTable<Context: RouterContext>: Sendable {
         public let parameters: RouteParameters
         /// Index of the route's pattern in `labels`.
         public let label: Int
+
+        @usableFromInline
+        init(
+            middleware: MiddlewareChain<Context>, handler: @escaping Router<Context>.Handler,
+            parameters: RouteParameters, label: Int
+        ) {
+            self.middleware = middleware
+            self.handler = handler
+            self.parameters = parameters
+            self.label = label
+        }
     }
 
-    private let routes: [Route]
-    /// Each route's method and pattern, apart from its generic part: a lookup compares
-    /// them without asking the runtime for `Route`'s metadata at every candidate.
-    private let methods: [HTTPMethod]
-    private let patterns: [RoutePattern]
-    /// Routes (indices) by literal first segment; `open` holds those whose first segment
-    /// is a parameter (or the root), tried for every path.
-    private let byFirstSegment: [Substring: [Int]]
-    private let open: [Int]
-    private let labelIndex: [Int]
+    @usableFromInline let routes: [Route]
+    /// Finds a request's route by the routes' methods and patterns alone.
+    @usableFromInline let locator: RouteLocator
+    /// Each route's index in `labels`.
+    @usableFromInline let labelIndex: [Int]
     /// Every distinct pattern, in the order first added: a bounded set of labels for
     /// metrics, unlike raw paths.
     public let labels: [String]
 
     init(_ routes: [Route]) {
         self.routes = routes
-        methods = routes.map(\.method)
-        patterns = routes.map(\.pattern)
+        locator = RouteLocator(methods: routes.map(\.method), patterns: routes.map(\.pattern))
         var labels: [String] = []
         var labelIndex: [Int] = []
-        var byFirst: [Substring: [Int]] = [:]
-        var open: [Int] = []
-        for (index, route) in routes.enumerated() {
+        for route in routes {
             if let existing = labels.firstIndex(of: route.label) {
                 labelIndex.append(existing)
             } else {
                 labelIndex.append(labels.count)
                 labels.append(route.label)
             }
-            if case .literal(let first)? = route.pattern.segments.first {
-                byFirst[first, default: []].append(index)
-            } else {
-                open.append(index)
-            }
         }
         self.labels = labels
         self.labelIndex = labelIndex
-        self.byFirstSegment = byFirst
-        self.open = open
     }
 
     /// Finds the route for a request.
+    ///
+    /// Inlinable, so it is built for the caller's `Context`: run generically, every routed
+    /// request asked the runtime for the metadata of `Route` (about 600 instructions with
+    /// the copy it made); the search itself (`RouteLocator`) is not generic.
+    @inlinable
     public func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
-        let lookupMethod: HTTPMethod = method == .head ? .get : method
-        let segments = RoutePattern.segments(of: path)
-        var best: (index: Int, parameters: RouteParameters)?
-        var allowed: [HTTPMethod] = []
-        var firstMatch: Int?
-        func consider(_ index: Int) {
-            let pattern = patterns[index]
-            guard let parameters = pattern.match(segments) else { return }
-            let routeMethod = methods[index]
-            if routeMethod == method || routeMethod == lookupMethod {
-                // Replaced only by a strictly more specific one: the first added wins a tie.
-                if let current = best, !pattern.isMoreSpecific(than: patterns[current.index]) { return }
-                best = (index, parameters)
-                return
-            }
-            if firstMatch == nil || index < firstMatch! { firstMatch = index }
-            if !allowed.contains(routeMethod) {
-                allowed.append(routeMethod)
-                if routeMethod == .get && !allowed.contains(.head) { allowed.append(.head) }
-            }
-        }
-        if let first = segments.first, let candidates = byFirstSegment[first] {
-            for index in candidates { consider(index) }
-        }
-        for index in open { consider(index) }
-        if let best {
-            let route = routes[best.index]
+        switch locator.locate(method, path) {
+        case .found(let index, let parameters):
             return .found(
                 Match(
-                    middleware: route.middleware, handler: route.handler, parameters: best.parameters,
-                    label: labelIndex[best.index]))
+                    middleware: routes[index].middleware, handler: routes[index].handler, parameters: parameters,
+                    label: labelIndex[index]))
+        case .methodNotAllowed(let allowed, let first):
+            return .methodNotAllowed(allowed, label: labelIndex[first])
+        case .notFound:
+            return .notFound
         }
-        if let firstMatch, !allowed.isEmpty { return .methodNotAllowed(allowed, label: labelIndex[firstMatch]) }
-        return .notFound
     }
 }
