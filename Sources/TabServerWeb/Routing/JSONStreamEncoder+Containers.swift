@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 extension JSONStreamEncoder {
-    /// The `Encoder` a value encodes itself to. Its coding path is not kept: reading it
-    /// spoils the pass (the tree keeps it).
-    struct Writer: Encoder {
+    /// The `Encoder` a value encodes itself to.
+    struct Writer: Encoder, Pathless {
         let encoder: JSONStreamEncoder
         let token: Int
 
-        var codingPath: [any CodingKey] {
-            encoder.spoil()
-            return []
-        }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -28,15 +23,10 @@ extension JSONStreamEncoder {
     }
 
     /// An object's container: `index` and `token` name its frame.
-    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol, Pathless {
         let encoder: JSONStreamEncoder
         let token: Int
         let index: Int
-
-        var codingPath: [any CodingKey] {
-            encoder.spoil()
-            return []
-        }
 
         /// Starts the member `key`; false when nothing may be written.
         private func start(_ key: Key) -> Bool { encoder.member(key.stringValue, of: index, token: token) }
@@ -92,42 +82,15 @@ extension JSONStreamEncoder {
     }
 
     /// An array's container: `index` and `token` name its frame.
-    struct Unkeyed: UnkeyedEncodingContainer {
+    struct Unkeyed: UnkeyedEncodingContainer, ValueSlot {
         let encoder: JSONStreamEncoder
         let token: Int
         let index: Int
 
-        var codingPath: [any CodingKey] {
-            encoder.spoil()
-            return []
-        }
         var count: Int { encoder.count(of: index) }
 
         /// Starts the next item; false when nothing may be written.
-        private func start() -> Bool { encoder.item(of: index, token: token) }
-
-        mutating func encodeNil() throws { if start() { encoder.out.append(contentsOf: "null".utf8) } }
-        mutating func encode(_ value: Bool) throws {
-            if start() { encoder.out.append(contentsOf: (value ? "true" : "false").utf8) }
-        }
-        mutating func encode(_ value: String) throws {
-            if start() { JSONBytesEncoder.writeString(value, to: &encoder.out) }
-        }
-        mutating func encode(_ value: Double) throws { if start() { encoder.writeNumber(value) } }
-        mutating func encode(_ value: Float) throws { if start() { encoder.writeNumber(value) } }
-        mutating func encode(_ value: Int) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int8) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int16) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int32) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int64) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt8) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt16) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt32) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt64) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode<Value: Encodable>(_ value: Value) throws {
-            if start() { try encoder.write(value, token: encoder.newToken()) }
-        }
+        func start() -> Bool { encoder.item(of: index, token: token) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
@@ -150,41 +113,58 @@ extension JSONStreamEncoder {
     }
 
     /// The single value of the value `token`, written where it goes.
-    struct Single: SingleValueEncodingContainer {
+    struct Single: SingleValueEncodingContainer, ValueSlot {
         let encoder: JSONStreamEncoder
         let token: Int
         /// Open frames when the container was made: none inside the value may be open.
         let depth: Int
 
-        var codingPath: [any CodingKey] {
-            encoder.spoil()
-            return []
-        }
-
         /// Whether the value may be written now; false when nothing may be written.
-        private func start() -> Bool { encoder.single(token: token, depth: depth) }
+        func start() -> Bool { encoder.single(token: token, depth: depth) }
+    }
 
-        mutating func encodeNil() throws { if start() { encoder.out.append(contentsOf: "null".utf8) } }
-        mutating func encode(_ value: Bool) throws {
-            if start() { encoder.out.append(contentsOf: (value ? "true" : "false").utf8) }
-        }
-        mutating func encode(_ value: String) throws {
-            if start() { JSONBytesEncoder.writeString(value, to: &encoder.out) }
-        }
-        mutating func encode(_ value: Double) throws { if start() { encoder.writeNumber(value) } }
-        mutating func encode(_ value: Float) throws { if start() { encoder.writeNumber(value) } }
-        mutating func encode(_ value: Int) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int8) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int16) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int32) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: Int64) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt8) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt16) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt32) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode(_ value: UInt64) throws { if start() { encoder.writeInteger(value) } }
-        mutating func encode<Value: Encodable>(_ value: Value) throws {
-            if start() { try encoder.write(value, token: encoder.newToken()) }
-        }
+    /// What an array's container and a single value's share: each writes a value where its
+    /// next one goes, once `start()` allows it (it has written the comma, or checked that the
+    /// value is the only one).
+    protocol ValueSlot: Pathless {
+        func start() -> Bool
+    }
+
+    /// An encoder or container of this path: it keeps no coding path, and reading one
+    /// spoils the pass (the tree keeps it).
+    protocol Pathless {
+        var encoder: JSONStreamEncoder { get }
+    }
+}
+
+extension JSONStreamEncoder.Pathless {
+    var codingPath: [any CodingKey] {
+        encoder.spoil()
+        return []
+    }
+}
+
+extension JSONStreamEncoder.ValueSlot {
+    mutating func encodeNil() throws { if start() { encoder.out.append(contentsOf: "null".utf8) } }
+    mutating func encode(_ value: Bool) throws {
+        if start() { encoder.out.append(contentsOf: (value ? "true" : "false").utf8) }
+    }
+    mutating func encode(_ value: String) throws {
+        if start() { JSONBytesEncoder.writeString(value, to: &encoder.out) }
+    }
+    mutating func encode(_ value: Double) throws { if start() { encoder.writeNumber(value) } }
+    mutating func encode(_ value: Float) throws { if start() { encoder.writeNumber(value) } }
+    mutating func encode(_ value: Int) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: Int8) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: Int16) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: Int32) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: Int64) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: UInt) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: UInt8) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: UInt16) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: UInt32) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode(_ value: UInt64) throws { if start() { encoder.writeInteger(value) } }
+    mutating func encode<Value: Encodable>(_ value: Value) throws {
+        if start() { try encoder.write(value, token: encoder.newToken()) }
     }
 }
