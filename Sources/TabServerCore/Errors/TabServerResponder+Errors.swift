@@ -13,7 +13,9 @@ import TabServerWeb
 /// error is a fault of the app's: 500, logged once. Nothing a failed request changed is
 /// stored.
 extension TabServerResponder {
-    /// The answer for `error` thrown while answering `request`.
+    /// The answer for `error` thrown while answering `request`. Never inlined, nor is
+    /// `errorPage`: the async functions that call them would hold their values in
+    /// frames allocated at every call, failing or not.
     @inline(never)
     func errorResponse(_ error: any Error, _ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
         let handle = context.visitor
