@@ -53,6 +53,20 @@ final class VisitorHandle: @unchecked Sendable {
         prepared = nil
     }
 
+    /// A copy of the request's state as it is now, for `restore(_:)`.
+    @inline(never)
+    func snapshot() -> StateSnapshot { StateSnapshot(state) }
+
+    /// Puts back the state `snapshot` copied.
+    @inline(never)
+    func restore(_ snapshot: StateSnapshot) { state = snapshot.state }
+
+    /// A request's state kept aside (`snapshot()`), by reference.
+    final class StateSnapshot: Sendable {
+        let state: RequestState
+        init(_ state: RequestState) { self.state = state }
+    }
+
     /// The visitor's session (loaded or created on first use); nil when the store cannot
     /// be read now.
     var session: Session? { try? app.visitor(&state) }

@@ -12,13 +12,58 @@ extension TabServerResponder {
     /// a question runs only once confirmed, and its result is answered with
     /// post/redirect/get: 303 to the place it names (remembered as the tab's place), with
     /// a one-shot notice; or 422 with the form again and nothing stored.
+    ///
+    /// The steps before and after the action's own are functions of their own, never
+    /// inlined: in this async function their values took room in its frame (23.6 KB),
+    /// which the task allocates whole for every post.
     nonisolated(nonsending) func tabAction(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) async throws
         -> HTTPResponse
     {
+        let action: TabAction
+        let actionContext: RequestContext
+        let localized: Tab
+        switch try actionToRun(tabID, location: location, request: request, context: context) {
+        case .answered(let response):
+            return response
+        case .run(let found, let foundContext, let tab):
+            (action, actionContext, localized) = (found, foundContext, tab)
+        }
+        let result: TabActionResult
+        do {
+            result = try await action.perform(request, actionContext)
+        } catch let error as FieldError {
+            return try await refusedForm(
+                [error], tab: localized, location: location, request: request, context: actionContext)
+        } catch let error as RequestDecodingError {
+            return try await refusedForm(
+                error.fieldErrors, tab: localized, location: location, request: request, context: actionContext)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            throw reported(error)
+        }
+        return try actionAnswer(result, tab: localized, location: location, handle: context.visitor)
+    }
+
+    /// What a post to a tab's location starts with.
+    private enum ActionStart {
+        /// Answered before any action runs (a question asked on a page of its own).
+        case answered(HTTPResponse)
+        /// The action to run, with its context and its tab (its title in the visitor's
+        /// language).
+        case run(TabAction, RequestContext, Tab)
+    }
+
+    /// The checks before the action (the token, a prefetch, the tab, the location) and the
+    /// action the content declares there; its question's page when it asks one first.
+    @inline(never)
+    private func actionToRun(
+        _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
+    ) throws -> ActionStart {
         let handle = context.visitor
-        var session = try visitor(&handle.state)
+        let session = try visitor(&handle.state)
         if Self.isPrefetch(request) {
             throw HTTPError.forbidden("A prefetch does not run actions. Nothing was changed.")
         }
@@ -55,28 +100,25 @@ extension TabServerResponder {
             // Asked on a page of its own; nothing changes until the visitor confirms.
             handle.state.discardChanges()
             let fields = request.formFields.filter { $0.name != "csrf" && $0.name != "confirmed" }
-            return html(
-                views.confirmationPage(
-                    question: question, tab: localized, location: location,
-                    cancelLocation: controller.location(ofTab: tab.id, in: session.state), fields: fields,
-                    session: session, model: handle.state.model, language: language))
+            return .answered(
+                html(
+                    views.confirmationPage(
+                        question: question, tab: localized, location: location,
+                        cancelLocation: controller.location(ofTab: tab.id, in: session.state), fields: fields,
+                        session: session, model: handle.state.model, language: language)))
         }
-        let result: TabActionResult
-        do {
-            result = try await action.perform(request, actionContext)
-        } catch let error as FieldError {
-            return try await refusedForm(
-                [error], tab: localized, location: location, request: request, context: actionContext)
-        } catch let error as RequestDecodingError {
-            return try await refusedForm(
-                error.fieldErrors, tab: localized, location: location, request: request, context: actionContext)
-        } catch let error as any HTTPResponseError {
-            throw error
-        } catch {
-            throw reported(error)
-        }
+        return .run(action, actionContext, localized)
+    }
+
+    /// The answer to what the action did: 303 to the place it names, or its page again
+    /// with 422.
+    @inline(never)
+    private func actionAnswer(_ result: TabActionResult, tab: Tab, location: String, handle: VisitorHandle) throws
+        -> HTTPResponse
+    {
         // The state as the action left it (a value it set).
-        session = try visitor(&handle.state)
+        var session = try visitor(&handle.state)
+        let controller = handle.state.controller
         switch result {
         case .redirect(let target, let notice, let values):
             guard target.isEmpty || TabBarController.isValidLocation(target) else {
@@ -93,7 +135,7 @@ extension TabServerResponder {
             // The form again, as sent, with its messages; nothing of this request is kept.
             handle.state.discardChanges()
             page.cacheKey = nil
-            return invalidPage(page, tab: localized, location: location, session: session, state: &handle.state)
+            return invalidPage(page, tab: tab, location: location, session: session, state: &handle.state)
         }
     }
 

@@ -52,12 +52,14 @@ extension TabServerResponder {
         page.receivedAt = request.receivedAt
         for name in ["content-type", "content-length", Self.answerRequestHeader] { page.headers.remove(name) }
         let handle = context.visitor
-        let before = handle.state
+        // The state as the post left it, to go back to if the page fails: held by
+        // reference, so this async function's frame holds a pointer, not the state.
+        let before = handle.snapshot()
         handle.state.follow(page)
         var pageContext = context
         pageContext.parameters = match.parameters
         guard var answer = try? await match.handler(page, pageContext), answer.status == .ok else {
-            handle.state = before
+            handle.restore(before)
             return nil
         }
         answer.headers.add(Self.locationResponseHeader, location)

@@ -40,35 +40,26 @@ extension TabServerResponder {
 
     /// `GET /tabs/{tab}/{location*}`: a page of a tab. Visiting marks the tab selected and
     /// remembers the location, so selecting the tab later comes back here.
+    ///
+    /// The steps before and after the content's own are functions of their own, never
+    /// inlined: in this async function their values took room in its frame, which the
+    /// task allocates whole for every page rendered.
     nonisolated(nonsending) func tabPage(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) async throws
         -> HTTPResponse
     {
         let handle = context.visitor
-        // Seen before and nothing changed since: the finished page (see `PageAnswerCache`).
-        if !handle.state.pageCacheAsked, let key = try pageAnswerKey(&handle.state),
-            let cached = try cachedPageAnswer(key, state: &handle.state)
-        {
-            return cached
+        let tab: Tab
+        let localized: Tab
+        let language: Language
+        let pageContext: RequestContext
+        switch try pageToRender(tabID, location: location, request: request, context: context) {
+        case .answered(let response):
+            return response
+        case .render(let found, let title, let chosen, let foundContext):
+            (tab, localized, language, pageContext) = (found, title, chosen, foundContext)
         }
-        let session = try visitor(&handle.state)
-        let controller = handle.state.controller
-        let language = language(request, session)
-        guard let tab = controller.model.tab(id: tabID) else {
-            if let group = controller.model.group(id: tabID), location.isEmpty {
-                return try groupPage(group, session: session, state: &handle.state)
-            }
-            throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
-        }
-        var localized = tab
-        localized.title = localizer.title(of: tab, in: language)
-        guard location.isEmpty || TabBarController.isValidLocation(location) else {
-            throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
-        }
-        var pageContext = context
-        pageContext.tab = localized
-        pageContext.location = location.split(separator: "/")
         let found: TabPage?
         do {
             found = try await content.page(for: request, context: pageContext)
@@ -85,8 +76,50 @@ extension TabServerResponder {
             page, of: tab, localized: localized, location: location, language: language, state: &handle.state)
     }
 
+    /// What a tab page starts with.
+    private enum PageStart {
+        /// Answered without the content: from the page cache, or a group's page.
+        case answered(HTTPResponse)
+        /// The content's page to make: the tab, its title in the visitor's language, the
+        /// language, and the context the content gets.
+        case render(Tab, Tab, Language, RequestContext)
+    }
+
+    /// The page cache asked, the tab and location checked, the content's context made.
+    @inline(never)
+    private func pageToRender(
+        _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
+    ) throws -> PageStart {
+        let handle = context.visitor
+        // Seen before and nothing changed since: the finished page (see `PageAnswerCache`).
+        if !handle.state.pageCacheAsked, let key = try pageAnswerKey(&handle.state),
+            let cached = try cachedPageAnswer(key, state: &handle.state)
+        {
+            return .answered(cached)
+        }
+        let session = try visitor(&handle.state)
+        let controller = handle.state.controller
+        let language = language(request, session)
+        guard let tab = controller.model.tab(id: tabID) else {
+            if let group = controller.model.group(id: tabID), location.isEmpty {
+                return .answered(try groupPage(group, session: session, state: &handle.state))
+            }
+            throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
+        }
+        var localized = tab
+        localized.title = localizer.title(of: tab, in: language)
+        guard location.isEmpty || TabBarController.isValidLocation(location) else {
+            throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
+        }
+        var pageContext = context
+        pageContext.tab = localized
+        pageContext.location = location.split(separator: "/")
+        return .render(tab, localized, language, pageContext)
+    }
+
     /// A tab page once its content is known: the visit recorded in the session (the tab
     /// selected, its location remembered), the page rendered, or answered from the cache.
+    @inline(never)
     private func shownPage(
         _ page: TabPage, of tab: Tab, localized: Tab, location: String, language: Language,
         state: inout RequestState
