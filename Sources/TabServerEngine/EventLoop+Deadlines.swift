@@ -12,7 +12,7 @@ extension EventLoop {
     /// (`closesWhenDraining`).
     func sweep(now: UInt64) {
         let draining = engine.draining
-        for connection in Array(connections.values) {
+        for connection in connections.values {
             if draining && closesWhenDraining(connection) {
                 closeNow(connection, aborted: false)
                 continue

@@ -28,7 +28,7 @@ extension EventLoop {
     /// The grace period is over: every connection is closed (requests in flight logged
     /// as aborted), and connections handed over by other loops but not yet taken.
     func closeEverything() {
-        for connection in Array(connections.values) { closeNow(connection, aborted: true) }
+        for connection in connections.values { closeNow(connection, aborted: true) }
         let unadmitted = adopted.withLock { $0.map(\.descriptor) }
         for descriptor in unadmitted { close(descriptor) }
     }

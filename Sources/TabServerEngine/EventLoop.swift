@@ -33,14 +33,14 @@ final class EventLoop: @unchecked Sendable {
     let epoll: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    var connections: [Int32: Connection] = [:]
-    var listening = true
+    @exclusivity(unchecked) var connections = ConnectionTable()
+    @exclusivity(unchecked) var listening = true
     @exclusivity(unchecked) var date = HTTPDate()
     var thread = pthread_t()
     /// picohttpparser's scratch for the heads this loop parses.
     let fields = HeadFields()
     let readBuffer: UnsafeMutableRawBufferPointer
-    private var nextSweep: UInt64 = 0
+    @exclusivity(unchecked) private var nextSweep: UInt64 = 0
     /// Connections whose stream has bytes (or ended), named by other threads; the loop
     /// takes the list when woken.
     let readyStreams = Mutex<[Int32]>([])
