@@ -98,11 +98,13 @@ package struct RequestHead {
                     valueLength -= 1
                 }
             }
-            headers.add(text(name, field.name_len), field.value.map { text($0, valueLength) } ?? "")
+            headers.add(
+                fieldName(UnsafeRawBufferPointer(start: name, count: field.name_len)),
+                field.value.map { text($0, valueLength) } ?? "")
         }
         do {
             let head = try RequestHead(
-                method: text(method, methodLength),
+                method: Self.method(UnsafeRawBufferPointer(start: method, count: methodLength)),
                 target: UnsafeRawBufferPointer(start: path, count: pathLength),
                 minorVersion: Int(minorVersion), headers: headers)
             return .complete(head, length: Int(length))
@@ -114,10 +116,10 @@ package struct RequestHead {
         }
     }
 
-    private init(method token: String, target raw: UnsafeRawBufferPointer, minorVersion: Int, headers: HTTPHeaders)
+    private init(method: HTTPMethod, target raw: UnsafeRawBufferPointer, minorVersion: Int, headers: HTTPHeaders)
         throws(EngineRejection)
     {
-        method = HTTPMethod(token)
+        self.method = method
         // A later minor version (HTTP/1.2 … 1.9) is answered as 1.1 and held to 1.1's
         // rules (RFC 9110 §2.5): Host required, chunked allowed, keep-alive by default.
         let minorVersion = min(minorVersion, 1)
@@ -179,7 +181,10 @@ package struct RequestHead {
         }
         let questionMark = origin.firstIndex(of: UInt8(ascii: "?"))
         let pathBytes = questionMark.map { origin[..<$0] } ?? origin
-        path = try Self.decodePercent(pathBytes, plusIsSpace: false)
+        // A target that is all path (no query, not absolute-form) and needs no decoding is
+        // its own path: the same string, not a second one built from the same bytes.
+        path = try Self.decodePercent(
+            pathBytes, plusIsSpace: false, spelling: pathBytes.count == raw.count ? target : nil)
         if path.isEmpty { path = "*" }
         query = []
         if let questionMark {
@@ -274,15 +279,17 @@ package struct RequestHead {
 
     /// Percent-decodes a target component, refusing malformed escapes, bytes outside
     /// printable ASCII, and control characters (NUL included) once decoded.
-    package static func decodePercent(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) throws(EngineRejection)
-        -> String
+    /// `spelling`, when given, is a string of exactly `bytes`: returned as it is when there
+    /// is nothing to decode.
+    package static func decodePercent(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool, spelling: String? = nil)
+        throws(EngineRejection) -> String
     {
         // Most targets have nothing to decode: checked first, they become the string at once.
         let plain = bytes.allSatisfy { byte in
             byte > 0x20 && byte < 0x7f && byte != UInt8(ascii: "%") && !(plusIsSpace && byte == UInt8(ascii: "+"))
         }
         if plain {
-            return String(decoding: bytes, as: UTF8.self)
+            return spelling ?? String(decoding: bytes, as: UTF8.self)
         }
         var out = [UInt8]()
         out.reserveCapacity(bytes.count)
