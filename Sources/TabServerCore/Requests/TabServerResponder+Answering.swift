@@ -60,9 +60,18 @@ extension TabServerResponder {
         if request.path == BackupEndpoint.path, let backup {
             return finish(ResponderAnswer(await backup.answer(request)), request, origin, started)
         }
-        guard let request = belowBasePath(request, origin: origin) else {
+        // Without a base path the request goes on as it is (`belowBasePath` hands back a copy).
+        if configuration.basePath.isEmpty { return await answer(below: request, origin: origin, started: started) }
+        guard let below = belowBasePath(request, origin: origin) else {
             return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
         }
+        return await answer(below: below, origin: origin, started: started)
+    }
+
+    /// `answer(to:)` for a request whose path is below the base path.
+    private nonisolated(nonsending) func answer(below request: HTTPRequest, origin: RequestOrigin, started: UInt64)
+        async -> ResponderAnswer
+    {
         let handle = VisitorHandle(app: self, request: request, user: identity.user(of: request), origin: origin)
         let context = RequestContext(visitor: handle)
         let response = await Self.through(appMiddleware, request, context, recover: errorResponse) {

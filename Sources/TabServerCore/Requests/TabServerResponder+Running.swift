@@ -13,19 +13,28 @@ extension TabServerResponder {
     nonisolated(nonsending) func run(
         _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> HTTPResponse {
+        // A form post's fields, decoded once here for every route; any other body is the
+        // route's to decode (`request.decode(as:)`), or refused by it with 415. Only then is
+        // the request copied: a copy retains a dozen fields and releases them again.
+        guard !request.body.isEmpty, request.formFields.isEmpty, request.hasFormBody else {
+            return await run(request, bodyError: nil, context: context, route: route)
+        }
+        var decoded = request
+        do {
+            decoded.formFields = try request.decodeForm(limits: configuration.bodyLimits).fields
+        } catch {
+            return await run(request, bodyError: error, context: context, route: route)
+        }
+        return await run(decoded, bodyError: nil, context: context, route: route)
+    }
+
+    /// `run` once the request's form, if any, is decoded (or refused with `bodyError`).
+    private nonisolated(nonsending) func run(
+        _ request: HTTPRequest, bodyError: HTTPError?, context: RequestContext,
+        route: RouteTable<RequestContext>.Match
+    ) async -> HTTPResponse {
         var context = context
         context.parameters = route.parameters
-        // A form post's fields, decoded once here for every route; any other body is the
-        // route's to decode (`request.decode(as:)`), or refused by it with 415.
-        var request = request
-        var bodyError: HTTPError? = nil
-        if !request.body.isEmpty, request.formFields.isEmpty, request.hasFormBody {
-            do {
-                request.formFields = try request.decodeForm(limits: configuration.bodyLimits).fields
-            } catch {
-                bodyError = error
-            }
-        }
         let handle = context.visitor
         let user = handle.state.user
         let cookie = request.cookie(configuration.cookieName)
@@ -77,7 +86,9 @@ extension TabServerResponder {
         let handle = context.visitor
         let request = attempt.request
         for number in 0..<SessionWrites.maxAttempts {
-            handle.beginAttempt(request, cookie: attempt.cookie, pageCacheAsked: attempt.pageCacheAsked && number == 0)
+            handle.beginAttempt(
+                request, cookie: attempt.cookie, pageCacheAsked: attempt.pageCacheAsked && number == 0,
+                first: number == 0)
             await fetch(handle)
             var response: HTTPResponse
             if let bodyError = attempt.bodyError {

@@ -45,9 +45,16 @@ final class VisitorHandle: @unchecked Sendable {
 
     /// Starts an attempt of the request: its state afresh from `request`, on the current
     /// model, with the cookie it came with and whether the page cache was asked already.
+    /// The first attempt keeps the state `init` built when nothing has touched it since
+    /// and the model is the same: building one anew cost about a thousand instructions.
     @inline(never)
-    func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool) {
-        state = RequestState(app: app, request: request, model: app.tabs.current, user: state.user)
+    func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool, first: Bool) {
+        let model = app.tabs.current
+        if first, state.model === model, state.isUntouched() {
+            state.restart(with: request)
+        } else {
+            state = RequestState(app: app, request: request, model: model, user: state.user)
+        }
         state.knowCookie(cookie)
         state.pageCacheAsked = pageCacheAsked
         prepared = nil
