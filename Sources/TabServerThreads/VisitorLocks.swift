@@ -110,9 +110,14 @@ package final class VisitorLocks: Sendable {
     }
 
     /// The key of a cookie's value (FNV-1a over its bytes: cheap, and the ids are random).
+    /// The bytes are read in place: stepping through `utf8` cost about twelve instructions
+    /// a byte, seven hundred a session cookie.
     package static func key(_ text: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash)
+        var text = text
+        return text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return Int(truncatingIfNeeded: hash)
+        }
     }
 }

@@ -58,4 +58,23 @@ struct VisitorLocksTests {
         release.continuation.yield()
         await holder.value
     }
+
+    @Test("a cookie's key is 64-bit FNV-1a over its UTF-8 bytes")
+    func keysAreFNV1a() {
+        // Reference values computed independently (Python, the published FNV-1a offset and prime).
+        let expected: [(String, Int)] = [
+            ("", -3_750_763_034_362_895_579),
+            ("a", -5_808_556_873_153_909_620),
+            ("abc", -1_792_535_898_324_117_685),
+            ("caf\u{E9}", 5_253_592_154_431_032_713),
+            ("user\u{0}ana", 2_935_752_677_936_370_400),
+            ("QmFzZTY0VVJMLWlkLW9mLWEtc2Vzc2lvbi1jb29raWU", -3_069_092_190_642_588_988),
+        ]
+        for (text, key) in expected {
+            #expect(VisitorLocks.key(text) == key, "\(text.debugDescription)")
+        }
+        // A string built from a slice hashes as its bytes do.
+        let sliced = String("xxabcxx".dropFirst(2).dropLast(2))
+        #expect(VisitorLocks.key(sliced) == VisitorLocks.key("abc"))
+    }
 }

@@ -50,7 +50,11 @@ final class JSONStreamEncoder {
     }
 
     private init() {
+        // Room for a few levels and members from the start: grown from empty, the two
+        // stacks took two allocations each for the tutorial's array of objects.
         out.reserveCapacity(256)
+        frames.reserveCapacity(8)
+        members.reserveCapacity(8)
     }
 
     /// The JSON of `value`, or nil when this path does not take it (or it threw): the
