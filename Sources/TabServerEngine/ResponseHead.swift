@@ -88,12 +88,22 @@ enum ResponseHead {
             return value.withUTF8 { value in
                 // Visible text and tabs pass the first test: the loop is one compare a byte.
                 for byte in value where byte < 0x20 && (byte == 13 || byte == 10 || byte == 0) { return .invalid }
-                out.append(contentsOf: name)
-                out.append(58)
-                out.append(32)
-                out.append(contentsOf: value)
-                out.append(13)
-                out.append(10)
+                // The line is put together first and appended once: six appends (two of
+                // them generic over their source) cost twice as much (callgrind).
+                let count = name.count + value.count + 4
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
+                    var end = line.baseAddress!
+                    end.initialize(from: name.baseAddress!, count: name.count)
+                    end += name.count
+                    end[0] = 58
+                    end[1] = 32
+                    end += 2
+                    if let bytes = value.baseAddress { end.initialize(from: bytes, count: value.count) }
+                    end += value.count
+                    end[0] = 13
+                    end[1] = 10
+                    out.append(contentsOf: UnsafeBufferPointer(line))
+                }
                 return .appended
             }
         }
