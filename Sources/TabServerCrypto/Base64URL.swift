@@ -51,7 +51,8 @@ public enum Base64URL {
         decode128(String(text))
     }
 
-    private static func decode128(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+    /// `decode128` of bytes in place (a cookie value in its header).
+    public static func decode128(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
         guard bytes.count == 22 else { return nil }
         // 22 characters are 132 bits: 21 of them make the first 126 bits, the last one two
         // more and four that must be zero. Shifted into one 128-bit word over the table's

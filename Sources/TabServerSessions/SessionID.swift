@@ -26,6 +26,12 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
         low = words.low
     }
 
+    /// The id of 128 bits, big-endian (a cookie's, decoded where it is stored).
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
     /// An id from exactly 16 bytes.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 16 else { return nil }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerCrypto
 import TabServerHTTP
 
 #if canImport(Glibc)
@@ -14,17 +15,41 @@ extension HTTPRequest {
         // The name's bytes in place (a native string's own storage): no array for them on
         // every request.
         var name = name
-        return name.withUTF8 { wanted in cookie(named: wanted) }
+        return name.withUTF8 { wanted in cookie(named: wanted) { String(decoding: $0, as: UTF8.self) } }
     }
 
-    private func cookie(named wanted: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The first cookie called `name` read as a 128-bit value in 22 characters of
+    /// unpadded base64url (the form of a session id), where its bytes are stored: no
+    /// string of the value (an allocation on every page with a session).
+    public func cookie128(_ name: String) -> Cookie128 {
+        var name = name
+        return name.withUTF8 { wanted in
+            cookie(named: wanted) { bytes in
+                Base64URL.decode128(bytes).map { Cookie128.value(high: $0.high, low: $0.low) } ?? .malformed
+            }
+        } ?? .absent
+    }
+
+    /// What `cookie128(_:)` found.
+    public enum Cookie128: Sendable, Equatable {
+        /// No cookie of that name.
+        case absent
+        /// A value of another form (length, characters, trailing bits).
+        case malformed
+        /// The 128 bits, big-endian.
+        case value(high: UInt64, low: UInt64)
+    }
+
+    private func cookie<Result>(
+        named wanted: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
         guard let initial = wanted.first else { return nil }
-        return headers.firstFieldResult { name, value -> String? in
+        return headers.firstFieldResult { name, value -> Result? in
             guard HTTPHeaders.namesEqual(name, "cookie") else { return nil }
             // Scans the bytes in place rather than splitting strings: this runs on every
             // request, and a head may hold 32 KiB of cookies.
             var value = value
-            return value.withUTF8 { bytes -> String? in
+            return value.withUTF8 { bytes -> Result? in
                 guard let base = bytes.baseAddress else { return nil }
                 let count = bytes.count
                 var index = 0
@@ -40,7 +65,7 @@ extension HTTPRequest {
                     if first < end && base[first] == initial,
                         let value = Self.cookieValue(base, from: first, to: end, named: wanted)
                     {
-                        return value
+                        return body(value)
                     }
                     index = end + 1
                 }
@@ -49,11 +74,11 @@ extension HTTPRequest {
         }
     }
 
-    /// The value of the pair at `start..<end` of `base` (its leading spaces skipped) if
-    /// its name is `wanted`.
+    /// The value's bytes of the pair at `start..<end` of `base` (its leading spaces
+    /// skipped) if its name is `wanted`.
     private static func cookieValue(
         _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, named wanted: UnsafeBufferPointer<UInt8>
-    ) -> String? {
+    ) -> UnsafeBufferPointer<UInt8>? {
         guard let equals = memchr(base + start, Int32(UInt8(ascii: "=")), end - start) else { return nil }
         let afterName = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(equals))
         var nameEnd = afterName
@@ -71,8 +96,7 @@ extension HTTPRequest {
             valueStart += 1
             valueEnd -= 1
         }
-        return String(
-            decoding: UnsafeBufferPointer(start: base + valueStart, count: valueEnd - valueStart), as: UTF8.self)
+        return UnsafeBufferPointer(start: base + valueStart, count: valueEnd - valueStart)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }

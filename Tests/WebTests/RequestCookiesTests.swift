@@ -12,6 +12,21 @@ struct RequestCookiesTests {
         return HTTPRequest(method: .get, path: "/", headers: headers)
     }
 
+    @Test("a 128-bit cookie is read where it is stored: absent, malformed, or its value as the text form decodes")
+    func bits128() throws {
+        // 22 characters of base64url: 0x00010203…0e0f, the form a session id takes.
+        let text = "AAECAwQFBgcICQoLDA0ODw"
+        let request = Self.request("x=1; sid= \"\(text)\" ; sid=BBB", "other=\(text)")
+        #expect(request.cookie128("sid") == .value(high: 0x0001_0203_0405_0607, low: 0x0809_0a0b_0c0d_0e0f))
+        #expect(request.cookie128("other") == .value(high: 0x0001_0203_0405_0607, low: 0x0809_0a0b_0c0d_0e0f))
+        #expect(request.cookie128("none") == .absent)
+        #expect(request.cookie128("x") == .malformed)
+        let malformed = [String(text.dropLast()), text + "A", "AAECAwQFBgcICQoLDA0OD+", "AAECAwQFBgcICQoLDA0ODx", ""]
+        for value in malformed {
+            #expect(Self.request("sid=\(value)").cookie128("sid") == .malformed, "\(value)")
+        }
+    }
+
     @Test("several cookies in one header")
     func several() {
         let request = Self.request("a=1; b=two; session=abc")

@@ -40,7 +40,7 @@ extension TabServerResponder {
             return finish(ResponderAnswer(.text("ok\n")), request, origin, started, route: routeLabel(request))
         }
         guard identity.user(of: request) == nil else { return nil }
-        switch cachedPage(request, cookie: request.cookie(configuration.cookieName)) {
+        switch cachedPage(request) {
         case .hit(let answer): return finish(answer, request, origin, started, route: routeLabel(request))
         case .miss, .notAsked: return nil
         }

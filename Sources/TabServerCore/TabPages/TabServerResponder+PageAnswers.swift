@@ -86,16 +86,46 @@ extension TabServerResponder {
     /// write durable that the page shows (SQLite's group commit): then the request takes
     /// the ordinary path, which finds the page in the cache all the same.
     func cachedPage(_ request: HTTPRequest, cookie: String?) -> PageProbe {
+        cachedPage(
+            request, session: cookie.map { SessionID(cookieValue: $0).map(CookieSession.id) ?? .malformed } ?? .none)
+    }
+
+    /// `cachedPage(_:cookie:)` with the session cookie read from the request's head in
+    /// place: no string of its value (an allocation for every page with a session).
+    func cachedPage(_ request: HTTPRequest) -> PageProbe {
+        let session: CookieSession =
+            switch request.cookie128(configuration.cookieName) {
+            case .absent: .none
+            case .malformed: .malformed
+            case .value(let high, let low): .id(SessionID(high: high, low: low))
+            }
+        return cachedPage(request, session: session)
+    }
+
+    /// What a request's session cookie names.
+    enum CookieSession {
+        /// No session cookie.
+        case none
+        /// The id of the session the cookie names (stored or not).
+        case id(SessionID)
+        /// A cookie that is not an id this server writes.
+        case malformed
+    }
+
+    private func cachedPage(_ request: HTTPRequest, session: CookieSession) -> PageProbe {
         guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return .notAsked }
         // Two calls rather than one with an optional summary: destroying an optional of a
         // struct ran through the runtime's generic value witnesses on every page.
         let key: PageAnswerCache.Key?
-        if let cookie {
-            guard let id = SessionID(cookieValue: cookie), let held = store.heldSummary(id, now: now),
-                !held.isUserRecord, !held.awaitsCommit
-            else { return .notAsked }
+        switch session {
+        case .id(let id):
+            guard let held = store.heldSummary(id, now: now), !held.isUserRecord, !held.awaitsCommit else {
+                return .notAsked
+            }
             key = pageAnswerKey(request, stored: held, generation: tabs.generation)
-        } else {
+        case .malformed:
+            return .notAsked
+        case .none:
             key = pageAnswerKey(request, stored: nil, generation: tabs.generation)
         }
         guard let key else { return .notAsked }
