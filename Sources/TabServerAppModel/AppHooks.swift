@@ -39,6 +39,9 @@ public struct AppHooks: Sendable {
     public var shouldSelect: @Sendable (_ tab: Tab, _ state: TabBarState, _ confirmed: Bool) -> Decision = { _, _, _ in
         .allow
     }
+    {
+        didSet { vetoes = true }
+    }
     /// `tabBarController(_:didSelect:)`.
     public var didSelect: @Sendable (_ tab: Tab, _ state: TabBarState) -> Void = { _, _ in } {
         didSet { observes = true }
@@ -55,6 +58,10 @@ public struct AppHooks: Sendable {
     /// Whether the app set an observer: without one, events are not queued at all (a
     /// hook lane's wake-up costs more than a tap's whole write).
     package private(set) var observes = false
+
+    /// Whether the app set `shouldSelect`: without it every selection is allowed, and a
+    /// tap binds no task-local value to ask it.
+    package private(set) var vetoes = false
 
     public init() {}
 

@@ -31,7 +31,7 @@ extension TabServerResponder {
         // The page the tap happened on (the bar's or More's hidden field), if it is one of ours.
         let returnPath = request.formValue("return").flatMap(Self.returnPath)
         let verdict =
-            tab.isEnabled
+            tab.isEnabled && appHooks.vetoes
             ? AppHooks.$user.withValue(state.user) {
                 appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
             } : .allow
@@ -45,7 +45,8 @@ extension TabServerResponder {
             return redirect(to: TabPaths.tab(tab.id, controller.location(ofTab: tab.id, in: session.state)))
         }
         let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
-        controller.hooks = appHooks.tabBarHooks(verdict: verdict)
+        // The model's controller allows every selection: only a refusal is handed to it.
+        if verdict != .allow { controller.hooks = appHooks.tabBarHooks(verdict: verdict) }
         let previous = controller.selectedTabID(session.state)
         let (selected, outcome) = controller.select(tab.id, in: session.state)
         switch outcome {

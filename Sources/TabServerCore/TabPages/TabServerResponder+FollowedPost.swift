@@ -23,6 +23,7 @@ extension TabServerResponder {
     /// `TabServer-Select`'s value for a tap on `tab` in `state` (see `selectHintHeader`).
     func selectionHint(_ tab: Tab, _ state: TabBarState, user: String?) -> String {
         guard tab.isEnabled else { return "ask" }
+        guard appHooks.vetoes else { return "allow" }
         let verdict = AppHooks.$user.withValue(user) { appHooks.shouldSelect(tab, state, false) }
         return verdict == .allow ? "allow" : "ask"
     }

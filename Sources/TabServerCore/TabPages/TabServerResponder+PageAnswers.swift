@@ -86,13 +86,15 @@ extension TabServerResponder {
     /// write durable that the page shows (SQLite's group commit): then the request takes
     /// the ordinary path, which finds the page in the cache all the same.
     func cachedPage(_ request: HTTPRequest, cookie: String?) -> PageProbe {
-        cachedPage(
+        guard mayAskCache(request) else { return .notAsked }
+        return cachedPage(
             request, session: cookie.map { SessionID(cookieValue: $0).map(CookieSession.id) ?? .malformed } ?? .none)
     }
 
     /// `cachedPage(_:cookie:)` with the session cookie read from the request's head in
     /// place: no string of its value (an allocation for every page with a session).
     func cachedPage(_ request: HTTPRequest) -> PageProbe {
+        guard mayAskCache(request) else { return .notAsked }
         let session: CookieSession =
             switch request.cookie128(configuration.cookieName) {
             case .absent: .none
@@ -112,8 +114,12 @@ extension TabServerResponder {
         case malformed
     }
 
+    /// Whether the page cache may answer `request` at all: asked before its cookie is read.
+    private func mayAskCache(_ request: HTTPRequest) -> Bool {
+        pageAnswers.capacity > 0 && !store.answersLater && Self.mayAnswerFromCache(request)
+    }
+
     private func cachedPage(_ request: HTTPRequest, session: CookieSession) -> PageProbe {
-        guard pageAnswers.capacity > 0, !store.answersLater, Self.mayAnswerFromCache(request) else { return .notAsked }
         // Two calls rather than one with an optional summary: destroying an optional of a
         // struct ran through the runtime's generic value witnesses on every page.
         let key: PageAnswerCache.Key?
