@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerCrypto
 import TabServerHTTP
 
 #if canImport(Glibc)
@@ -18,29 +17,9 @@ extension HTTPRequest {
         return name.withUTF8 { wanted in cookie(named: wanted) { String(decoding: $0, as: UTF8.self) } }
     }
 
-    /// The first cookie called `name` read as a 128-bit value in 22 characters of
-    /// unpadded base64url (the form of a session id), where its bytes are stored: no
-    /// string of the value (an allocation on every page with a session).
-    public func cookie128(_ name: String) -> Cookie128 {
-        var name = name
-        return name.withUTF8 { wanted in
-            cookie(named: wanted) { bytes in
-                Base64URL.decode128(bytes).map { Cookie128.value(high: $0.high, low: $0.low) } ?? .malformed
-            }
-        } ?? .absent
-    }
-
-    /// What `cookie128(_:)` found.
-    public enum Cookie128: Sendable, Equatable {
-        /// No cookie of that name.
-        case absent
-        /// A value of another form (length, characters, trailing bits).
-        case malformed
-        /// The 128 bits, big-endian.
-        case value(high: UInt64, low: UInt64)
-    }
-
-    private func cookie<Result>(
+    /// `body` with the value's bytes of the first cookie called `wanted`, where they are
+    /// stored; nil when there is none.
+    func cookie<Result>(
         named wanted: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result? {
         guard let initial = wanted.first else { return nil }
