@@ -36,12 +36,11 @@ public struct AppHooks: Sendable {
 
     /// `tabBarController(_:shouldSelect:)`: called before a tab is selected from the bar
     /// or More; `confirmed` is true when the visitor pressed the confirm button.
-    public var shouldSelect: @Sendable (_ tab: Tab, _ state: TabBarState, _ confirmed: Bool) -> Decision = { _, _, _ in
-        .allow
-    }
-    {
+    public var shouldSelect: Veto = { _, _, _ in .allow } {
         didSet { vetoes = true }
     }
+    /// The type of `shouldSelect`.
+    public typealias Veto = @Sendable (_ tab: Tab, _ state: TabBarState, _ confirmed: Bool) -> Decision
     /// `tabBarController(_:didSelect:)`.
     public var didSelect: @Sendable (_ tab: Tab, _ state: TabBarState) -> Void = { _, _ in } {
         didSet { observes = true }
