@@ -4,6 +4,8 @@ import TabServerAppModel
 import TabServerCore
 import TabServerDemo
 import TabServerHTTP
+import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import TabServerWeb
 import Testing
@@ -118,5 +120,71 @@ struct MiddlewareTests {
         #expect(refused.status == 403)
         #expect(refused.headers["x-outer"] == "403")
         #expect(refused.body.contains("Not for you."))
+    }
+
+    /// A count a step keeps for each visitor.
+    struct Visits: VisitorValue {
+        static let key = "test.visits"
+        var count: Int
+    }
+
+    /// A step that counts the visitor's requests in their session before the route runs.
+    static let countVisits = MiddlewareStep<RequestContext>("visits") { request, context, next in
+        context.setVisitorValue(Visits(count: (context.visitorValue(Visits.self)?.count ?? 0) + 1))
+        return try await next(request, context)
+    }
+
+    @Test(
+        "a visitor value a step stores before the route runs is stored with the request's commit, on either store",
+        arguments: ["memory", "sqlite"])
+    func visitorValueBeforeNext(store: String) async throws {
+        var configuration = TestFixtures.configuration()
+        configuration.accessLog = false
+        if store == "sqlite" {
+            configuration.sessions = .sqlite(
+                path: TestFixtures.temporaryDirectory("tabserver-middleware-values") + "/s.sqlite", maxSessions: 100)
+        }
+        let app = Application(configuration: configuration, log: quietLog)
+        app.content(DemoCatalog())
+        app.add(middleware: Self.countVisits)
+        app.router.get("/api/visits") { _, context in
+            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
+        }
+        let counted = app.router.group("/api/counted").add(middleware: Self.countVisits)
+        counted.get("now") { _, context in HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0)) }
+        let client = try TestClient(app)
+        var counts: [String] = []
+        counts.append(await client.get("/api/visits").body)
+        #expect(!client.cookies.isEmpty, "the first request's new session is sent")
+        counts.append(await client.get("/api/visits").body)
+        // The app's step and the group's step each count, both stored.
+        counts.append(await client.get("/api/counted/now").body)
+        counts.append(await client.get("/api/visits").body)
+        // A tab page stores the step's value too.
+        #expect(await client.get("/tabs/music").status == 200)
+        counts.append(await client.get("/api/visits").body)
+        #expect(counts == ["1", "2", "4", "5", "7"])
+    }
+
+    @Test("a step's visitor value is stored once more when the request starts again after a conflicting write")
+    func visitorValueAfterConflict() async throws {
+        var configuration = TestFixtures.configuration()
+        configuration.accessLog = false
+        let store = InterferingSessionStore(
+            MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
+        let app = Application(configuration: configuration, log: quietLog)
+        app.content(DemoCatalog())
+        app.sessionStore(store)
+        app.add(middleware: Self.countVisits)
+        app.router.get("/api/visits") { _, context in
+            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
+        }
+        let client = try TestClient(app)
+        #expect(await client.get("/api/visits").body == "1")
+        store.arm(2)
+        // The step ran once; each attempt stores its count on the session as it then is.
+        #expect(await client.get("/api/visits").body == "2")
+        #expect(store.conflicts.load(ordering: .relaxed) == 2, "the request really was run again")
+        #expect(await client.get("/api/visits").body == "3")
     }
 }

@@ -76,7 +76,9 @@ public struct RequestContext: RouterContext {
     public var visitorValues: [String: String] { visitor.session?.appValues ?? [:] }
 
     /// Stores `value` for this visitor (nil removes it), with the request's commit: an
-    /// action's 303, a page's answer. Nothing is stored when the request fails.
+    /// action's 303, a page's answer. Nothing is stored when the request fails. A
+    /// middleware step stores it before it calls `next`: once `next` returns, the request
+    /// is committed; and a request no route answers (a static file, a 404) commits nothing.
     public func setVisitorValue<Value: VisitorValue>(_ value: Value?) {
         visitor.setValue(value, key: Value.key)
     }

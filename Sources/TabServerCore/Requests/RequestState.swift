@@ -278,22 +278,9 @@ struct RequestState: Sendable {
     /// changed and is not written yet, so it never comes from or goes into the page cache.
     private(set) var followsPost = false
 
-    /// Whether nothing has been loaded, created or changed since `init` (the cookie's value
-    /// aside: it is the request's own): an attempt can start from this state as it is
-    /// instead of building a new one. A field added above that a request can change must
-    /// be checked here too. `mutating` only to be called in place, and each optional is
-    /// matched, not compared with nil: either way the state or a session was copied first.
-    mutating func isUntouched() -> Bool {
-        guard case .unknown = origin, case .none = loadedSession, case .none = session, events.isEmpty,
-            !arrangementChanged, case .none = storedBrowser, case .none = storedUser, case .none = userRecord,
-            !pageCacheAsked, case .none = pageAfterWrite, case .none = prepared, case .none = loadFailure,
-            !followsPost, case .notYet = fetched, case .notYet = fetchedUser
-        else { return false }
-        return true
-    }
-
-    /// Starts again from `request` (a state `isUntouched` holds for): what `init` with it
-    /// would make, without building the whole state anew.
+    /// Goes on with `request` (the same request, its form decoded) from this state: what
+    /// `init` with it would make when nothing has read the visitor yet, else the session
+    /// as the app's middleware loaded and changed it.
     mutating func restart(with request: HTTPRequest) {
         self.request = request
         cookieValue = .notYet

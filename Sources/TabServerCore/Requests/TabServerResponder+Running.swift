@@ -90,6 +90,7 @@ extension TabServerResponder {
                 request, cookie: attempt.cookie, pageCacheAsked: attempt.pageCacheAsked && number == 0,
                 first: number == 0)
             await fetch(handle)
+            handle.replayOuterValues()
             var response: HTTPResponse
             if let bodyError = attempt.bodyError {
                 response = errorResponse(bodyError, request, context)

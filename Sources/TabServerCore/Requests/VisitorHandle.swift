@@ -24,6 +24,14 @@ final class VisitorHandle: @unchecked Sendable {
     @exclusivity(unchecked) var prepared: ResponseCache?
     /// The route label it counts under in the metrics, once the router has matched.
     @exclusivity(unchecked) var route: Int?
+    /// Whether an attempt has begun: what the app's middleware stores before that, it
+    /// stores for every attempt (`outerValues`).
+    @exclusivity(unchecked) private var attempting = false
+    /// The visitor values the app's middleware stored before the router ran, in order
+    /// (JSON text; nil removes), to store again if the request starts anew.
+    @exclusivity(unchecked) private var outerValues: [(key: String, value: String?)] = []
+    /// Whether the state was started anew with `outerValues` to store again.
+    @exclusivity(unchecked) private var replayPending = false
 
     init(app: TabServerResponder, state: RequestState, origin: RequestOrigin) {
         self.app = app
@@ -43,21 +51,37 @@ final class VisitorHandle: @unchecked Sendable {
             origin: origin)
     }
 
-    /// Starts an attempt of the request: its state afresh from `request`, on the current
-    /// model, with the cookie it came with and whether the page cache was asked already.
-    /// The first attempt keeps the state `init` built when nothing has touched it since
-    /// and the model is the same: building one anew cost about a thousand instructions.
+    /// Starts an attempt of the request: its state from `request`, on the current model,
+    /// with the cookie it came with and whether the page cache was asked already.
+    ///
+    /// The first attempt goes on from the state the request began with, on the same
+    /// model: untouched, it is what a new one would be (building one anew cost about a
+    /// thousand instructions); touched, the app's middleware read or changed the visitor
+    /// before the router, and what it read and stored is kept (a new session made for it
+    /// is the one the request commits). A later attempt, after another instance changed
+    /// the session, starts anew from the store, and what that middleware stored is stored
+    /// again on top (`replayOuterValues()` once the session is fetched).
     @inline(never)
     func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool, first: Bool) {
         let model = app.tabs.current
-        if first, state.model === model, state.isUntouched() {
+        attempting = true
+        if first, state.model === model {
             state.restart(with: request)
         } else {
             state = RequestState(app: app, request: request, model: model, user: state.user)
+            replayPending = !outerValues.isEmpty
         }
         state.knowCookie(cookie)
         state.pageCacheAsked = pageCacheAsked
         prepared = nil
+    }
+
+    /// Stores again what the app's middleware stored before the router ran, on the state
+    /// an attempt started anew (see `beginAttempt`); nothing to do otherwise.
+    func replayOuterValues() {
+        guard replayPending else { return }
+        replayPending = false
+        for (key, value) in outerValues { store(value, key: key) }
     }
 
     /// A copy of the request's state as it is now, for `restore(_:)`.
@@ -90,8 +114,16 @@ final class VisitorHandle: @unchecked Sendable {
     }
 
     func setValue<Value: VisitorValue>(_ value: Value?, key: String) {
+        let encoded = value.flatMap(VisitorValueCoding.encode)
+        if !attempting { outerValues.append((key, encoded)) }
+        store(encoded, key: key)
+    }
+
+    /// Sets the visitor value `key` to `encoded` (nil removes it) in the session the
+    /// request will commit.
+    private func store(_ encoded: String?, key: String) {
         guard var session else { return }
-        session.appValues[key] = value.flatMap(VisitorValueCoding.encode)
+        session.appValues[key] = encoded
         session = state.keep(session)
         _ = session
     }
