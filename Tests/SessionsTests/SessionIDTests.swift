@@ -121,4 +121,27 @@ struct SessionIDTests {
         }
         #expect(!id.constantTimeEquals(SessionID.generate()))
     }
+
+    @Test("a dictionary's hash of an id: equal ids agree, the seed changes it, ids a few bits apart spread")
+    func rawHash() throws {
+        let id = SessionID.generate()
+        let parsed = try #require(SessionID(cookieValue: id.text))
+        #expect(parsed._rawHashValue(seed: 42) == id._rawHashValue(seed: 42))
+        #expect(id._rawHashValue(seed: 42) != id._rawHashValue(seed: 43))
+        // Ids counting up in either word (as no generated id does, the worst case for a
+        // hash that only folds the bits): the low 16 bits of their hashes (a table of
+        // 65,536 buckets) take about as many values as a random function's would, 63 %.
+        let counting: [(UInt64) -> SessionID] = [
+            { SessionID(high: 0, low: $0) }, { SessionID(high: $0 << 40, low: 7) },
+        ]
+        for sequential in counting {
+            var buckets = Set<Int>()
+            for index in UInt64(0)..<65_536 { buckets.insert(sequential(index)._rawHashValue(seed: 1) & 0xFFFF) }
+            #expect(buckets.count > 39_000, "\(buckets.count) of 65,536 buckets")
+        }
+        var table: [SessionID: Int] = [:]
+        for index in 0..<100_000 { table[SessionID(high: UInt64(index), low: 0)] = index }
+        #expect(table.count == 100_000)
+        #expect((0..<100_000).allSatisfy { table[SessionID(high: UInt64($0), low: 0)] == $0 })
+    }
 }
