@@ -135,7 +135,7 @@ let package = Package(
             name: "TabServerViews",
             dependencies: [
                 "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
-                "TabServerTabBar", "TabServerMustache",
+                "TabServerTabBar", "TabServerMustache", "TabServerThreads",
             ]),
         // Install and offline: the web app manifest, the service worker, the offline cache key.
         .target(

@@ -36,7 +36,7 @@ package final class VisitorLocks: Sendable {
     }
 
     private final class Stripe: Sendable {
-        let held = Mutex<[Int: Holder]>([:])
+        let held = Mutex<[PrehashedKey: Holder]>([:])
     }
 
     private let stripes: [Stripe] = (0..<16).map { _ in Stripe() }
@@ -53,10 +53,12 @@ package final class VisitorLocks: Sendable {
         return result
     }
 
-    private func stripe(_ key: Int) -> Stripe { stripes[Int(UInt(bitPattern: key) % UInt(stripes.count))] }
+    private func stripe(_ key: PrehashedKey) -> Stripe {
+        stripes[Int(UInt(bitPattern: key.value) % UInt(stripes.count))]
+    }
 
     /// Takes the lock when it is free and nobody is owed it.
-    private static func take(_ held: inout [Int: Holder], _ key: Int) -> Bool {
+    private static func take(_ held: inout [PrehashedKey: Holder], _ key: PrehashedKey) -> Bool {
         guard let holder = held[key] else {
             held[key] = Holder()
             return true
@@ -67,6 +69,7 @@ package final class VisitorLocks: Sendable {
     }
 
     private nonisolated(nonsending) func acquire(_ key: Int) async {
+        let key = PrehashedKey(key)
         let stripe = stripe(key)
         if stripe.held.withLock({ held in Self.take(&held, key) }) { return }
         var lost = false
@@ -95,6 +98,7 @@ package final class VisitorLocks: Sendable {
     /// Hands the lock to a waiter that lost a race before, else frees it and wakes the
     /// first waiter; with nobody waiting, forgets the key.
     private func release(_ key: Int) {
+        let key = PrehashedKey(key)
         let (next, handedOver) = stripe(key).held.withLock {
             held -> (UnsafeContinuation<Bool, Never>?, Bool) in
             guard held[key] != nil, !held[key]!.waiting.isEmpty else {

@@ -4,6 +4,7 @@ import TabServerAppModel
 import TabServerHTTP
 import TabServerLocalization
 import TabServerSessions
+import TabServerThreads
 
 /// Finished answers to tab page GETs, head and body, plain and gzip, so a visitor who
 /// loads the same page again (a reload, Back, a revalidation, the next crawler of the
@@ -218,7 +219,7 @@ package final class PageAnswerCache: Sendable {
             }
         }
 
-        var entries: [Int: Stored] = [:]
+        var entries: [PrehashedKey: Stored] = [:]
         /// Entries in the order they were stored, oldest first.
         var order = SlotQueue()
         /// Entries passed over for thinning (thinned, or whole ones that cannot be), in
@@ -232,24 +233,25 @@ package final class PageAnswerCache: Sendable {
         mutating func insert(_ entry: Entry, for key: Key, hash: Int, budget: Int) -> [Entry] {
             var dropped: [Entry] = []
             serial += 1
-            if let old = entries.updateValue(Stored(key: key, entry: entry, serial: serial), forKey: hash) {
+            if let old = entries.updateValue(Stored(key: key, entry: entry, serial: serial), forKey: PrehashedKey(hash))
+            {
                 bytes -= old.entry.cost
                 dropped.append(old.entry)
             }
             order.append(hash, serial: serial)
             bytes += entry.cost
             while bytes > budget, let (oldest, serial) = order.next() {
-                guard let found = entries[oldest], found.serial == serial else { continue }
+                guard let found = entries[PrehashedKey(oldest)], found.serial == serial else { continue }
                 if let thinned = found.entry.thinned {
-                    entries[oldest] = Stored(key: found.key, entry: thinned, serial: serial)
+                    entries[PrehashedKey(oldest)] = Stored(key: found.key, entry: thinned, serial: serial)
                     bytes -= found.entry.cost - thinned.cost
                     dropped.append(found.entry)
                 }
                 droppable.append(oldest, serial: serial)
             }
             while bytes > budget, let (oldest, serial) = droppable.next() {
-                guard let found = entries[oldest], found.serial == serial else { continue }
-                entries[oldest] = nil
+                guard let found = entries[PrehashedKey(oldest)], found.serial == serial else { continue }
+                entries[PrehashedKey(oldest)] = nil
                 bytes -= found.entry.cost
                 dropped.append(found.entry)
             }
@@ -305,7 +307,7 @@ package final class PageAnswerCache: Sendable {
     package func entry(for key: Key) -> Entry? {
         guard capacity > 0 else { return nil }
         let hash = key.hashValue
-        guard let found = slot(for: hash).stripe.withLock({ $0.entries[hash] }), found.key == key,
+        guard let found = slot(for: hash).stripe.withLock({ $0.entries[PrehashedKey(hash)] }), found.key == key,
             let answered = found.entry.answered
         else { return nil }
         hitCount.add(1, ordering: .relaxed)
