@@ -83,4 +83,48 @@ struct ResponseHeadTests {
             #expect(ResponseHead.isTokenByte(byte) == expected, "byte \(byte)")
         }
     }
+
+    @Test("breaksLine finds CR, LF and NUL at every place in values of every length, and nothing else")
+    func lineBreaks() {
+        func reference(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 == 13 || $0 == 10 || $0 == 0 } }
+        // Bytes around the word test's edges: the three it looks for, other controls, the
+        // first visible byte, DEL and bytes of UTF-8.
+        let probes: [UInt8] = [0, 10, 13, 9, 1, 0x1F, 0x20, 0x7F, 0x80, 0xC3, 0xFF]
+        var checked = 0
+        for length in 0...40 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(!plain.withUnsafeBufferPointer(ResponseHead.breaksLine))
+            for position in 0..<length {
+                for probe in probes {
+                    var bytes = plain
+                    bytes[position] = probe
+                    // A second byte after it: a borrow from the first must not hide or fake one.
+                    if position + 1 < length { bytes[position + 1] = probes[(position + Int(probe)) % probes.count] }
+                    let found = bytes.withUnsafeBufferPointer(ResponseHead.breaksLine)
+                    #expect(found == reference(bytes), "\(bytes)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 9_020)
+    }
+
+    @Test("isToken agrees with isTokenByte for every byte at every place in names of every length")
+    func tokenNames() {
+        var checked = 0
+        for length in 1...24 {
+            // A name of letters, digits and dashes (the fast path's words).
+            let plain = (0..<length).map { Array("Ab-9".utf8)[$0 % 4] }
+            #expect(plain.withUnsafeBufferPointer(ResponseHead.isToken))
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = plain
+                    bytes[position] = byte
+                    #expect(bytes.withUnsafeBufferPointer(ResponseHead.isToken) == ResponseHead.isTokenByte(byte))
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 300 * 256)
+    }
 }
