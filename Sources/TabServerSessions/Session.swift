@@ -13,23 +13,33 @@ public struct Session: Sendable, Hashable {
     public var language: String?
     /// A message for the next page shown (a vetoed selection), shown once.
     public var notice: Notice? {
-        get { rare?.notice }
-        set { rare = RareParts.with(notice: newValue, pushSubscriptions: pushSubscriptions) }
+        get { rare?.parts.notice }
+        set { modifyRare { $0.notice = newValue } }
     }
     /// The browsers that asked for push messages (Web Push), oldest first: this browser's
     /// own for an anonymous visitor, every device's in a signed-in user's record. At most
     /// `PushSubscriptionRecord.maximumPerSession`.
     public var pushSubscriptions: [PushSubscriptionRecord] {
-        get { rare?.pushSubscriptions ?? [] }
-        set { rare = RareParts.with(notice: notice, pushSubscriptions: newValue) }
+        get { rare?.parts.pushSubscriptions ?? [] }
+        set { modifyRare { $0.pushSubscriptions = newValue } }
     }
-    /// `notice` and `pushSubscriptions` held by reference: they are rare, and inline they
-    /// would make every session a size class larger in a store's memory (measured: 514 B
-    /// a session at 100,000 sessions in the memory store, the target being 512).
-    private var rare: RareParts?
     /// The tab order when the visitor opened More → Edit (nil when not customizing), so
     /// Done can tell `didEndCustomizing` whether anything changed.
-    public var customizationStart: [String]?
+    public var customizationStart: [String]? {
+        get { rare?.parts.customizationStart }
+        set { modifyRare { $0.customizationStart = newValue } }
+    }
+    /// Values the app keeps for this visitor (its own settings), stored with the session.
+    public var appValues: [String: String] {
+        get { rare?.parts.appValues ?? [:] }
+        set { modifyRare { $0.appValues = newValue } }
+    }
+    /// The parts most sessions leave empty (`notice`, `pushSubscriptions`,
+    /// `customizationStart`, `appValues`), held by one reference, nil when all are empty.
+    /// Inline they would make every session a size class larger in a store's memory
+    /// (measured: 514 B a session at 100,000 sessions in the memory store, the target being
+    /// 512), and every copy of a session (several a request) retain and release each.
+    private var rare: RareParts?
     /// Creation time, seconds since 1970 (the absolute timeout counts from it).
     public let created: Int64
     /// Last request, seconds since 1970 (the idle timeout counts from it).
@@ -40,8 +50,6 @@ public struct Session: Sendable, Hashable {
     /// The signed-in user's record (`SessionID.user(_:)`) this browser session's own
     /// choices were merged into, so they are merged only once (nil: never merged).
     public var mergedUser: SessionID?
-    /// Values the app keeps for this visitor (its own settings), stored with the session.
-    public var appValues: [String: String] = [:]
     /// Set by a store whose writes are confirmed later (Redis): the token of this
     /// instance's own write that this copy is, while that write may still be refused
     /// (0: the copy rests on what the store holds). A write built on the copy is
@@ -65,8 +73,7 @@ public struct Session: Sendable, Hashable {
         lastSeen: Int64, revision: Int, mergedUser: SessionID? = nil
     ) {
         self.mergedUser = mergedUser
-        self.rare = RareParts.with(notice: notice, pushSubscriptions: [])
-        self.customizationStart = customizationStart
+        self.rare = RareParts.with(RareParts.Parts(notice: notice, customizationStart: customizationStart))
         self.id = id
         self.csrfToken = csrfToken
         self.state = state
@@ -96,28 +103,38 @@ extension Session {
     }
 }
 
+extension Session {
+    /// Changes the rare parts: a new reference holding them (none when all are empty).
+    private mutating func modifyRare(_ change: (inout RareParts.Parts) -> Void) {
+        var parts = rare?.parts ?? RareParts.Parts()
+        change(&parts)
+        rare = RareParts.with(parts)
+    }
+}
+
 /// A session's rare parts behind a reference, immutable, compared and hashed by value.
 private final class RareParts: Sendable, Hashable {
-    let notice: Notice?
-    let pushSubscriptions: [PushSubscriptionRecord]
+    struct Parts: Hashable {
+        var notice: Notice?
+        var pushSubscriptions: [PushSubscriptionRecord] = []
+        var customizationStart: [String]?
+        var appValues: [String: String] = [:]
 
-    private init(notice: Notice?, pushSubscriptions: [PushSubscriptionRecord]) {
-        self.notice = notice
-        self.pushSubscriptions = pushSubscriptions
+        var isEmpty: Bool {
+            notice == nil && pushSubscriptions.isEmpty && customizationStart == nil && appValues.isEmpty
+        }
     }
+
+    let parts: Parts
+
+    private init(_ parts: Parts) { self.parts = parts }
 
     /// The parts, or nil when there are none (most sessions).
-    static func with(notice: Notice?, pushSubscriptions: [PushSubscriptionRecord]) -> RareParts? {
-        notice == nil && pushSubscriptions.isEmpty
-            ? nil : RareParts(notice: notice, pushSubscriptions: pushSubscriptions)
+    static func with(_ parts: Parts) -> RareParts? {
+        parts.isEmpty ? nil : RareParts(parts)
     }
 
-    static func == (left: RareParts, right: RareParts) -> Bool {
-        left.notice == right.notice && left.pushSubscriptions == right.pushSubscriptions
-    }
+    static func == (left: RareParts, right: RareParts) -> Bool { left.parts == right.parts }
 
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(notice)
-        hasher.combine(pushSubscriptions)
-    }
+    func hash(into hasher: inout Hasher) { hasher.combine(parts) }
 }
