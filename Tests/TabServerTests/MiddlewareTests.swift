@@ -187,4 +187,24 @@ struct MiddlewareTests {
         #expect(store.conflicts.load(ordering: .relaxed) == 2, "the request really was run again")
         #expect(await client.get("/api/visits").body == "3")
     }
+
+    @Test("a step reading a visitor value finds the session fetched off the request's task when the store would wait")
+    func visitorReadOffTheLoop() async throws {
+        var configuration = TestFixtures.configuration()
+        configuration.accessLog = false
+        let store = RoundTripSessionStore()
+        let app = Application(configuration: configuration, log: quietLog)
+        app.content(DemoCatalog())
+        app.sessionStore(store)
+        app.add(middleware: Self.countVisits)
+        app.router.get("/api/visits") { _, context in
+            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
+        }
+        let client = try TestClient(app)
+        var counts: [String] = []
+        for _ in 0..<3 { counts.append(await client.get("/api/visits").body) }
+        #expect(counts == ["1", "2", "3"])
+        // The first request had no cookie, so nothing to load; each later one loaded once.
+        #expect(store.loadsOnATask == [false, false], "a load on the request's task would block its loop")
+    }
 }

@@ -74,6 +74,10 @@ extension TabServerResponder {
     {
         let handle = VisitorHandle(app: self, request: request, user: identity.user(of: request), origin: origin)
         let context = RequestContext(visitor: handle)
+        // The app's middleware may read the visitor (a value, the form token) before the
+        // router runs: what the store would wait for is fetched first, off the loop, as a
+        // route's is. A file's request needs none; any other would fetch it anyway.
+        if !appMiddleware.isEmpty, libraryFile(request) == nil { await fetch(handle) }
         let response = await Self.through(appMiddleware, request, context, recover: errorResponse) {
             request, context in try await self.serve(request, context)
         }
