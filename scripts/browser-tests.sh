@@ -5,8 +5,11 @@
 # through WebKitWebDriver, each on an Xvfb display the suite starts and stops by pid) at
 # the phone sizes. `--engine chromium` or `--engine webkit` runs one engine alone.
 # Uses the server binary already built (.build/debug/tabserver, or $TABSERVER_BINARY);
-# build it first with `swift build`. Builds the Notes example if its binary is missing. Exit code = pytest's. Extra arguments go to pytest (a test file
-# among them runs that file alone).
+# build it first with `swift build`. Builds the Notes example if its binary is missing.
+# Runs the tests in BROWSER_WORKERS processes (pytest-xdist; default 2: the tests mostly
+# wait on the browsers, 15 minutes instead of 21 on two cores), each with servers and
+# browsers of its own; BROWSER_WORKERS=0 runs them in this one. Exit code = pytest's.
+# Extra arguments go to pytest (a test file among them runs that file alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -85,5 +88,6 @@ for argument in "$@"; do
   if [[ $argument == Tests/browser* ]]; then targets=(); break; fi
 done
 # No __pycache__ folders in the work tree.
-PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest "${targets[@]}" -q "$@" || status=$?
+workers=${BROWSER_WORKERS:-2}
+PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest "${targets[@]}" -q -n "$workers" "$@" || status=$?
 exit "$status"
