@@ -112,26 +112,7 @@ enum ResponseHead {
     /// letters, digits and `-` (every name the library writes) passes with a dozen
     /// operations; any other word is checked byte by byte (`isTokenByte`).
     static func isToken(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = name.baseAddress else { return true }
-        let raw = UnsafeRawPointer(start)
-        let count = name.count
-        var index = 0
-        while index + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if !isAlphanumericOrDash(word) {
-                for offset in index..<index + 8 where !isTokenByte(start[offset]) { return false }
-            }
-            index += 8
-        }
-        // The rest: the last eight bytes as one word (some looked at twice) when there are
-        // eight, else byte by byte.
-        if index < count, count >= 8,
-            isAlphanumericOrDash(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-        {
-            return true
-        }
-        for offset in index..<count where !isTokenByte(start[offset]) { return false }
-        return true
+        !hasByte(in: name, wordIsPlain: isAlphanumericOrDash) { !isTokenByte($0) }
     }
 
     /// Whether each of the eight bytes of `word` is an ASCII letter, digit or `-`. The
@@ -158,22 +139,31 @@ enum ResponseHead {
     /// only a word holding a control byte (a tab, most likely) is looked at byte by byte.
     /// A byte-at-a-time loop was about three instructions a byte, a thousand a page head.
     static func breaksLine(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = value.baseAddress else { return false }
+        hasByte(in: value, wordIsPlain: { !hasControlByte($0) }, where: isLineBreakOrNul)
+    }
+
+    /// Whether a byte of `bytes` is one `matches` says it looks for, read eight bytes at a
+    /// time: a word `wordIsPlain` passes holds none, and only another is looked at byte by
+    /// byte. The rest after the last whole word is read as the last eight bytes (some
+    /// read twice) when there are eight, else byte by byte.
+    @inline(__always)
+    private static func hasByte(
+        in bytes: UnsafeBufferPointer<UInt8>, wordIsPlain: (UInt64) -> Bool, where matches: (UInt8) -> Bool
+    ) -> Bool {
+        guard let start = bytes.baseAddress else { return false }
         let raw = UnsafeRawPointer(start)
-        let count = value.count
+        let count = bytes.count
         var index = 0
         while index + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if hasControlByte(word) {
-                for offset in index..<index + 8 where isLineBreakOrNul(start[offset]) { return true }
+            if !wordIsPlain(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                for offset in index..<index + 8 where matches(start[offset]) { return true }
             }
             index += 8
         }
-        // The rest: the last eight bytes as one word when there are eight.
-        if index < count, count >= 8, !hasControlByte(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) {
+        if index < count, count >= 8, wordIsPlain(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) {
             return false
         }
-        for offset in index..<count where isLineBreakOrNul(start[offset]) { return true }
+        for offset in index..<count where matches(start[offset]) { return true }
         return false
     }
 

@@ -134,21 +134,34 @@ struct MiddlewareTests {
         return try await next(request, context)
     }
 
+    /// The demo's app with `countVisits` around every answer and `GET /api/visits`, which
+    /// answers the count the visitor's session holds.
+    func countingApp(_ configure: (inout AppConfiguration) -> Void = { _ in }, store: (any SessionStore)? = nil)
+        -> Application
+    {
+        var configuration = TestFixtures.configuration()
+        configuration.accessLog = false
+        configure(&configuration)
+        let app = Application(configuration: configuration, log: quietLog)
+        app.content(DemoCatalog())
+        if let store { app.sessionStore(store) }
+        app.add(middleware: Self.countVisits)
+        app.router.get("/api/visits") { _, context in
+            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
+        }
+        return app
+    }
+
     @Test(
         "a visitor value a step stores before the route runs is stored with the request's commit, on either store",
         arguments: ["memory", "sqlite"])
     func visitorValueBeforeNext(store: String) async throws {
-        var configuration = TestFixtures.configuration()
-        configuration.accessLog = false
-        if store == "sqlite" {
-            configuration.sessions = .sqlite(
-                path: TestFixtures.temporaryDirectory("tabserver-middleware-values") + "/s.sqlite", maxSessions: 100)
-        }
-        let app = Application(configuration: configuration, log: quietLog)
-        app.content(DemoCatalog())
-        app.add(middleware: Self.countVisits)
-        app.router.get("/api/visits") { _, context in
-            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
+        let app = countingApp { configuration in
+            if store == "sqlite" {
+                configuration.sessions = .sqlite(
+                    path: TestFixtures.temporaryDirectory("tabserver-middleware-values") + "/s.sqlite", maxSessions: 100
+                )
+            }
         }
         let counted = app.router.group("/api/counted").add(middleware: Self.countVisits)
         counted.get("now") { _, context in HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0)) }
@@ -168,18 +181,9 @@ struct MiddlewareTests {
 
     @Test("a step's visitor value is stored once more when the request starts again after a conflicting write")
     func visitorValueAfterConflict() async throws {
-        var configuration = TestFixtures.configuration()
-        configuration.accessLog = false
         let store = InterferingSessionStore(
             MemorySessionStore(capacity: 100, lifetime: SessionLifetime()), interferences: 0)
-        let app = Application(configuration: configuration, log: quietLog)
-        app.content(DemoCatalog())
-        app.sessionStore(store)
-        app.add(middleware: Self.countVisits)
-        app.router.get("/api/visits") { _, context in
-            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
-        }
-        let client = try TestClient(app)
+        let client = try TestClient(countingApp(store: store))
         #expect(await client.get("/api/visits").body == "1")
         store.arm(2)
         // The step ran once; each attempt stores its count on the session as it then is.
@@ -190,17 +194,8 @@ struct MiddlewareTests {
 
     @Test("a step reading a visitor value finds the session fetched off the request's task when the store would wait")
     func visitorReadOffTheLoop() async throws {
-        var configuration = TestFixtures.configuration()
-        configuration.accessLog = false
         let store = RoundTripSessionStore()
-        let app = Application(configuration: configuration, log: quietLog)
-        app.content(DemoCatalog())
-        app.sessionStore(store)
-        app.add(middleware: Self.countVisits)
-        app.router.get("/api/visits") { _, context in
-            HTTPResponse.text(String(context.visitorValue(Visits.self)?.count ?? 0))
-        }
-        let client = try TestClient(app)
+        let client = try TestClient(countingApp(store: store))
         var counts: [String] = []
         for _ in 0..<3 { counts.append(await client.get("/api/visits").body) }
         #expect(counts == ["1", "2", "3"])
