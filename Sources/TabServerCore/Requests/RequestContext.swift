@@ -77,8 +77,10 @@ public struct RequestContext: RouterContext {
 
     /// Stores `value` for this visitor (nil removes it), with the request's commit: an
     /// action's 303, a page's answer. Nothing is stored when the request fails. A
-    /// middleware step stores it before it calls `next`: once `next` returns, the request
-    /// is committed; and a request no route answers (a static file, a 404) commits nothing.
+    /// middleware step stores it before it calls `next` (once `next` returns, the request
+    /// is committed), as it computed it outside the visitor's lock: change a value from its
+    /// stored one in a route or action. A request no route answers (a static file, a 404)
+    /// commits nothing.
     public func setVisitorValue<Value: VisitorValue>(_ value: Value?) {
         visitor.setValue(value, key: Value.key)
     }

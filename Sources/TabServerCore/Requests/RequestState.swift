@@ -278,9 +278,33 @@ struct RequestState: Sendable {
     /// changed and is not written yet, so it never comes from or goes into the page cache.
     private(set) var followsPost = false
 
-    /// Goes on with `request` (the same request, its form decoded) from this state: what
-    /// `init` with it would make when nothing has read the visitor yet, else the session
-    /// as the app's middleware loaded and changed it.
+    /// Whether nothing has been loaded, created or changed since `init` (the cookie's value
+    /// aside: it is the request's own). A field added above that a request can change must
+    /// be checked here too. `mutating` only to be called in place, and each optional is
+    /// matched, not compared with nil: either way the state or a session was copied first.
+    mutating func isUntouched() -> Bool {
+        guard case .unknown = origin, case .none = loadedSession, case .none = session, events.isEmpty,
+            !arrangementChanged, case .none = storedBrowser, case .none = storedUser, case .none = userRecord,
+            !pageCacheAsked, case .none = pageAfterWrite, case .none = prepared, case .none = loadFailure,
+            !followsPost, case .notYet = fetched, case .notYet = fetchedUser
+        else { return false }
+        return true
+    }
+
+    /// Whether the request's first attempt may go on from this state (`restart(with:)`):
+    /// when nothing has touched it, or when what touched it (the app's middleware, before
+    /// the visitor's lock was taken) made an anonymous visitor a new session and read
+    /// nothing stored. A stored session or a user's record read before the lock may be
+    /// stale by the time the lock is held: the attempt reads it again.
+    mutating func mayGoOnForFirstAttempt() -> Bool {
+        if isUntouched() { return true }
+        guard user == nil, case .new = origin, case .none = loadFailure else { return false }
+        return true
+    }
+
+    /// Goes on with `request` (the same request, its form decoded) from this state (one
+    /// `mayGoOnForFirstAttempt` holds for): what `init` with it would make when nothing has
+    /// touched it, else the new session as the app's middleware left it.
     mutating func restart(with request: HTTPRequest) {
         self.request = request
         cookieValue = .notYet

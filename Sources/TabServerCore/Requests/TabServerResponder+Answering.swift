@@ -74,15 +74,6 @@ extension TabServerResponder {
     {
         let handle = VisitorHandle(app: self, request: request, user: identity.user(of: request), origin: origin)
         let context = RequestContext(visitor: handle)
-        // The app's middleware may read the visitor (a value, the form token) before the
-        // router runs: what the store would wait for is fetched first, off the loop, as a
-        // route's is. Only when there is something to fetch (a session cookie, a user),
-        // and not for a file's request; any other would fetch it anyway.
-        if !appMiddleware.isEmpty, handle.state.user != nil || request.cookie128(configuration.cookieName) != .absent,
-            libraryFile(request) == nil
-        {
-            await fetch(handle)
-        }
         let response = await Self.through(appMiddleware, request, context, recover: errorResponse) {
             request, context in try await self.serve(request, context)
         }

@@ -41,7 +41,7 @@ extension TabServerResponder {
         // A page seen before, of a session unchanged since, changes nothing: it is answered
         // from the cache without the visitor's lock. Asked first: it never waits.
         var asked = false
-        if user == nil, bodyError == nil {
+        if user == nil, bodyError == nil, !handle.storedOuterValues {
             switch cachedPage(request, cookie: cookie) {
             case .hit(let answer):
                 handle.prepared = answer.prepared

@@ -55,17 +55,17 @@ final class VisitorHandle: @unchecked Sendable {
     /// with the cookie it came with and whether the page cache was asked already.
     ///
     /// The first attempt goes on from the state the request began with, on the same
-    /// model: untouched, it is what a new one would be (building one anew cost about a
-    /// thousand instructions); touched, the app's middleware read or changed the visitor
-    /// before the router, and what it read and stored is kept (a new session made for it
-    /// is the one the request commits). A later attempt, after another instance changed
-    /// the session, starts anew from the store, and what that middleware stored is stored
-    /// again on top (`replayOuterValues()` once the session is fetched).
+    /// model, when nothing touched it (building one anew cost about a thousand
+    /// instructions) or the app's middleware only made a new visitor a session. Otherwise
+    /// (a stored session the middleware read before the visitor's lock was taken; a later
+    /// attempt, after another instance changed the session) it starts anew from the store,
+    /// and what the middleware stored is stored again on top (`replayOuterValues()` once
+    /// the session is fetched).
     @inline(never)
     func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool, first: Bool) {
         let model = app.tabs.current
         attempting = true
-        if first, state.model === model {
+        if first, state.model === model, state.mayGoOnForFirstAttempt() {
             state.restart(with: request)
         } else {
             state = RequestState(app: app, request: request, model: model, user: state.user)
@@ -75,6 +75,10 @@ final class VisitorHandle: @unchecked Sendable {
         state.pageCacheAsked = pageCacheAsked
         prepared = nil
     }
+
+    /// Whether the app's middleware stored a visitor value before the router ran: the
+    /// request's answer must then come from its own commit, not from the page cache.
+    var storedOuterValues: Bool { !outerValues.isEmpty }
 
     /// Stores again what the app's middleware stored before the router ran, on the state
     /// an attempt started anew (see `beginAttempt`); nothing to do otherwise.

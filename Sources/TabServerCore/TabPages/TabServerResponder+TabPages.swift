@@ -92,7 +92,8 @@ extension TabServerResponder {
     ) throws -> PageStart {
         let handle = context.visitor
         // Seen before and nothing changed since: the finished page (see `PageAnswerCache`).
-        if !handle.state.pageCacheAsked, let key = try pageAnswerKey(&handle.state),
+        // Not when the app's middleware stored a value: the request commits it.
+        if !handle.state.pageCacheAsked, !handle.storedOuterValues, let key = try pageAnswerKey(&handle.state),
             let cached = try cachedPageAnswer(key, state: &handle.state)
         {
             return .answered(cached)
