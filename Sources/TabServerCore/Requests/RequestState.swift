@@ -291,15 +291,16 @@ struct RequestState: Sendable {
         return true
     }
 
-    /// Whether the request's first attempt may go on from this state (`restart(with:)`):
-    /// when nothing has touched it, or when what touched it (the app's middleware, before
-    /// the visitor's lock was taken) made an anonymous visitor a new session and read
-    /// nothing stored. A stored session or a user's record read before the lock may be
-    /// stale by the time the lock is held: the attempt reads it again.
-    mutating func mayGoOnForFirstAttempt() -> Bool {
+    /// Whether the request's first attempt, with session cookie `cookie`, may go on from
+    /// this state (`restart(with:)`): when nothing has touched it, or when what touched it
+    /// (the app's middleware, before the visitor's lock was taken) made an anonymous visitor
+    /// a new session, read nothing stored, and left the cookie as it was. A stored session
+    /// or a user's record read before the lock may be stale by the time the lock is held:
+    /// the attempt reads it again.
+    mutating func mayGoOnForFirstAttempt(cookie: String?, cookieName: String) -> Bool {
         if isUntouched() { return true }
         guard user == nil, case .new = origin, case .none = loadFailure else { return false }
-        return true
+        return self.cookie(cookieName) == cookie
     }
 
     /// Goes on with `request` (the same request, its form decoded) from this state (one

@@ -64,8 +64,12 @@ final class VisitorHandle: @unchecked Sendable {
     @inline(never)
     func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool, first: Bool) {
         let model = app.tabs.current
+        // Not when an attempt ran before: a step that calls `next` again gets a fresh one.
+        let goesOn =
+            first && !attempting && state.model === model
+            && state.mayGoOnForFirstAttempt(cookie: cookie, cookieName: app.configuration.cookieName)
         attempting = true
-        if first, state.model === model, state.mayGoOnForFirstAttempt() {
+        if goesOn {
             state.restart(with: request)
         } else {
             state = RequestState(app: app, request: request, model: model, user: state.user)
