@@ -25,19 +25,56 @@ public struct RequestContext: RouterContext {
     public var values = ContextValues()
     /// The visitor and the app this request is for.
     let visitor: VisitorHandle
+    /// What a tab's page or action knows beyond other routes (nil on other routes).
+    private var tabParts: TabParts?
+
     /// The tab a tab's page or action is for, its title in the visitor's language (nil on
     /// other routes).
-    public internal(set) var tab: Tab?
+    public var tab: Tab? { tabParts?.tab }
     /// The path below the tab's root, split at `/` (`[]` is the root; empty on other routes).
-    public internal(set) var location: [Substring] = []
+    public var location: [Substring] { tabParts?.location ?? [] }
     /// A form that did not decode or validate (a 422), when its page is shown again: what
     /// was sent and what is wrong, for `TabForm` to show beside each input.
-    public internal(set) var submission: FormSubmission?
+    public var submission: FormSubmission? { tabParts?.submission }
     /// The form posted to a tab's action: its text fields and (multipart) files, the
     /// library's own (`csrf`, `confirmed`) left out. Empty elsewhere.
-    public internal(set) var form = FormData()
+    public var form: FormData { tabParts?.form ?? FormData() }
     /// Whether the visitor confirmed the action's question (see `TabAction`).
-    public internal(set) var isConfirmed = false
+    public var isConfirmed: Bool { tabParts?.isConfirmed ?? false }
+
+    /// The context of the page or action of `tab` at `location` (with its posted `form`).
+    func entering(
+        _ tab: Tab, location: [Substring], form: FormData = FormData(), isConfirmed: Bool = false
+    ) -> RequestContext {
+        var context = self
+        context.tabParts = TabParts(
+            tab: tab, location: location, submission: nil, form: form, isConfirmed: isConfirmed)
+        return context
+    }
+
+    /// The context of the page showing a refused form again.
+    func showing(_ submission: FormSubmission) -> RequestContext {
+        var context = self
+        context.tabParts = TabParts(
+            tab: tab, location: location, submission: submission, form: form, isConfirmed: isConfirmed)
+        return context
+    }
+
+    /// The tab's part of the context: one reference, so that each copy of the context
+    /// (every middleware step and async function on the way takes one, in its frame)
+    /// stays a few words long.
+    private final class TabParts: Sendable {
+        let tab: Tab?
+        let location: [Substring]
+        let submission: FormSubmission?
+        let form: FormData
+        let isConfirmed: Bool
+
+        init(tab: Tab?, location: [Substring], submission: FormSubmission?, form: FormData, isConfirmed: Bool) {
+            (self.tab, self.location, self.submission) = (tab, location, submission)
+            (self.form, self.isConfirmed) = (form, isConfirmed)
+        }
+    }
 
     init(visitor: VisitorHandle) {
         self.visitor = visitor

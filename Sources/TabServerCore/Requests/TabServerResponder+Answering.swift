@@ -47,8 +47,36 @@ extension TabServerResponder {
     }
 
     public func answer(to request: HTTPRequest) async -> ResponderAnswer {
-        let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
-        let origin = configuration.trustedProxies.origin(of: request)
+        if Self.isAtRoot(request.path), let answer = await answerAtRoot(request) { return answer }
+        // Without a base path the request goes on as it is (`belowBasePath` hands back a copy).
+        guard configuration.basePath.isEmpty else { return await answerBelowBasePath(request) }
+        return await answer(
+            below: request, origin: configuration.trustedProxies.origin(of: request), started: startedNanos())
+    }
+
+    /// `answer(to:)` with a base path: 404 outside it.
+    @inline(never)
+    private nonisolated(nonsending) func answerBelowBasePath(_ request: HTTPRequest) async -> ResponderAnswer {
+        let (started, origin) = (startedNanos(), configuration.trustedProxies.origin(of: request))
+        guard let below = belowBasePath(request, origin: origin) else {
+            return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
+        }
+        return await answer(below: below, origin: origin, started: started)
+    }
+
+    /// When a request started, for its latency in the metrics (0 without metrics).
+    private func startedNanos() -> UInt64 { metrics == nil ? 0 : AppMetrics.monotonicNanos() }
+
+    // The async functions every request passes through are kept small, their rarer ways
+    // and what they do after an `await` in functions of their own: an async function's
+    // values take room in its frame, which the task allocates anew for every request
+    // (one `malloc` for each frame over a kilobyte).
+
+    /// `/metrics` and `/admin/backup`, answered at the root whatever the base path (nil
+    /// when the one asked for is off).
+    @inline(never)
+    private nonisolated(nonsending) func answerAtRoot(_ request: HTTPRequest) async -> ResponderAnswer? {
+        let (started, origin) = (startedNanos(), configuration.trustedProxies.origin(of: request))
         if request.path == "/metrics", let metrics, let sources = metricsSources {
             let trust = configuration.trustedProxies
             let response =
@@ -60,48 +88,81 @@ extension TabServerResponder {
         if request.path == BackupEndpoint.path, let backup {
             return finish(ResponderAnswer(await backup.answer(request)), request, origin, started)
         }
-        // Without a base path the request goes on as it is (`belowBasePath` hands back a copy).
-        if configuration.basePath.isEmpty { return await answer(below: request, origin: origin, started: started) }
-        guard let below = belowBasePath(request, origin: origin) else {
-            return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)
-        }
-        return await answer(below: below, origin: origin, started: started)
+        return nil
     }
 
     /// `answer(to:)` for a request whose path is below the base path.
+    @inline(never)
     private nonisolated(nonsending) func answer(below request: HTTPRequest, origin: RequestOrigin, started: UInt64)
         async -> ResponderAnswer
     {
         let handle = VisitorHandle(app: self, request: request, user: identity.user(of: request), origin: origin)
-        let context = RequestContext(visitor: handle)
-        let response = await Self.through(appMiddleware, request, context, recover: errorResponse) {
+        let response = await Self.through(
+            appMiddleware, request, RequestContext(visitor: handle), recover: errorResponse
+        ) {
             request, context in try await self.serve(request, context)
         }
-        // The app's middleware may have changed the response: the engine builds its head.
+        return finish(response, handle, request, started)
+    }
+
+    /// `finish` for an answer of the async path. The app's middleware may have changed the
+    /// response: then the engine builds its head.
+    @inline(never)
+    private func finish(_ response: HTTPResponse, _ handle: VisitorHandle, _ request: HTTPRequest, _ started: UInt64)
+        -> ResponderAnswer
+    {
         let prepared = appMiddleware.isEmpty ? handle.prepared : nil
-        return finish(ResponderAnswer(response, prepared: prepared), request, origin, started, route: handle.route)
+        return finish(
+            ResponderAnswer(response, prepared: prepared), request, handle.origin, started, route: handle.route)
     }
 
     /// What the app's middleware wraps: the library's files, then the router.
+    @inline(never)
     nonisolated(nonsending) func serve(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        let handle = context.visitor
+        switch destination(of: request, context.visitor) {
+        case .file(let response): return response
+        case .route(let match): return await run(request, context: context, route: match)
+        case .unrouted(let allowed): try await unrouted(context.visitor, allowed: allowed)
+        }
+    }
+
+    /// Where `serve` takes a request.
+    private enum Destination {
+        /// A library file, answered at once.
+        case file(HTTPResponse)
+        case route(RouteTable<RequestContext>.Match)
+        /// No route answers: 405 with the methods allowed, else 404.
+        case unrouted(allowed: [HTTPMethod]?)
+    }
+
+    /// Where `request` goes, with its route label (and prepared answer) on `handle`.
+    @inline(never)
+    private func destination(of request: HTTPRequest, _ handle: VisitorHandle) -> Destination {
         if let file = libraryFile(request) {
             handle.prepared = file.prepared
             handle.route = metrics?.staticRoute
-            return file.response
+            return .file(file.response)
         }
         switch routes.resolve(request.method, request.path) {
         case .found(let match):
             handle.route = match.label
-            return await run(request, context: context, route: match)
+            return .route(match)
         case .methodNotAllowed(let allowed, let label):
             handle.route = label
-            await fetch(handle)
-            throw HTTPError.methodNotAllowed(allowed: allowed)
+            return .unrouted(allowed: allowed)
         case .notFound:
-            await fetch(handle)
-            throw HTTPError.notFound()
+            return .unrouted(allowed: nil)
         }
+    }
+
+    /// Throws the 405 (with the methods `allowed`) or 404 of a request no route answers,
+    /// once the visitor is fetched: its page shows their bar.
+    @inline(never)
+    private nonisolated(nonsending) func unrouted(_ handle: VisitorHandle, allowed: [HTTPMethod]?) async throws -> Never
+    {
+        await fetch(handle)
+        guard let allowed else { throw HTTPError.notFound() }
+        throw HTTPError.methodNotAllowed(allowed: allowed)
     }
 
     /// The static files, the manifest and the service worker (a GET or HEAD of one), with
@@ -155,6 +216,7 @@ extension TabServerResponder {
     /// What every answer gets on its way out: the service worker's cache key on its pages,
     /// the access log's note on the client a trusted proxy named, and (metrics on) its count
     /// and latency under its route.
+    @inline(never)
     func finish(
         _ answer: consuming ResponderAnswer, _ request: HTTPRequest, _ origin: RequestOrigin, _ started: UInt64,
         route: Int? = nil

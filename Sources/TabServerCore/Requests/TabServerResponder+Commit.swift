@@ -36,10 +36,37 @@ extension TabServerResponder {
     }
 
     /// The answer once `finishing` is done (nil: nothing left to do); a 503 if the writes
-    /// it rests on could not be made durable.
+    /// it rests on could not be made durable. Then the request's hook events are delivered
+    /// and the visitor's other windows told (and a page it rendered for the revision it
+    /// wrote kept); if the writes fail, the store has undone them, and no one is told.
     nonisolated(nonsending) func finishCommit(_ response: HTTPResponse, _ finishing: Finishing?) async -> HTTPResponse {
         guard let finishing else { return response }
-        return await afterCommit(response, finishing.announcement, keeping: finishing.keeping)
+        // Most stores write before returning, and most requests rest on sessions written
+        // long ago: nothing to wait for, nothing to allocate.
+        if let awaited = awaitedWrites(finishing), await durability(of: awaited) != nil {
+            return unsavedPage(finishing)
+        }
+        finished(finishing)
+        return response
+    }
+
+    /// The writes the answer rests on that are not durable yet (nil: none).
+    @inline(never)
+    private func awaitedWrites(_ finishing: Finishing) -> [SessionID]? {
+        guard store.commitsInGroups else { return nil }
+        let ids = finishing.announcement.ids
+        return ids.contains(where: store.awaitsCommit) ? ids : nil
+    }
+
+    /// The 503 page when the writes the answer rests on failed.
+    @inline(never)
+    private func unsavedPage(_ finishing: Finishing) -> HTTPResponse { unsavedPage(finishing.announcement.request) }
+
+    /// Keeps the page the request rendered for its write, if any, and announces it.
+    @inline(never)
+    private func finished(_ finishing: Finishing) {
+        if let page = finishing.keeping { keep(page) }
+        announce(finishing.announcement)
     }
 
     /// Commits the attempt's state and gives its answer.
@@ -47,6 +74,7 @@ extension TabServerResponder {
     /// Each way of it is a function of its own, the ones that never wait never inlined:
     /// inlined into this one, their values took room in its frame, which the task
     /// allocates whole for every request.
+    @inline(never)
     nonisolated(nonsending) func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {
         switch await commit(handle) {
         case .done(let cookie): committed(response, cookie: cookie, handle)
@@ -60,7 +88,7 @@ extension TabServerResponder {
     /// The answer once nothing was left to write (and the cookie of a session just
     /// inserted, if any).
     @inline(never)
-    private func committed(_ response: HTTPResponse, cookie: String?, _ handle: VisitorHandle) -> Settled {
+    func committed(_ response: HTTPResponse, cookie: String?, _ handle: VisitorHandle) -> Settled {
         var response = response
         if let cookie { response.headers.add("Set-Cookie", cookie) }
         // A request that never asked for the visitor (a JSON route, a file) rests on no
@@ -198,28 +226,9 @@ extension TabServerResponder {
         var ids: [SessionID] { [sessionID, userRecordID].compactMap { $0 } }
     }
 
-    /// Delivers the request's hook events and tells the visitor's other windows, once the
-    /// writes it rests on are durable — then answers; if they fail, answers 503 (the store
-    /// has undone them) and tells no one. A page the request rendered for the revision it
-    /// wrote (`keeping`) is kept then too.
-    private nonisolated(nonsending) func afterCommit(
-        _ response: HTTPResponse, _ announcement: Announcement, keeping page: PageAnswerCache.Pending?
-    ) async -> HTTPResponse {
-        // Most stores write before returning, and most requests rest on sessions written
-        // long ago: nothing to wait for, nothing to allocate.
-        if store.commitsInGroups, announcement.ids.contains(where: store.awaitsCommit) {
-            if let failure = await durability(of: announcement.ids) {
-                _ = failure
-                return unsavedPage(announcement.request)
-            }
-        }
-        if let page { keep(page) }
-        announce(announcement)
-        return response
-    }
-
     /// Waits until the writes of `ids` accepted so far are durable: nil then, or the
     /// failure (the store has undone them).
+    @inline(never)
     private nonisolated(nonsending) func durability(of ids: [SessionID]) async -> SessionStoreError? {
         await withUnsafeContinuation { continuation in
             let waiting = store.whenDurable(ids) { error in continuation.resume(returning: error) }

@@ -19,6 +19,14 @@ extension TabServerResponder {
         guard !request.body.isEmpty, request.formFields.isEmpty, request.hasFormBody else {
             return await run(request, bodyError: nil, context: context, route: route)
         }
+        return await runDecoding(request, context: context, route: route)
+    }
+
+    /// `run` for a form post, its fields decoded.
+    @inline(never)
+    private nonisolated(nonsending) func runDecoding(
+        _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
+    ) async -> HTTPResponse {
         var decoded = request
         do {
             decoded.formFields = try request.decodeForm(limits: configuration.bodyLimits).fields
@@ -29,36 +37,29 @@ extension TabServerResponder {
     }
 
     /// `run` once the request's form, if any, is decoded (or refused with `bodyError`).
+    ///
+    /// Never inlined, nor is `runAttempts`: an async function's values take room in its
+    /// frame, which the task allocates for every call, and inlined at each of their call
+    /// sites they took that room once per site.
+    @inline(never)
     private nonisolated(nonsending) func run(
         _ request: HTTPRequest, bodyError: HTTPError?, context: RequestContext,
         route: RouteTable<RequestContext>.Match
     ) async -> HTTPResponse {
         var context = context
         context.parameters = route.parameters
-        let handle = context.visitor
-        let user = handle.state.user
-        let cookie = request.cookie(configuration.cookieName)
-        // A page seen before, of a session unchanged since, changes nothing: it is answered
-        // from the cache without the visitor's lock. Asked first: it never waits.
-        var asked = false
-        if user == nil, bodyError == nil, !handle.storedOuterValues {
-            switch cachedPage(request, cookie: cookie) {
-            case .hit(let answer):
-                handle.prepared = answer.prepared
-                return answer.response
-            case .miss: asked = true
-            case .notAsked: break
-            }
+        let (attempt, sessionKey, userKey): (Attempt, Int?, Int?)
+        switch start(request, bodyError: bodyError, context.visitor) {
+        case .answered(let response): return response
+        case .attempt(let first, let session, let user): (attempt, sessionKey, userKey) = (first, session, user)
         }
-        let attempt = Attempt(request: request, cookie: cookie, bodyError: bodyError, pageCacheAsked: asked)
         // A visitor's requests run one at a time in this process; a request without a
         // session cookie creates a new session and races no one. A signed-in user's
         // requests from all their browsers do too.
         // The lock is let go once the session is written (in this process's copy): what is
         // left, waiting for a group commit, runs outside it.
-        let userKey = user.map { VisitorLocks.key("user\u{0}" + $0) }
         let (response, finishing) =
-            switch (cookie.map(VisitorLocks.key), userKey) {
+            switch (sessionKey, userKey) {
             case (nil, nil):
                 await runAttempts(attempt, context: context, route: route)
             case (let key?, nil), (nil, let key?):
@@ -71,15 +72,54 @@ extension TabServerResponder {
         return await finishCommit(response, finishing)
     }
 
+    /// How a routed request starts.
+    private enum Start {
+        /// A page seen before, of a session unchanged since: it changes nothing, and is
+        /// answered from the cache without the visitor's lock.
+        case answered(HTTPResponse)
+        /// The route runs, under the locks of the visitor's session and user (if any).
+        case attempt(Attempt, sessionLock: Int?, userLock: Int?)
+    }
+
+    /// How `request` starts: the page cache asked first (it never waits).
+    @inline(never)
+    private func start(_ request: HTTPRequest, bodyError: HTTPError?, _ handle: VisitorHandle) -> Start {
+        let user = handle.state.user
+        let cookie = request.cookie(configuration.cookieName)
+        var asked = false
+        if user == nil, bodyError == nil, !handle.storedOuterValues {
+            switch cachedPage(request, cookie: cookie) {
+            case .hit(let answer):
+                handle.prepared = answer.prepared
+                return .answered(answer.response)
+            case .miss: asked = true
+            case .notAsked: break
+            }
+        }
+        return .attempt(
+            Attempt(request: request, cookie: cookie, bodyError: bodyError, pageCacheAsked: asked),
+            sessionLock: cookie.map(VisitorLocks.key), userLock: user.map { VisitorLocks.key("user\u{0}" + $0) })
+    }
+
     /// What every attempt of a request starts from.
-    struct Attempt: Sendable {
+    ///
+    /// A class: as a struct (about 200 bytes) it took that room several times over in the
+    /// frame of `run`.
+    final class Attempt: Sendable {
         let request: HTTPRequest
         let cookie: String?
         let bodyError: HTTPError?
         let pageCacheAsked: Bool
+
+        init(request: HTTPRequest, cookie: String?, bodyError: HTTPError?, pageCacheAsked: Bool) {
+            (self.request, self.cookie, self.bodyError, self.pageCacheAsked) = (
+                request, cookie, bodyError, pageCacheAsked
+            )
+        }
     }
 
     /// The request's attempts: its answer and what is left to do before it is sent.
+    @inline(never)
     private nonisolated(nonsending) func runAttempts(
         _ attempt: Attempt, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> (HTTPResponse, Finishing?) {
@@ -91,34 +131,69 @@ extension TabServerResponder {
                 first: number == 0)
             await fetch(handle)
             handle.replayOuterValues()
-            var response: HTTPResponse
-            if let bodyError = attempt.bodyError {
-                response = errorResponse(bodyError, request, context)
-            } else {
-                response = await Self.through(route.middleware, request, context, recover: errorResponse) {
-                    request, context in try await route.handler(request, context)
+            let response =
+                if let refused = refusedBodyPage(attempt, context) {
+                    refused
+                } else {
+                    await respond(request, context: context, route: route)
                 }
-                // A finished page from the cache comes with the engine's prepared head,
-                // unless the route's middleware may have changed it.
-                handle.prepared = route.middleware.isEmpty ? handle.state.prepared : nil
-                // The script's post: the page the 303 leads to, in this one round trip.
-                if Self.asksForPage(request),
-                    let page = await followedPage(to: response, for: request, context: context)
-                {
-                    response = page
+            let compressed = compress(response, for: request, handle)
+            let settled =
+                if let unasked = settledUnasked(compressed, handle) { unasked } else {
+                    await settle(compressed, handle)
                 }
-            }
-            let compressed = PageCompression.compressing(response, for: request)
-            if compressed.headers.count != response.headers.count { handle.prepared = nil }
-            switch await settle(compressed, handle) {
+            switch settled {
             case .answer(let final, let finishing): return (final, finishing)
             case .again: continue
             }
         }
-        let conflict = sessionlessPage(
+        return (conflictPage(request), nil)
+    }
+
+    /// The route's answer: its handler's, through its group's middleware (or, for a
+    /// script's post, the page the 303 leads to, in this one round trip).
+    @inline(never)
+    private nonisolated(nonsending) func respond(
+        _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
+    ) async -> HTTPResponse {
+        let response = await Self.through(route.middleware, request, context, recover: errorResponse) {
+            request, context in try await route.handler(request, context)
+        }
+        // A finished page from the cache comes with the engine's prepared head, unless the
+        // route's middleware may have changed it.
+        let handle = context.visitor
+        handle.prepared = route.middleware.isEmpty ? handle.state.prepared : nil
+        guard Self.asksForPage(request) else { return response }
+        return await followedPage(to: response, for: request, context: context) ?? response
+    }
+
+    /// `response` compressed for `request` if it should be (then without a prepared head).
+    @inline(never)
+    private func compress(_ response: HTTPResponse, for request: HTTPRequest, _ handle: VisitorHandle) -> HTTPResponse {
+        let compressed = PageCompression.compressing(response, for: request)
+        if compressed.headers.count != response.headers.count { handle.prepared = nil }
+        return compressed
+    }
+
+    /// The error page of the attempt's body, if it was refused (nil: the route runs).
+    @inline(never)
+    private func refusedBodyPage(_ attempt: Attempt, _ context: RequestContext) -> HTTPResponse? {
+        attempt.bodyError.map { errorResponse($0, attempt.request, context) }
+    }
+
+    /// How the attempt ends when it never asked for the visitor (a JSON route): nothing to
+    /// commit. Nil when it did.
+    @inline(never)
+    private func settledUnasked(_ response: HTTPResponse, _ handle: VisitorHandle) -> Settled? {
+        handle.state.session == nil ? committed(response, cookie: nil, handle) : nil
+    }
+
+    /// 409 when every attempt lost to another write.
+    @inline(never)
+    private func conflictPage(_ request: HTTPRequest) -> HTTPResponse {
+        sessionlessPage(
             HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
             for: request)
-        return (conflict, nil)
     }
 
     /// Fetches what the visitor needs of the store before the handler runs: on the
@@ -156,6 +231,7 @@ extension TabServerResponder {
     /// Whether fetching the visitor could wait on a file or the network: a session
     /// not in memory (SQLite: a cache miss; Redis: no fresh copy), a signed-in user on a
     /// store that reads users with a round trip.
+    @inline(never)
     func wouldWait(_ handle: VisitorHandle) -> Bool {
         // The memory store: nothing to ask (the page path's cost, measured per request).
         guard !readsEverythingAtOnce else { return false }

@@ -86,11 +86,9 @@ extension TabServerResponder {
         let form =
             request.mediaType?.essence == MediaType.multipartForm
             ? try request.decodeForm(limits: configuration.bodyLimits) : FormData(fields: request.formFields)
-        var actionContext = context
-        actionContext.tab = localized
-        actionContext.location = location.split(separator: "/")
-        actionContext.form = form.withoutLibraryFields
-        actionContext.isConfirmed = form.value("confirmed") == "1"
+        var actionContext = context.entering(
+            localized, location: location.split(separator: "/"), form: form.withoutLibraryFields,
+            isConfirmed: form.value("confirmed") == "1")
         guard let (action, parameters) = content.action(for: actionContext) else {
             if content.hasPage(for: actionContext) { throw HTTPError.methodNotAllowed(allowed: [.get, .head]) }
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
@@ -147,8 +145,7 @@ extension TabServerResponder {
     ) async throws -> HTTPResponse {
         let handle = context.visitor
         handle.state.discardChanges()
-        var pageContext = context
-        pageContext.submission = FormSubmission(fields: context.form.fields, errors: errors)
+        var pageContext = context.showing(FormSubmission(fields: context.form.fields, errors: errors))
         pageContext.parameters = RouteParameters()
         var page = HTTPRequest(
             method: .get, path: request.path, query: request.query, headers: request.headers,

@@ -112,10 +112,7 @@ extension TabServerResponder {
         guard location.isEmpty || TabBarController.isValidLocation(location) else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
-        var pageContext = context
-        pageContext.tab = localized
-        pageContext.location = location.split(separator: "/")
-        return .render(tab, localized, language, pageContext)
+        return .render(tab, localized, language, context.entering(localized, location: location.split(separator: "/")))
     }
 
     /// A tab page once its content is known: the visit recorded in the session (the tab
