@@ -18,7 +18,10 @@ public protocol HTTPResponder: Sendable {
     /// request to `answer(to:)`. The default has none.
     func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer?
     /// The answer. It never throws: failures are answers too (an error page).
-    func answer(to request: HTTPRequest) async -> ResponderAnswer
+    ///
+    /// It runs on the caller's executor (the loop's, for the engine's task): a plain
+    /// `async` implementation satisfies it too, entered with one hop more.
+    nonisolated(nonsending) func answer(to request: HTTPRequest) async -> ResponderAnswer
 }
 
 extension HTTPResponder {

@@ -46,7 +46,7 @@ extension TabServerResponder {
         }
     }
 
-    public func answer(to request: HTTPRequest) async -> ResponderAnswer {
+    public nonisolated(nonsending) func answer(to request: HTTPRequest) async -> ResponderAnswer {
         if Self.isAtRoot(request.path), let answer = await answerAtRoot(request) { return answer }
         // Without a base path the request goes on as it is (`belowBasePath` hands back a copy).
         guard configuration.basePath.isEmpty else { return await answerBelowBasePath(request) }
