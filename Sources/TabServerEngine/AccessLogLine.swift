@@ -56,17 +56,25 @@ struct AccessLogLine {
 
     private mutating func appendEscaped(_ text: String) {
         let hex: StaticString = "0123456789abcdef"
-        for byte in text.utf8 {
-            if byte < 0x20 || byte >= 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        var text = text
+        text.withUTF8 { utf8 in
+            // Runs of bytes that need no escape are copied at once.
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte >= 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(UInt8(ascii: "x"))
                 hex.withUTF8Buffer { digits in
                     bytes.append(digits[Int(byte >> 4)])
                     bytes.append(digits[Int(byte & 15)])
                 }
-            } else {
-                bytes.append(byte)
+                start = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
     }
 }

@@ -238,6 +238,20 @@ final class PreparedHead: Sendable {
 
 /// Appends `value` in decimal.
 func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    if value >= 10 { appendDecimal(value / 10, to: &out) }
-    out.append(UInt8(ascii: "0") + UInt8(value % 10))
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var rest = value.magnitude
+    if rest < 10 {
+        out.append(UInt8(ascii: "0") + UInt8(rest))
+        return
+    }
+    // The digits from the last, in a buffer on the stack, appended at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var first = digits.count
+        while rest > 0 {
+            first -= 1
+            digits[first] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    }
 }
