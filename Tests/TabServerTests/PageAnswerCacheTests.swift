@@ -118,4 +118,32 @@ struct PageAnswerCacheTests {
                 TabServerResponder.etag(tag, gzip: gzip) == "\"p" + String(tag, radix: 16) + (gzip ? "-gz" : "") + "\"")
         }
     }
+
+    @Test("the table hash: equal keys agree, what tells pages apart changes it, what a key replaces does not")
+    func tableHash() {
+        let session = SessionID.generate()
+        func key(
+            _ session: SessionID?, revision: Int = 1, formHour: UInt32 = 0, generation: Int = 1,
+            path: String = "/tabs/a", language: String = "en", gzip: Bool = false
+        ) -> PageAnswerCache.Key {
+            PageAnswerCache.Key(
+                session: session, revision: revision, writeToken: 0, formToken: nil, formHour: formHour,
+                generation: generation, path: path, language: language, gzip: gzip)
+        }
+        let base = key(session)
+        #expect(key(session).tableHash == base.tableHash)
+        let others = [
+            key(.generate()), key(nil), key(session, revision: 2), key(session, path: "/tabs/b"),
+            key(session, language: "de"), key(session, gzip: true),
+        ]
+        for other in others { #expect(other.tableHash != base.tableHash, "\(other)") }
+        // Another hour's form token or another model's pages replace the key's entry.
+        #expect(key(session, formHour: 7, generation: 9).tableHash == base.tableHash)
+        // Paths of one session spread over the table's buckets.
+        var buckets = Set<Int>()
+        for index in 0..<4096 {
+            buckets.insert(Int(UInt(bitPattern: key(session, path: "/p\(index)").tableHash) % 4096))
+        }
+        #expect(buckets.count > 2400)
+    }
 }
