@@ -106,7 +106,7 @@ package final class PageAnswerCache: Sendable {
         }
 
         /// FNV-1a of `text`'s bytes: a short path or language code in a few instructions
-        /// a byte (the result is mixed into the seeded `Hasher`, never used alone).
+        /// a byte (the result is mixed with a seed, never used alone).
         private static func digest(_ text: String) -> UInt64 {
             var text = text
             return text.withUTF8 { bytes in

@@ -44,7 +44,9 @@ struct AccessLogLineTests {
 
     @Test("numbers are written in decimal, from 0 to Int.max, negative ones with their sign")
     func decimals() {
-        var values = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 1_000_000, Int.max, -1, -10, Int.min + 1]
+        var values = [
+            0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 1_000_000, Int.max, -1, -10, Int.min + 1, Int.min,
+        ]
         values += (0..<200).map { $0 * 7_919 }
         for value in values {
             var out: [UInt8] = [UInt8(ascii: "<")]
