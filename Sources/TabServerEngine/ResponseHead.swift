@@ -240,18 +240,19 @@ final class PreparedHead: Sendable {
 func appendDecimal(_ value: Int, to out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var rest = value.magnitude
-    if rest < 10 {
-        out.append(UInt8(ascii: "0") + UInt8(rest))
-        return
-    }
-    // The digits from the last, in a buffer on the stack, appended at once.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-        var first = digits.count
-        while rest > 0 {
-            first -= 1
-            digits[first] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    // The last 16 digits, four bits each, the most significant lowest; digits above them (19 at
+    // most) are written first, by a call of their own. No buffer and no division but by
+    // the constant 10: a header's length or a status costs a few instructions a digit.
+    var digits: UInt64 = 0
+    var count = 0
+    repeat {
+        digits = digits &<< 4 | UInt64(rest % 10)
+        rest /= 10
+        count += 1
+    } while rest > 0 && count < 16
+    if rest > 0 { appendDecimal(Int(rest), to: &out) }
+    for _ in 0..<count {
+        out.append(UInt8(ascii: "0") &+ UInt8(digits & 15))
+        digits &>>= 4
     }
 }
