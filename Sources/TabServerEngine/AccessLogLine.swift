@@ -24,7 +24,8 @@ struct AccessLogLine {
         if status == 0 { bytes.append(UInt8(ascii: "-")) } else { appendDecimal(status, to: &bytes) }
         bytes.append(32)
         appendDecimal(bytesSent, to: &bytes)
-        bytes.append(contentsOf: "B ".utf8)
+        bytes.append(UInt8(ascii: "B"))
+        bytes.append(32)
         let micros = Int(durationNanos / 1000)
         appendDecimal(micros / 1000, to: &bytes)
         bytes.append(UInt8(ascii: "."))
@@ -32,7 +33,8 @@ struct AccessLogLine {
         if fraction < 100 { bytes.append(UInt8(ascii: "0")) }
         if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
         appendDecimal(fraction, to: &bytes)
-        bytes.append(contentsOf: "ms".utf8)
+        bytes.append(UInt8(ascii: "m"))
+        bytes.append(UInt8(ascii: "s"))
         if let tlsVersion {
             bytes.append(32)
             bytes.append(contentsOf: protocolName.utf8)
@@ -55,26 +57,36 @@ struct AccessLogLine {
     }
 
     private mutating func appendEscaped(_ text: String) {
-        let hex: StaticString = "0123456789abcdef"
-        var text = text
-        text.withUTF8 { utf8 in
-            // Runs of bytes that need no escape are copied at once.
-            var start = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte >= 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "x"))
-                hex.withUTF8Buffer { digits in
-                    bytes.append(digits[Int(byte >> 4)])
-                    bytes.append(digits[Int(byte & 15)])
-                }
-                start = index + 1
+        let appended = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            // Most fields need no escape: one scan, one copy.
+            guard utf8.contains(where: Self.needsEscape) else {
+                bytes.append(contentsOf: utf8)
+                return
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            appendEscaped(utf8)
         }
+        if appended == nil { appendEscaped(Array(text.utf8)) }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte >= 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// `utf8` with its bytes that need it escaped; the runs between copied at once.
+    private mutating func appendEscaped<Bytes: RandomAccessCollection<UInt8>>(_ utf8: Bytes) where Bytes.Index == Int {
+        let hex: StaticString = "0123456789abcdef"
+        var start = utf8.startIndex
+        for index in utf8.indices where Self.needsEscape(utf8[index]) {
+            bytes.append(contentsOf: utf8[start..<index])
+            let byte = utf8[index]
+            bytes.append(UInt8(ascii: "\\"))
+            bytes.append(UInt8(ascii: "x"))
+            hex.withUTF8Buffer { digits in
+                bytes.append(digits[Int(byte >> 4)])
+                bytes.append(digits[Int(byte & 15)])
+            }
+            start = index + 1
+        }
+        bytes.append(contentsOf: utf8[start...])
     }
 }
