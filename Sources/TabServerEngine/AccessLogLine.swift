@@ -21,20 +21,7 @@ struct AccessLogLine {
         bytes.append(32)
         appendEscaped(target)
         bytes.append(32)
-        if status == 0 { bytes.append(UInt8(ascii: "-")) } else { appendDecimal(status, to: &bytes) }
-        bytes.append(32)
-        appendDecimal(bytesSent, to: &bytes)
-        bytes.append(UInt8(ascii: "B"))
-        bytes.append(32)
-        let micros = Int(durationNanos / 1000)
-        appendDecimal(micros / 1000, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        let fraction = micros % 1000
-        if fraction < 100 { bytes.append(UInt8(ascii: "0")) }
-        if fraction < 10 { bytes.append(UInt8(ascii: "0")) }
-        appendDecimal(fraction, to: &bytes)
-        bytes.append(UInt8(ascii: "m"))
-        bytes.append(UInt8(ascii: "s"))
+        appendNumbers(status: status, bytesSent: bytesSent, micros: Int(durationNanos / 1000))
         if let tlsVersion {
             bytes.append(32)
             bytes.append(contentsOf: protocolName.utf8)
@@ -45,6 +32,33 @@ struct AccessLogLine {
         if let note {
             bytes.append(32)
             appendEscaped(note)
+        }
+    }
+
+    /// `STATUS BYTESB SECONDS.MILLISms` (status 0: `-`), written into a buffer on the stack
+    /// and appended at once: appended byte by byte, the numbers took a fifth of the line.
+    private mutating func appendNumbers(status: Int, bytesSent: Int, micros: Int) {
+        // Three numbers of at most 20 bytes each, and ten bytes around them.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 72) { buffer in
+            var end = 0
+            func put(_ byte: UInt8) {
+                buffer[end] = byte
+                end += 1
+            }
+            if status == 0 { put(UInt8(ascii: "-")) } else { writeDecimal(status, to: buffer, at: &end) }
+            put(32)
+            writeDecimal(bytesSent, to: buffer, at: &end)
+            put(UInt8(ascii: "B"))
+            put(32)
+            writeDecimal(micros / 1000, to: buffer, at: &end)
+            put(UInt8(ascii: "."))
+            let fraction = micros % 1000
+            if fraction < 100 { put(UInt8(ascii: "0")) }
+            if fraction < 10 { put(UInt8(ascii: "0")) }
+            writeDecimal(fraction, to: buffer, at: &end)
+            put(UInt8(ascii: "m"))
+            put(UInt8(ascii: "s"))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<end]))
         }
     }
 

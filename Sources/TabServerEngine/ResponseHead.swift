@@ -238,11 +238,24 @@ final class PreparedHead: Sendable {
 
 /// Appends `value` in decimal.
 func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    if value < 0 { out.append(UInt8(ascii: "-")) }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+        var end = 0
+        writeDecimal(value, to: buffer, at: &end)
+        // One by one: a few digits cost less so than through `append(contentsOf:)`.
+        for byte in buffer[..<end] { out.append(byte) }
+    }
+}
+
+/// Writes `value` in decimal at `end` in `buffer` (room for 20 bytes there), moving `end`
+/// past it: its last 16 digits gathered four bits each in a word, the most significant
+/// lowest, and the digits above them (19 at most) written first. No division but by the
+/// constant 10: a length or a status costs a few instructions a digit.
+func writeDecimal(_ value: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
+    if value < 0 {
+        buffer[end] = UInt8(ascii: "-")
+        end += 1
+    }
     var rest = value.magnitude
-    // The last 16 digits, four bits each, the most significant lowest; digits above them (19 at
-    // most) are written first, by a call of their own. No buffer and no division but by
-    // the constant 10: a header's length or a status costs a few instructions a digit.
     var digits: UInt64 = 0
     var count = 0
     repeat {
@@ -250,9 +263,10 @@ func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         rest /= 10
         count += 1
     } while rest > 0 && count < 16
-    if rest > 0 { appendDecimal(Int(rest), to: &out) }
+    if rest > 0 { writeDecimal(Int(rest), to: buffer, at: &end) }
     for _ in 0..<count {
-        out.append(UInt8(ascii: "0") &+ UInt8(digits & 15))
+        buffer[end] = UInt8(ascii: "0") &+ UInt8(digits & 15)
         digits &>>= 4
+        end += 1
     }
 }

@@ -54,4 +54,21 @@ struct AccessLogLineTests {
             #expect(out == Array("<\(value)".utf8))
         }
     }
+
+    @Test("a line's status, size and duration: no status as -, milliseconds with three decimals, large values whole")
+    func numbersInALine() {
+        func tail(status: Int, bytes: Int, nanos: UInt64) -> String {
+            let line = AccessLogLine(
+                address: "a", method: "GET", target: "/", status: status, bytesSent: bytes, durationNanos: nanos,
+                aborted: false, note: nil)
+            return String(decoding: line.bytes.dropFirst("a GET / ".utf8.count), as: UTF8.self)
+        }
+        #expect(tail(status: 0, bytes: 0, nanos: 0) == "- 0B 0.000ms")
+        #expect(tail(status: 200, bytes: 9, nanos: 1_000) == "200 9B 0.001ms")
+        #expect(tail(status: 304, bytes: 10, nanos: 45_000) == "304 10B 0.045ms")
+        #expect(tail(status: 503, bytes: 52_113, nanos: 123_456_789) == "503 52113B 123.456ms")
+        #expect(
+            tail(status: 200, bytes: .max, nanos: .max)
+                == "200 \(Int.max)B \(UInt64.max / 1_000_000).\(UInt64.max / 1000 % 1000)ms")
+    }
 }
