@@ -248,7 +248,7 @@ func appendDecimal(_ value: Int, to out: inout [UInt8]) {
 
 /// Writes `value` in decimal at `end` in `buffer` (room for 20 bytes there), moving `end`
 /// past it: its last 16 digits gathered four bits each in a word, the most significant
-/// lowest, and the digits above them (19 at most) written first. No division but by the
+/// lowest, and the digits above them (three at most) written first. No division but by the
 /// constant 10: a length or a status costs a few instructions a digit.
 func writeDecimal(_ value: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
     if value < 0 {

@@ -46,6 +46,7 @@ struct AccessLogLineTests {
     func decimals() {
         var values = [
             0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 1_000_000, Int.max, -1, -10, Int.min + 1, Int.min,
+            999_999_999_999_999, 1_000_000_000_000_000, 10_000_000_000_000_000, 10_000_000_000_000_005,
         ]
         values += (0..<200).map { $0 * 7_919 }
         for value in values {
