@@ -71,7 +71,7 @@ struct AccessLogLine {
     }
 
     private mutating func appendEscaped(_ text: String) {
-        let appended = text.utf8.withContiguousStorageIfAvailable { utf8 in
+        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             // Most fields need no escape: one scan, one copy.
             guard utf8.contains(where: Self.needsEscape) else {
                 bytes.append(contentsOf: utf8)
