@@ -23,7 +23,7 @@ extension EventLoop {
             method: head.method, path: head.path, query: head.query, headers: head.headers, body: connection.http1.body,
             remoteAddress: connection.address, version: head.version)
         if connection.tls != nil { request.isSecure = true }
-        let asked = ask(request)
+        let asked = ask(consume request)
         let close = !head.keepAlive || engine.draining
         let http10KeepAlive = head.version == "HTTP/1.0" && head.keepAlive
         switch consume asked {

@@ -81,11 +81,12 @@ extension EventLoop: TaskExecutor {
 
     /// The responder's answer to `request`: at once when it has one, or when its task ran
     /// to the end without waiting; else the pending answer its task completes.
-    func ask(_ request: HTTPRequest) -> Asked {
+    func ask(_ request: consuming HTTPRequest) -> Asked {
         let responder = engine.responder
         if let answer = responder.immediateAnswer(to: request) { return .now(answer) }
         let pending = PendingAnswer()
-        Task.immediate(executorPreference: self) {
+        // Moved into the task, not copied (a copy retains each of its strings and arrays).
+        Task.immediate(executorPreference: self) { [request = consume request] in
             pending.complete(await responder.answer(to: request))
         }
         if let answer = pending.take() { return .now(answer) }

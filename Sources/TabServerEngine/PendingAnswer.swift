@@ -15,10 +15,13 @@ final class PendingAnswer: Sendable {
     private let state = Mutex(State())
 
     /// Gives the answer; only the first call counts.
-    func complete(_ answer: ResponderAnswer) {
+    func complete(_ answer: consuming ResponderAnswer) {
+        // Moved in and, by `take`, out again: a copy of an answer retains each of its
+        // headers' strings.
+        var given = Optional(answer)
         let wake = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.answer == nil, !state.taken else { return nil }
-            state.answer = answer
+            state.answer = given.take()
             defer { state.wake = nil }
             return state.wake
         }
@@ -37,9 +40,9 @@ final class PendingAnswer: Sendable {
     /// The answer once it is there (only once).
     func take() -> ResponderAnswer? {
         state.withLock { state in
-            guard !state.taken, let answer = state.answer else { return nil }
+            guard !state.taken, state.answer != nil else { return nil }
             state.taken = true
-            return answer
+            return state.answer.take()
         }
     }
 

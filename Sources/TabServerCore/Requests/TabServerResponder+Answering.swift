@@ -108,9 +108,9 @@ extension TabServerResponder {
     /// `finish` for an answer of the async path. The app's middleware may have changed the
     /// response: then the engine builds its head.
     @inline(never)
-    private func finish(_ response: HTTPResponse, _ handle: VisitorHandle, _ request: HTTPRequest, _ started: UInt64)
-        -> ResponderAnswer
-    {
+    private func finish(
+        _ response: consuming HTTPResponse, _ handle: VisitorHandle, _ request: HTTPRequest, _ started: UInt64
+    ) -> ResponderAnswer {
         let prepared = appMiddleware.isEmpty ? handle.prepared : nil
         return finish(
             ResponderAnswer(response, prepared: prepared), request, handle.origin, started, route: handle.route)
