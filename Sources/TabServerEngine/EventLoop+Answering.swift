@@ -37,7 +37,7 @@ extension EventLoop {
                     pending: pending, method: head.method, close: close, keepAliveForHTTP10: http10KeepAlive),
                 now: monotonicNanos())
             let descriptor = connection.descriptor
-            pending.attach { [weak self] in self?.streamReady(descriptor) }
+            pending.attach(to: self, descriptor: descriptor)
         }
     }
 

@@ -39,7 +39,7 @@ extension EventLoop {
             stream.pending = pending
             stream.waitingSince = now
             let descriptor = connection.descriptor
-            pending.attach { [weak self] in self?.streamReady(descriptor) }
+            pending.attach(to: self, descriptor: descriptor)
         }
     }
 

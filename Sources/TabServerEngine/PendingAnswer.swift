@@ -8,7 +8,9 @@ import TabServerHTTP
 final class PendingAnswer: Sendable {
     private struct State {
         var answer: ResponderAnswer?
-        var wake: (@Sendable () -> Void)?
+        /// The loop to tell, and the connection that waits: held, not a closure (a
+        /// closure's context was one more allocation a request).
+        var waiting: (loop: EventLoop, descriptor: Int32)?
         var taken = false
     }
 
@@ -19,22 +21,23 @@ final class PendingAnswer: Sendable {
         // Moved in and, by `take`, out again: a copy of an answer retains each of its
         // headers' strings.
         var given = Optional(answer)
-        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+        let waiting = state.withLock { state -> (loop: EventLoop, descriptor: Int32)? in
             guard state.answer == nil, !state.taken else { return nil }
             state.answer = given.take()
-            defer { state.wake = nil }
-            return state.wake
+            defer { state.waiting = nil }
+            return state.waiting
         }
-        wake?()
+        if let waiting { waiting.loop.streamReady(waiting.descriptor) }
     }
 
-    /// `wake` is called (at once if the answer is there already) when it can be taken.
-    func attach(wake: @escaping @Sendable () -> Void) {
+    /// `loop` is told that `descriptor` has its answer (at once if it is there already)
+    /// when it can be taken.
+    func attach(to loop: EventLoop, descriptor: Int32) {
         let ready = state.withLock { state -> Bool in
-            if state.answer == nil { state.wake = wake }
+            if state.answer == nil { state.waiting = (loop, descriptor) }
             return state.answer != nil
         }
-        if ready { wake() }
+        if ready { loop.streamReady(descriptor) }
     }
 
     /// The answer once it is there (only once).
@@ -51,7 +54,7 @@ final class PendingAnswer: Sendable {
     func abandon() {
         state.withLock { state in
             state.taken = true
-            state.wake = nil
+            state.waiting = nil
         }
     }
 }
