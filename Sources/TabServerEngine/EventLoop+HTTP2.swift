@@ -153,6 +153,8 @@ extension EventLoop {
                     on: connection)
             case .closed(let id, let reset):
                 guard let stream = http2.streams.removeValue(forKey: id) else { continue }
+                // A task still answering it finds nobody waiting: its answer is dropped.
+                stream.pending?.abandon()
                 stream.body?.stream?.close()
                 finishHTTP2Request(stream, on: connection, aborted: reset)
                 http2.machine.streamClosed(now: now, open: http2.streams.count)

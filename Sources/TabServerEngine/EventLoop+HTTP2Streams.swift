@@ -32,7 +32,7 @@ extension EventLoop {
                 to: received.streamID, stream: stream, on: connection)
             return
         }
-        switch ask(request) {
+        switch ask(consume request) {
         case .now(let answer):
             respondHTTP2(answer, to: received.streamID, stream: stream, on: connection)
         case .later(let pending):
