@@ -192,12 +192,24 @@ struct JSONBytesEncoderTests {
             ("a key twice", [Repeated()]),
             ("a container asked for twice", TwoAsks()),
             ("single values", ["a/b\u{1}", "é"]),
+            ("keys that need escapes", [["a\"": 1, "a#": 2, "a": 3, "b\\c": 4, "\u{1}": 5, "é\n": 6, "a\"b": 7]]),
             ("nested arrays", [[[Int?]]]([[[1, nil]], [], [[]]])),
         ]
         for (name, value) in values {
             let stream = JSONStreamEncoder.encode(value).map { String(decoding: $0, as: UTF8.self) }
             #expect(stream != nil, "\(name) took the tree")
             #expect(try stream == Self.foundation(value), "\(name)")
+        }
+    }
+
+    @Test("an encoder used again after a refused value or a thrown error writes only the new value")
+    func usedAgain() throws {
+        let refused: [Double] = [1.0, .nan]
+        let item = [Item(index: 1, name: "Bread", note: "x", tags: [], price: 2, weight: 0.5, done: false)]
+        for _ in 0..<3 {
+            #expect(JSONStreamEncoder.encode(refused) == nil)
+            let stream = JSONStreamEncoder.encode(item).map { String(decoding: $0, as: UTF8.self) }
+            #expect(try stream == Self.foundation(item))
         }
     }
 

@@ -37,7 +37,7 @@ struct JSONBytesEncoder {
         case array(ArrayBox)
         case object(ObjectBox)
 
-        func write(to out: inout [UInt8]) {
+        func write<Sink: JSONByteSink & ~Copyable>(to out: inout Sink) {
             switch self {
             case .null: out.append(contentsOf: "null".utf8)
             case .literal(let text): out.append(contentsOf: text.utf8)
@@ -148,39 +148,40 @@ struct JSONBytesEncoder {
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped, the
-    /// rest (slashes, non-ASCII) as it is.
-    static func writeString(_ text: String, to out: inout [UInt8]) {
+    /// rest (slashes, non-ASCII) as it is. Whether it escaped any.
+    @discardableResult
+    static func writeString<Sink: JSONByteSink & ~Copyable>(_ text: String, to out: inout Sink) -> Bool {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
-            // Runs of bytes that need no escape are copied at once.
+            // Runs of bytes that need no escape are copied at once; most strings are one run.
             var start = 0
-            for index in bytes.indices {
+            var escaped = false
+            for index in 0..<bytes.count {
                 let byte = bytes[index]
-                let escape: UInt8
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = byte
-                case 0x0A: escape = UInt8(ascii: "n")
-                case 0x0D: escape = UInt8(ascii: "r")
-                case 0x09: escape = UInt8(ascii: "t")
-                case 0x08: escape = UInt8(ascii: "b")
-                case 0x0C: escape = UInt8(ascii: "f")
-                case 0..<0x20: escape = 0
-                default: continue
-                }
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
+                escaped = true
                 out.append(UInt8(ascii: "\\"))
-                if escape != 0 {
-                    out.append(escape)
-                } else {
-                    out.append(contentsOf: "u00".utf8)
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                default:
+                    out.append(UInt8(ascii: "u"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(UInt8(ascii: "0"))
                     out.append(hexDigit(byte >> 4))
                     out.append(hexDigit(byte & 0x0F))
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             out.append(UInt8(ascii: "\""))
+            return escaped
         }
     }
 

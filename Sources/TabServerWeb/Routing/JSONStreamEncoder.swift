@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
+import Synchronization
 
 /// `JSONBytesEncoder`'s fast path: writes a value's JSON into one buffer as its
 /// `encode(to:)` calls come, with no tree in between. An object's members are written in
@@ -16,9 +17,14 @@ import FoundationEssentials
 /// Measured with callgrind on the tutorial's two-item array: the tree took about 14,700
 /// instructions to encode it, most of them a dozen small allocations (a slot per value, a
 /// box and an array per object or array) and their release.
-final class JSONStreamEncoder {
+///
+/// An encoder is used again: its stacks keep their room between values, so a value costs
+/// one allocation of its own (its bytes) besides what `Codable` allocates itself.
+/// `@unchecked Sendable` is safe because ownership is exclusive at every moment: an
+/// encoder is either encoding one value on one thread or lying in `spares`.
+final class JSONStreamEncoder: @unchecked Sendable {
     /// The bytes written so far.
-    @exclusivity(unchecked) var out: [UInt8] = []
+    @exclusivity(unchecked) var out = JSONOutput(capacity: 256)
     /// Set when the value did something this path does not take: its bytes are discarded.
     @exclusivity(unchecked) private(set) var spoiled = false
     /// The containers still open, outermost first.
@@ -31,6 +37,11 @@ final class JSONStreamEncoder {
     /// The token of the last value that wrote a single value.
     @exclusivity(unchecked) private var lastSingleToken = -1
 
+    /// Encoders between two values, one for each thread that encoded at the same time
+    /// (up to `maximumSpares`).
+    private static let spares = Mutex<[JSONStreamEncoder]>([])
+    private static let maximumSpares = 16
+
     /// An open object or array.
     struct Frame {
         let token: Int
@@ -41,18 +52,22 @@ final class JSONStreamEncoder {
         let firstMember: Int
         /// Members or items written.
         var count = 0
+        /// Whether its members came in key order so far, each key after the one before.
+        var inOrder = true
     }
 
-    /// An object's member: its key, and where its `"key":value` starts in `out`.
+    /// An object's member: where its `"key":value` starts in `out`, and where its key (with
+    /// its quotes) ends. The key itself is kept only when it was escaped: else its bytes in
+    /// `out` are its UTF-8.
     struct Member {
-        let key: String
         let start: Int
+        let keyEnd: Int
+        let escapedKey: String?
     }
 
     private init() {
         // Room for a few levels and members from the start: grown from empty, the two
         // stacks took two allocations each for the tutorial's array of objects.
-        out.reserveCapacity(256)
         frames.reserveCapacity(8)
         members.reserveCapacity(8)
     }
@@ -60,13 +75,25 @@ final class JSONStreamEncoder {
     /// The JSON of `value`, or nil when this path does not take it (or it threw): the
     /// caller then encodes it with the tree.
     static func encode<Value: Encodable>(_ value: Value) -> [UInt8]? {
-        let encoder = JSONStreamEncoder()
+        let encoder = spares.withLock { $0.popLast() } ?? JSONStreamEncoder()
+        var result: [UInt8]?
         do {
             try encoder.write(value, token: encoder.newToken())
-        } catch {
-            return nil
-        }
-        return encoder.spoiled ? nil : encoder.out
+            if !encoder.spoiled { result = encoder.out.array() }
+        } catch {}
+        encoder.reset()
+        spares.withLock { if $0.count < maximumSpares { $0.append(encoder) } }
+        return result
+    }
+
+    /// Empties the encoder for the next value; its buffer and stacks keep their room.
+    private func reset() {
+        out.truncate(to: 0)
+        frames.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        spoiled = false
+        lastToken = 0
+        lastSingleToken = -1
     }
 
     /// Containers open now.
@@ -131,10 +158,18 @@ final class JSONStreamEncoder {
     /// when nothing may be written.
     func member(_ key: String, of index: Int, token: Int) -> Bool {
         guard resume(index, token: token) else { return false }
-        if frames[index].count > 0 { out.append(UInt8(ascii: ",")) }
+        let first = frames[index].count == 0
+        if !first { out.append(UInt8(ascii: ",")) }
         frames[index].count += 1
-        members.append(Member(key: key, start: out.count))
-        JSONBytesEncoder.writeString(key, to: &out)
+        let start = out.count
+        let escaped = JSONBytesEncoder.writeString(key, to: &out)
+        let member = Member(start: start, keyEnd: out.count, escapedKey: escaped ? key : nil)
+        // The members of the objects inside this one are gone: the last one left is the
+        // one before this member.
+        if !first, frames[index].inOrder, let last = members.last, compareKeys(last, member) >= 0 {
+            frames[index].inOrder = false
+        }
+        members.append(member)
         out.append(UInt8(ascii: ":"))
         return true
     }
@@ -166,7 +201,7 @@ final class JSONStreamEncoder {
         while frames.count > depth {
             let frame = frames.removeLast()
             if frame.isObject {
-                sortMembers(of: frame)
+                if !frame.inOrder { sortMembers(of: frame) }
                 members.removeSubrange(frame.firstMember...)
                 out.append(UInt8(ascii: "}"))
             } else {
@@ -175,37 +210,59 @@ final class JSONStreamEncoder {
         }
     }
 
-    /// Puts the members of `frame` in key order (by their UTF-8 bytes, as `JSONEncoder`'s
-    /// `.sortedKeys` does), keeping a repeated key's last value; nothing moves when they
-    /// came in order.
+    /// The order of two members' keys by their UTF-8 bytes, as `JSONEncoder`'s
+    /// `.sortedKeys` orders them: negative, zero (the same key) or positive.
+    private func compareKeys(_ left: Member, _ right: Member) -> Int {
+        if left.escapedKey == nil && right.escapedKey == nil {
+            // Both keys' bytes between their quotes are their UTF-8.
+            return out.withBytes(in: (left.start + 1)..<(left.keyEnd - 1)) { leftKey in
+                out.withBytes(in: (right.start + 1)..<(right.keyEnd - 1)) { rightKey in
+                    for (leftByte, rightByte) in zip(leftKey, rightKey) where leftByte != rightByte {
+                        return leftByte < rightByte ? -1 : 1
+                    }
+                    return leftKey.count - rightKey.count
+                }
+            }
+        }
+        let leftKey = left.escapedKey ?? key(of: left)
+        let rightKey = right.escapedKey ?? key(of: right)
+        if leftKey == rightKey { return 0 }
+        return leftKey.utf8.lexicographicallyPrecedes(rightKey.utf8) ? -1 : 1
+    }
+
+    /// The key of a member whose key was not escaped.
+    private func key(of member: Member) -> String {
+        out.withBytes(in: (member.start + 1)..<(member.keyEnd - 1)) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Puts the members of `frame` in key order, keeping a repeated key's last value.
     private func sortMembers(of frame: Frame) {
         let first = frame.firstMember
-        var inOrder = true
-        for index in members.indices.dropFirst(first + 1)
-        where !members[index - 1].key.utf8.lexicographicallyPrecedes(members[index].key.utf8) {
-            inOrder = false
-            break
-        }
-        if inOrder { return }
         // Each member's bytes run to the comma before the next one, or to the end.
-        var spans: [(key: String, order: Int, range: Range<Int>)] = []
+        var spans: [(member: Member, order: Int, range: Range<Int>)] = []
         for index in first..<members.count {
             let end = index + 1 < members.count ? members[index + 1].start - 1 : out.count
-            spans.append((members[index].key, index, members[index].start..<end))
+            spans.append((members[index], index, members[index].start..<end))
         }
         spans.sort { left, right in
-            left.key == right.key ? left.order < right.order : left.key.utf8.lexicographicallyPrecedes(right.key.utf8)
+            let order = compareKeys(left.member, right.member)
+            return order == 0 ? left.order < right.order : order < 0
         }
-        let region = Array(out[(frame.start + 1)...])
-        out.removeSubrange((frame.start + 1)...)
-        var written = 0
+        let offset = frame.start + 1
+        let region = out.withBytes(in: offset..<out.count) { Array($0) }
+        var kept: [Range<Int>] = []
         for (index, span) in spans.enumerated() {
             // Of a repeated key, the last one written wins.
-            if index + 1 < spans.count && spans[index + 1].key == span.key { continue }
-            if written > 0 { out.append(UInt8(ascii: ",")) }
-            written += 1
-            let offset = frame.start + 1
-            out.append(contentsOf: region[(span.range.lowerBound - offset)..<(span.range.upperBound - offset)])
+            if index + 1 < spans.count && compareKeys(spans[index + 1].member, span.member) == 0 { continue }
+            kept.append(span.range)
+        }
+        out.truncate(to: offset)
+        region.withUnsafeBufferPointer { region in
+            for (index, range) in kept.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                let bytes = region[(range.lowerBound - offset)..<(range.upperBound - offset)]
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes))
+            }
         }
     }
 
