@@ -14,8 +14,8 @@ import TabServerHTTP
 ///     ) async throws -> HTTPResponse {
 ///         let started = ContinuousClock.now
 ///         var response = try await next(request, context)
-///         let elapsed = ContinuousClock.now - started
-///         response.headers.add("Server-Timing", "app;dur=\(elapsed.milliseconds)")
+///         let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
+///         response.headers.add("Server-Timing", "app;dur=\((milliseconds * 1000).rounded() / 1000)")
 ///         return response
 ///     }
 /// }

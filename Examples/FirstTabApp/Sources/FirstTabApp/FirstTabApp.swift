@@ -14,17 +14,17 @@ struct FirstTabApp {
 
     static func addRoutes(to app: Application, items: Groceries) {
         app.tab("list") { list in
-            list.page { _, context in await items.page(context) }
+            list.page { _, context in items.page(context) }
             list.action { request, _ in
                 let new = try request.decode(as: NewItem.self)  // 422 with the form if it does not decode
-                try await items.add(new.item)
+                try items.add(new.item)
                 return .redirect(to: "", notice: "Added \(new.item).")
             }
         }
         app.tab("about") { about in about.page { _, _ in TabPage(title: "About", context: ["text": "A first app."]) } }
-        app.router.get("/api/items") { _, _ in await items.all }
+        app.router.get("/api/items") { _, _ in items.all }
         app.router.get("/api/items/{index}") { _, context in
-            try await items.item(at: context.parameters.require("index", as: Int.self))
+            try items.item(at: context.parameters.require("index", as: Int.self))
         }
         app.add(middleware: ServerTiming())
     }

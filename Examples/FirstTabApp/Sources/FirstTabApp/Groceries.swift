@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
 import TabServer
 
 /// What the list's form posts.
@@ -12,31 +13,34 @@ struct Item: Codable, Equatable {
     let name: String
 }
 
-/// The shopping list, shared by every visitor (an actor: requests on both engine loops
-/// add to it).
-actor Groceries {
-    private var items: [String]
+/// The shopping list, shared by every visitor: requests on both engine loops read it and
+/// add to it under a lock. Nothing here waits, so a lock is all it needs (an actor would
+/// cost each request a turn of its loop; see docs/threads.md).
+final class Groceries: Sendable {
+    private let items: Mutex<[String]>
 
-    init(_ items: [String]) { self.items = items }
+    init(_ items: [String]) { self.items = Mutex(items) }
 
     /// Every item, in order.
-    var all: [Item] { items.enumerated().map { Item(index: $0.offset, name: $0.element) } }
+    var all: [Item] { items.withLock { $0.enumerated().map { Item(index: $0.offset, name: $0.element) } } }
 
     /// The item at `index`; 404 when there is none.
     func item(at index: Int) throws -> Item {
-        guard items.indices.contains(index) else { throw HTTPError.notFound("There is no item \(index).") }
-        return Item(index: index, name: items[index])
+        let name = items.withLock { $0.indices.contains(index) ? $0[index] : nil }
+        guard let name else { throw HTTPError.notFound("There is no item \(index).") }
+        return Item(index: index, name: name)
     }
 
     /// Adds `item`; a blank one is refused, naming the field (the form is shown again, 422).
     func add(_ item: String) throws {
         guard !item.allSatisfy(\.isWhitespace) else { throw FieldError("item", "Write what to buy.") }
-        items.append(item)
+        items.withLock { $0.append(item) }
     }
 
     /// The list tab's page: the items and the form that adds one (with the values and
     /// message of a refused post, when it is shown for one).
     func page(_ context: RequestContext) -> TabPage {
+        let items = self.items.withLock { $0 }
         var form = TabForm(action: context.basePath + "/tabs/list", submitLabel: "Add", context: context)
         form.add("item", label: "Item")
         return TabPage(

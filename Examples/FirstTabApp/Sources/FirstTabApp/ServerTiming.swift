@@ -10,8 +10,7 @@ struct ServerTiming: RouterMiddleware {
     ) async throws -> HTTPResponse {
         let started = ContinuousClock.now
         var response = try await next(request, context)
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
         response.headers.add("Server-Timing", "app;dur=\((milliseconds * 1000).rounded() / 1000)")
         return response
     }
