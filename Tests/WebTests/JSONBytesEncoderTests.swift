@@ -206,8 +206,15 @@ struct JSONBytesEncoderTests {
     func usedAgain() throws {
         let refused: [Double] = [1.0, .nan]
         let item = [Item(index: 1, name: "Bread", note: "x", tags: [], price: 2, weight: 0.5, done: false)]
+        // Larger than the room an encoder keeps: its buffer and stacks grow, then shrink.
+        let large = (0..<3_000).map { ["key\($0 % 7)": String(repeating: "é\"", count: $0 % 50)] }
+        let wide = Dictionary(uniqueKeysWithValues: (0..<3_000).map { ("k\($0)", [$0]) })
         for _ in 0..<3 {
             #expect(JSONStreamEncoder.encode(refused) == nil)
+            let bytes = JSONStreamEncoder.encode(large).map { String(decoding: $0, as: UTF8.self) }
+            #expect(try bytes == Self.foundation(large))
+            let wideBytes = JSONStreamEncoder.encode(wide).map { String(decoding: $0, as: UTF8.self) }
+            #expect(try wideBytes == Self.foundation(wide))
             let stream = JSONStreamEncoder.encode(item).map { String(decoding: $0, as: UTF8.self) }
             #expect(try stream == Self.foundation(item))
         }

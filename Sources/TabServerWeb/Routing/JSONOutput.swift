@@ -47,6 +47,16 @@ struct JSONOutput: ~Copyable, JSONByteSink {
         text.withUTF8 { append(contentsOf: $0) }
     }
 
+    /// Forgets every byte; a buffer grown past `limit` (a large answer) goes back to
+    /// `limit`, so an encoder kept for the next value does not hold on to its room.
+    mutating func removeAll(keepingCapacityUpTo limit: Int) {
+        count = 0
+        guard capacity > limit else { return }
+        base.deallocate()
+        capacity = max(limit, 16)
+        base = .allocate(capacity: capacity)
+    }
+
     /// Forgets the bytes from `newCount` on.
     mutating func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count)

@@ -24,7 +24,7 @@ import Synchronization
 /// encoder is either encoding one value on one thread or lying in `spares`.
 final class JSONStreamEncoder: @unchecked Sendable {
     /// The bytes written so far.
-    @exclusivity(unchecked) var out = JSONOutput(capacity: 256)
+    @exclusivity(unchecked) var out = JSONOutput(capacity: 1024)
     /// Set when the value did something this path does not take: its bytes are discarded.
     @exclusivity(unchecked) private(set) var spoiled = false
     /// The containers still open, outermost first.
@@ -41,6 +41,10 @@ final class JSONStreamEncoder: @unchecked Sendable {
     /// (up to `maximumSpares`).
     private static let spares = Mutex<[JSONStreamEncoder]>([])
     private static let maximumSpares = 16
+    /// The room an encoder keeps for its bytes between two values.
+    private static let keptCapacity = 16 * 1024
+    /// The room an encoder keeps in each of its stacks between two values.
+    private static let keptStack = 256
 
     /// An open object or array.
     struct Frame {
@@ -88,9 +92,9 @@ final class JSONStreamEncoder: @unchecked Sendable {
 
     /// Empties the encoder for the next value; its buffer and stacks keep their room.
     private func reset() {
-        out.truncate(to: 0)
-        frames.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
+        out.removeAll(keepingCapacityUpTo: Self.keptCapacity)
+        frames.removeAll(keepingCapacity: frames.capacity <= Self.keptStack)
+        members.removeAll(keepingCapacity: members.capacity <= Self.keptStack)
         spoiled = false
         lastToken = 0
         lastSingleToken = -1
