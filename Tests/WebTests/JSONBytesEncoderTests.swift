@@ -148,6 +148,51 @@ struct JSONBytesEncoderTests {
         }
     }
 
+    /// Writes a key twice, the second time where it is in order.
+    struct SortedRepeated: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .a)
+            try container.encode(2, forKey: .b)
+            try container.encode(3, forKey: .b)
+        }
+    }
+
+    /// Keys `String` holds equal (canonically equivalent) whose bytes differ.
+    struct CanonicalKeys: Encodable {
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key(stringValue: "\u{E9}"))
+            try container.encode(2, forKey: Key(stringValue: "e\u{301}"))
+            try container.encode(3, forKey: Key(stringValue: "K"))
+            try container.encode(4, forKey: Key(stringValue: "\u{212A}"))
+        }
+    }
+
+    /// Encodes JSON of its own while it is being encoded.
+    struct Reentrant: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(String(decoding: try JSONBytesEncoder.encode(["x": [1, 2]]), as: UTF8.self))
+        }
+    }
+
+    /// Arrays inside arrays, `depth` deep.
+    struct Deep: Encodable {
+        let depth: Int
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            if depth > 0 { try container.encode(Deep(depth: depth - 1)) }
+        }
+    }
+
     /// Writes into a nested container after its parent moved on.
     struct LateNested: Encodable {
         enum Keys: String, CodingKey { case inner, b, x }
@@ -192,6 +237,10 @@ struct JSONBytesEncoderTests {
             ("a key twice", [Repeated()]),
             ("a container asked for twice", TwoAsks()),
             ("single values", ["a/b\u{1}", "é"]),
+            ("a key twice, in order", [SortedRepeated()]),
+            ("an inner object that drops a key, outer keys out of order", ["z": Repeated(), "a": Repeated()]),
+            ("an empty key", ["": 1, "a": 2]),
+            ("a value that encodes JSON itself", [Reentrant()]),
             ("keys that need escapes", [["a\"": 1, "a#": 2, "a": 3, "b\\c": 4, "\u{1}": 5, "é\n": 6, "a\"b": 7]]),
             ("nested arrays", [[[Int?]]]([[[1, nil]], [], [[]]])),
         ]
@@ -202,22 +251,82 @@ struct JSONBytesEncoderTests {
         }
     }
 
-    @Test("an encoder used again after a refused value or a thrown error writes only the new value")
+    /// Throws from inside a nested object, leaving containers open.
+    struct ThrowsInside: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+        struct Thrown: Error {}
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var nested = container.nestedContainer(keyedBy: Keys.self, forKey: .b)
+            try nested.encode(1, forKey: .a)
+            throw Thrown()
+        }
+    }
+
+    /// Keeps its container after it is encoded, which `Codable` forbids.
+    final class Keeper: Encodable, @unchecked Sendable {
+        enum Keys: String, CodingKey { case a, b }
+        var kept: KeyedEncodingContainer<Keys>?
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .a)
+            kept = container
+        }
+    }
+
+    @Test("one scratch lent to value after value: each writes only its own bytes, whatever the one before did")
     func usedAgain() throws {
-        let refused: [Double] = [1.0, .nan]
-        let item = [Item(index: 1, name: "Bread", note: "x", tags: [], price: 2, weight: 0.5, done: false)]
-        // Larger than the room an encoder keeps: its buffer and stacks grow, then shrink.
+        let scratch = JSONScratch()
+        let keeper = Keeper()
+        // Larger than the room kept between values: the buffer and stacks grow, and shrink
+        // when the scratch is given back.
         let large = (0..<3_000).map { ["key\($0 % 7)": String(repeating: "é\"", count: $0 % 50)] }
         let wide = Dictionary(uniqueKeysWithValues: (0..<3_000).map { ("k\($0)", [$0]) })
-        for _ in 0..<3 {
-            #expect(JSONStreamEncoder.encode(refused) == nil)
-            let bytes = JSONStreamEncoder.encode(large).map { String(decoding: $0, as: UTF8.self) }
-            #expect(try bytes == Self.foundation(large))
-            let wideBytes = JSONStreamEncoder.encode(wide).map { String(decoding: $0, as: UTF8.self) }
-            #expect(try wideBytes == Self.foundation(wide))
-            let stream = JSONStreamEncoder.encode(item).map { String(decoding: $0, as: UTF8.self) }
-            #expect(try stream == Self.foundation(item))
+        let values: [(String, any Encodable, taken: Bool)] = [
+            ("a refused number", [1.0, .nan], false),
+            ("an item", [Item(index: 1, name: "Bread", note: "x", tags: [], price: 2, weight: 0.5, done: false)], true),
+            ("a throw inside a nested object", ThrowsInside(), false),
+            ("a single value", "text", true),
+            ("an array after a single value", [1], true),
+            ("a value that keeps its container", keeper, true),
+            ("many items", large, true),
+            ("many members", wide, true),
+            ("nesting deeper than the stacks keep", Deep(depth: 300), true),
+            ("an object after all that", Unsorted(), true),
+        ]
+        for _ in 0..<2 {
+            for (name, value, taken) in values {
+                // A container kept from an earlier value writes, as a value that broke the
+                // rules would, between two others.
+                try keeper.kept?.encode(2, forKey: .b)
+                let bytes = JSONStreamEncoder.encode(value, with: scratch).map { String(decoding: $0, as: UTF8.self) }
+                if taken {
+                    #expect(try bytes == Self.foundation(value), "\(name)")
+                } else {
+                    #expect(bytes == nil, "\(name) took the fast path")
+                }
+                scratch.shrink()
+            }
         }
+    }
+
+    @Test("encodings on many threads at once, each with a scratch of the shared ones, write the same bytes")
+    func concurrent() async throws {
+        let value = (0..<20).map {
+            Item(index: $0, name: "n\($0)", note: nil, tags: ["t"], price: 1, weight: 1, done: true)
+        }
+        let expected = try Self.foundation(value)
+        let allSame = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<300).allSatisfy { _ in
+                        JSONStreamEncoder.encode(value).map { String(decoding: $0, as: UTF8.self) } == expected
+                    }
+                }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(allSame)
     }
 
     @Test("what the fast path does not take goes to the tree, with the same bytes")
@@ -226,6 +335,7 @@ struct JSONBytesEncoderTests {
             ("a nested container written late", LateNested()),
             ("a super encoder", Derived()),
             ("a coding path read", [PathReader()]),
+            ("keys equal as strings, not in bytes", CanonicalKeys()),
             ("a refused number", [1.0, .nan]),
         ]
         for (name, value) in values {

@@ -1,36 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// Where JSON bytes are written: an array for the tree, `JSONOutput` for the fast path.
-protocol JSONByteSink: ~Copyable {
-    mutating func append(_ byte: UInt8)
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
-    mutating func append(contentsOf text: String.UTF8View)
-}
-
-extension [UInt8]: JSONByteSink {}
-
 /// The fast path's bytes: a buffer it owns, whose appends only check for room.
 ///
 /// Written by hand because every `Array` append checks that its buffer is not shared, and
 /// the tutorial's two-item array took about 40 appends: with the escapes of its strings,
 /// they were a quarter of its encoding (callgrind).
 struct JSONOutput: ~Copyable, JSONByteSink {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// Nil until the first byte (an empty output allocates nothing).
+    private var base: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
     /// Bytes written.
     private(set) var count = 0
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
+    init() {}
 
-    deinit { base.deallocate() }
+    deinit { base?.deallocate() }
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
-        base[count] = byte
+        base.unsafelyUnwrapped[count] = byte
         count += 1
     }
 
@@ -38,7 +27,7 @@ struct JSONOutput: ~Copyable, JSONByteSink {
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        (base + count).update(from: source, count: bytes.count)
+        (base.unsafelyUnwrapped + count).initialize(from: source, count: bytes.count)
         count += bytes.count
     }
 
@@ -47,43 +36,60 @@ struct JSONOutput: ~Copyable, JSONByteSink {
         text.withUTF8 { append(contentsOf: $0) }
     }
 
-    /// Forgets every byte; a buffer grown past `limit` (a large answer) goes back to
-    /// `limit`, so an encoder kept for the next value does not hold on to its room.
-    mutating func removeAll(keepingCapacityUpTo limit: Int) {
-        count = 0
-        guard capacity > limit else { return }
-        base.deallocate()
-        capacity = max(limit, 16)
-        base = .allocate(capacity: capacity)
-    }
-
     /// Forgets the bytes from `newCount` on.
     mutating func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count)
         count = newCount
     }
 
+    /// Forgets every byte, keeping the room.
+    mutating func removeAll() { count = 0 }
+
+    /// Gives back the room past `limit` (a large answer made it grow): the buffer is
+    /// then one of `limit` bytes.
+    mutating func shrink(to limit: Int) {
+        guard capacity > limit, let old = base else { return }
+        old.deallocate()
+        base = .allocate(capacity: limit)
+        capacity = limit
+        count = 0
+    }
+
+    /// Makes room for `capacity` bytes in all.
+    mutating func reserve(_ capacity: Int) {
+        if capacity > self.capacity { grow(to: capacity) }
+    }
+
+    /// Trades buffers (and what is written in them) with `other`.
+    mutating func trade(with other: inout JSONOutput) {
+        (base, other.base) = (other.base, base)
+        (capacity, other.capacity) = (other.capacity, capacity)
+        (count, other.count) = (other.count, count)
+    }
+
     /// The bytes in `range`, for reading before the next append.
     func withBytes<Result>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         precondition(range.lowerBound >= 0 && range.upperBound <= count)
-        return body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+        return body(UnsafeBufferPointer(start: base.map { $0 + range.lowerBound }, count: range.count))
     }
 
     /// The bytes written, as an array of their own.
     func array() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if let target = buffer.baseAddress { target.initialize(from: base, count: count) }
+            if let target = buffer.baseAddress, let base { target.initialize(from: base, count: count) }
             initialized = count
         }
     }
 
     @inline(never)
     private mutating func grow(to needed: Int) {
-        var newCapacity = capacity * 2
+        var newCapacity = max(capacity * 2, 256)
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
-        base.deallocate()
+        if let base {
+            newBase.initialize(from: base, count: count)
+            base.deallocate()
+        }
         base = newBase
         capacity = newCapacity
     }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import Synchronization
 
 /// `JSONBytesEncoder`'s fast path: writes a value's JSON into one buffer as its
 /// `encode(to:)` calls come, with no tree in between. An object's members are written in
@@ -12,19 +11,21 @@ import Synchronization
 /// `spoiled` and `JSONBytesEncoder` encodes the value again with its tree, which takes every
 /// shape and names the path of an error: a container written after its parent moved on, a
 /// super encoder, a coding path read, a value that encodes nothing or two single values,
-/// a number JSON cannot hold, or any error thrown.
+/// a number JSON cannot hold, two keys of an object equal as strings but not in their
+/// bytes, or any error thrown.
 ///
 /// Measured with callgrind on the tutorial's two-item array: the tree took about 14,700
 /// instructions to encode it, most of them a dozen small allocations (a slot per value, a
 /// box and an array per object or array) and their release.
 ///
-/// An encoder is used again: its stacks keep their room between values, so a value costs
-/// one allocation of its own (its bytes) besides what `Codable` allocates itself.
-/// `@unchecked Sendable` is safe because ownership is exclusive at every moment: an
-/// encoder is either encoding one value on one thread or lying in `spares`.
-final class JSONStreamEncoder: @unchecked Sendable {
+/// Each value gets an encoder of its own, and the encoder takes its room (its buffer and
+/// stacks) from `JSONScratch.spares` and gives it back when the value is written: a value
+/// costs the encoder and its bytes' array besides what `Codable` allocates itself. A
+/// value that kept its encoder or a container (which `Codable` forbids) writes into an
+/// encoder left with no room of its own, never into another value's.
+final class JSONStreamEncoder {
     /// The bytes written so far.
-    @exclusivity(unchecked) var out = JSONOutput(capacity: 1024)
+    @exclusivity(unchecked) var out = JSONOutput()
     /// Set when the value did something this path does not take: its bytes are discarded.
     @exclusivity(unchecked) private(set) var spoiled = false
     /// The containers still open, outermost first.
@@ -36,15 +37,6 @@ final class JSONStreamEncoder: @unchecked Sendable {
     @exclusivity(unchecked) private var lastToken = 0
     /// The token of the last value that wrote a single value.
     @exclusivity(unchecked) private var lastSingleToken = -1
-
-    /// Encoders between two values, one for each thread that encoded at the same time
-    /// (up to `maximumSpares`).
-    private static let spares = Mutex<[JSONStreamEncoder]>([])
-    private static let maximumSpares = 16
-    /// The room an encoder keeps for its bytes between two values.
-    private static let keptCapacity = 16 * 1024
-    /// The room an encoder keeps in each of its stacks between two values.
-    private static let keptStack = 256
 
     /// An open object or array.
     struct Frame {
@@ -58,46 +50,54 @@ final class JSONStreamEncoder: @unchecked Sendable {
         var count = 0
         /// Whether its members came in key order so far, each key after the one before.
         var inOrder = true
+        /// Whether every key so far was plain ASCII (see `Member`).
+        var plainKeys = true
     }
 
     /// An object's member: where its `"key":value` starts in `out`, and where its key (with
-    /// its quotes) ends. The key itself is kept only when it was escaped: else its bytes in
-    /// `out` are its UTF-8.
+    /// its quotes) ends. The key itself is kept only when it is not plain ASCII (escaped,
+    /// or with other characters, which `String` compares by their canonical form): else
+    /// its bytes in `out` are the key.
     struct Member {
         let start: Int
         let keyEnd: Int
-        let escapedKey: String?
+        let key: String?
     }
 
-    private init() {
-        // Room for a few levels and members from the start: grown from empty, the two
-        // stacks took two allocations each for the tutorial's array of objects.
-        frames.reserveCapacity(8)
-        members.reserveCapacity(8)
-    }
+    private init() {}
 
     /// The JSON of `value`, or nil when this path does not take it (or it threw): the
     /// caller then encodes it with the tree.
     static func encode<Value: Encodable>(_ value: Value) -> [UInt8]? {
-        let encoder = spares.withLock { $0.popLast() } ?? JSONStreamEncoder()
-        var result: [UInt8]?
-        do {
-            try encoder.write(value, token: encoder.newToken())
-            if !encoder.spoiled { result = encoder.out.array() }
-        } catch {}
-        encoder.reset()
-        spares.withLock { if $0.count < maximumSpares { $0.append(encoder) } }
-        return result
+        let scratch = JSONScratch.take()
+        defer { JSONScratch.giveBack(scratch) }
+        return encode(value, with: scratch)
     }
 
-    /// Empties the encoder for the next value; its buffer and stacks keep their room.
-    private func reset() {
-        out.removeAll(keepingCapacityUpTo: Self.keptCapacity)
-        frames.removeAll(keepingCapacity: frames.capacity <= Self.keptStack)
-        members.removeAll(keepingCapacity: members.capacity <= Self.keptStack)
-        spoiled = false
-        lastToken = 0
-        lastSingleToken = -1
+    /// `encode(_:)` in the room of `scratch`, which it leaves empty for the next value.
+    static func encode<Value: Encodable>(_ value: Value, with scratch: JSONScratch) -> [UInt8]? {
+        let encoder = JSONStreamEncoder()
+        encoder.trade(with: scratch)
+        defer {
+            encoder.out.removeAll()
+            encoder.frames.removeAll(keepingCapacity: true)
+            encoder.members.removeAll(keepingCapacity: true)
+            encoder.trade(with: scratch)
+        }
+        do {
+            try encoder.write(value, token: encoder.newToken())
+        } catch {
+            // The tree encodes it again, and throws with the path of the value at fault.
+            return nil
+        }
+        return encoder.spoiled ? nil : encoder.out.array()
+    }
+
+    /// Trades room with `scratch`: the buffer and the stacks.
+    private func trade(with scratch: JSONScratch) {
+        out.trade(with: &scratch.out)
+        swap(&frames, &scratch.frames)
+        swap(&members, &scratch.members)
     }
 
     /// Containers open now.
@@ -166,8 +166,9 @@ final class JSONStreamEncoder: @unchecked Sendable {
         if !first { out.append(UInt8(ascii: ",")) }
         frames[index].count += 1
         let start = out.count
-        let escaped = JSONBytesEncoder.writeString(key, to: &out)
-        let member = Member(start: start, keyEnd: out.count, escapedKey: escaped ? key : nil)
+        let plain = writeKey(key)
+        let member = Member(start: start, keyEnd: out.count, key: plain ? nil : key)
+        if !plain { frames[index].plainKeys = false }
         // The members of the objects inside this one are gone: the last one left is the
         // one before this member.
         if !first, frames[index].inOrder, let last = members.last, compareKeys(last, member) >= 0 {
@@ -176,6 +177,23 @@ final class JSONStreamEncoder: @unchecked Sendable {
         members.append(member)
         out.append(UInt8(ascii: ":"))
         return true
+    }
+
+    /// Writes `key` as a JSON string; whether it is plain ASCII (nothing escaped).
+    private func writeKey(_ key: String) -> Bool {
+        var key = key
+        let plain = key.withUTF8 { bytes in
+            for byte in bytes
+            where byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { JSONBytesEncoder.writeString(key, to: &out) }
+        return plain
     }
 
     /// Starts the next item of the array at `index`. False when nothing may be written.
@@ -205,7 +223,12 @@ final class JSONStreamEncoder: @unchecked Sendable {
         while frames.count > depth {
             let frame = frames.removeLast()
             if frame.isObject {
-                if !frame.inOrder { sortMembers(of: frame) }
+                if !frame.plainKeys && hasKeysEqualOnlyAsStrings(frame) {
+                    // `JSONEncoder` keeps one of them, with the first key's bytes: the tree's way.
+                    spoil()
+                } else if !frame.inOrder {
+                    sortMembers(of: frame)
+                }
                 members.removeSubrange(frame.firstMember...)
                 out.append(UInt8(ascii: "}"))
             } else {
@@ -215,10 +238,11 @@ final class JSONStreamEncoder: @unchecked Sendable {
     }
 
     /// The order of two members' keys by their UTF-8 bytes, as `JSONEncoder`'s
-    /// `.sortedKeys` orders them: negative, zero (the same key) or positive.
+    /// `.sortedKeys` orders them: negative, zero (the same key) or positive. Keys that are
+    /// equal as `String`s but not in their bytes spoil the pass before they are sorted.
     private func compareKeys(_ left: Member, _ right: Member) -> Int {
-        if left.escapedKey == nil && right.escapedKey == nil {
-            // Both keys' bytes between their quotes are their UTF-8.
+        if left.key == nil && right.key == nil {
+            // Both keys are plain ASCII: their bytes between their quotes are the keys.
             return out.withBytes(in: (left.start + 1)..<(left.keyEnd - 1)) { leftKey in
                 out.withBytes(in: (right.start + 1)..<(right.keyEnd - 1)) { rightKey in
                     for (leftByte, rightByte) in zip(leftKey, rightKey) where leftByte != rightByte {
@@ -228,13 +252,20 @@ final class JSONStreamEncoder: @unchecked Sendable {
                 }
             }
         }
-        let leftKey = left.escapedKey ?? key(of: left)
-        let rightKey = right.escapedKey ?? key(of: right)
+        let leftKey = left.key ?? key(of: left)
+        let rightKey = right.key ?? key(of: right)
         if leftKey == rightKey { return 0 }
         return leftKey.utf8.lexicographicallyPrecedes(rightKey.utf8) ? -1 : 1
     }
 
-    /// The key of a member whose key was not escaped.
+    /// Whether two of the keys of `frame` are equal as `String`s (canonically equivalent)
+    /// but not in their bytes ("é" written as one scalar and as two).
+    private func hasKeysEqualOnlyAsStrings(_ frame: Frame) -> Bool {
+        let keys = members[frame.firstMember...].map { $0.key ?? key(of: $0) }
+        return Set(keys).count != Set(keys.map { Array($0.utf8) }).count
+    }
+
+    /// The key of a member whose key is plain ASCII.
     private func key(of member: Member) -> String {
         out.withBytes(in: (member.start + 1)..<(member.keyEnd - 1)) { String(decoding: $0, as: UTF8.self) }
     }
