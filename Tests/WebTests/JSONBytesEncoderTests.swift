@@ -137,25 +137,14 @@ struct JSONBytesEncoderTests {
         var b: Double = 0.5
     }
 
-    /// Writes one key twice: the last value is the one kept.
+    /// Writes its members in the order given, one key twice: the last value is the one kept.
     struct Repeated: Encodable {
         enum Keys: String, CodingKey { case a, b }
+        /// Out of order by default; `[.a, .b, .b]` writes the second `b` where it is in order.
+        var keys: [Keys] = [.b, .a, .b]
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(1, forKey: .b)
-            try container.encode(2, forKey: .a)
-            try container.encode(3, forKey: .b)
-        }
-    }
-
-    /// Writes a key twice, the second time where it is in order.
-    struct SortedRepeated: Encodable {
-        enum Keys: String, CodingKey { case a, b }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(1, forKey: .a)
-            try container.encode(2, forKey: .b)
-            try container.encode(3, forKey: .b)
+            for (value, key) in keys.enumerated() { try container.encode(value + 1, forKey: key) }
         }
     }
 
@@ -237,7 +226,7 @@ struct JSONBytesEncoderTests {
             ("a key twice", [Repeated()]),
             ("a container asked for twice", TwoAsks()),
             ("single values", ["a/b\u{1}", "é"]),
-            ("a key twice, in order", [SortedRepeated()]),
+            ("a key twice, in order", [Repeated(keys: [.a, .b, .b])]),
             ("an inner object that drops a key, outer keys out of order", ["z": Repeated(), "a": Repeated()]),
             ("an empty key", ["": 1, "a": 2]),
             ("a value that encodes JSON itself", [Reentrant()]),
