@@ -148,21 +148,18 @@ struct JSONBytesEncoder {
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped, the
-    /// rest (slashes, non-ASCII) as it is. Whether it escaped any.
-    @discardableResult
-    static func writeString<Sink: JSONByteSink & ~Copyable>(_ text: String, to out: inout Sink) -> Bool {
+    /// rest (slashes, non-ASCII) as it is.
+    static func writeString<Sink: JSONByteSink & ~Copyable>(_ text: String, to out: inout Sink) {
         var text = text
-        return text.withUTF8 { bytes in
+        text.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
             // Runs of bytes that need no escape are copied at once; most strings are one run.
             var start = 0
-            var escaped = false
             for index in 0..<bytes.count {
                 let byte = bytes[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
-                escaped = true
                 out.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
@@ -181,7 +178,6 @@ struct JSONBytesEncoder {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             out.append(UInt8(ascii: "\""))
-            return escaped
         }
     }
 

@@ -45,14 +45,14 @@ struct JSONOutput: ~Copyable, JSONByteSink {
     /// Forgets every byte, keeping the room.
     mutating func removeAll() { count = 0 }
 
-    /// Gives back the room past `limit` (a large answer made it grow): the buffer is
-    /// then one of `limit` bytes.
+    /// Forgets every byte, and gives back the room past `limit` (a large answer made it
+    /// grow): the buffer is then one of `limit` bytes.
     mutating func shrink(to limit: Int) {
+        count = 0
         guard capacity > limit, let old = base else { return }
         old.deallocate()
         base = .allocate(capacity: limit)
         capacity = limit
-        count = 0
     }
 
     /// Makes room for `capacity` bytes in all.

@@ -19,7 +19,8 @@ import FoundationEssentials
 /// box and an array per object or array) and their release.
 ///
 /// Each value gets an encoder of its own, and the encoder takes its room (its buffer and
-/// stacks) from `JSONScratch.spares` and gives it back when the value is written: a value
+/// stacks) from a `JSONScratch` kept between values and gives it back when the value is
+/// written: a value
 /// costs the encoder and its bytes' array besides what `Codable` allocates itself. A
 /// value that kept its encoder or a container (which `Codable` forbids) writes into an
 /// encoder left with no room of its own, never into another value's.
@@ -50,14 +51,14 @@ final class JSONStreamEncoder {
         var count = 0
         /// Whether its members came in key order so far, each key after the one before.
         var inOrder = true
-        /// Whether every key so far was plain ASCII (see `Member`).
-        var plainKeys = true
+        /// Whether a key so far had a character outside ASCII: two such keys (or one and
+        /// an ASCII one) may be equal as `String`s but not in their bytes.
+        var hasOtherKeys = false
     }
 
     /// An object's member: where its `"key":value` starts in `out`, and where its key (with
-    /// its quotes) ends. The key itself is kept only when it is not plain ASCII (escaped,
-    /// or with other characters, which `String` compares by their canonical form): else
-    /// its bytes in `out` are the key.
+    /// its quotes) ends. The key itself is kept only when it is not plain (see `KeyForm`):
+    /// else its bytes in `out` are the key.
     struct Member {
         let start: Int
         let keyEnd: Int
@@ -166,9 +167,9 @@ final class JSONStreamEncoder {
         if !first { out.append(UInt8(ascii: ",")) }
         frames[index].count += 1
         let start = out.count
-        let plain = writeKey(key)
-        let member = Member(start: start, keyEnd: out.count, key: plain ? nil : key)
-        if !plain { frames[index].plainKeys = false }
+        let form = writeKey(key)
+        let member = Member(start: start, keyEnd: out.count, key: form == .plain ? nil : key)
+        if form == .other { frames[index].hasOtherKeys = true }
         // The members of the objects inside this one are gone: the last one left is the
         // one before this member.
         if !first, frames[index].inOrder, let last = members.last, compareKeys(last, member) >= 0 {
@@ -179,8 +180,18 @@ final class JSONStreamEncoder {
         return true
     }
 
-    /// Writes `key` as a JSON string; whether it is plain ASCII (nothing escaped).
-    private func writeKey(_ key: String) -> Bool {
+    /// What a key is made of, for comparing it with others.
+    enum KeyForm {
+        /// ASCII, written as it is: its bytes in `out` are the key.
+        case plain
+        /// ASCII, with characters escaped.
+        case escaped
+        /// With characters outside ASCII.
+        case other
+    }
+
+    /// Writes `key` as a JSON string.
+    private func writeKey(_ key: String) -> KeyForm {
         var key = key
         let plain = key.withUTF8 { bytes in
             for byte in bytes
@@ -192,8 +203,9 @@ final class JSONStreamEncoder {
             out.append(UInt8(ascii: "\""))
             return true
         }
-        if !plain { JSONBytesEncoder.writeString(key, to: &out) }
-        return plain
+        if plain { return .plain }
+        JSONBytesEncoder.writeString(key, to: &out)
+        return key.utf8.contains { $0 >= 0x80 } ? .other : .escaped
     }
 
     /// Starts the next item of the array at `index`. False when nothing may be written.
@@ -223,7 +235,7 @@ final class JSONStreamEncoder {
         while frames.count > depth {
             let frame = frames.removeLast()
             if frame.isObject {
-                if !frame.plainKeys && hasKeysEqualOnlyAsStrings(frame) {
+                if frame.hasOtherKeys && frame.count > 1 && hasKeysEqualOnlyAsStrings(frame) {
                     // `JSONEncoder` keeps one of them, with the first key's bytes: the tree's way.
                     spoil()
                 } else if !frame.inOrder {
