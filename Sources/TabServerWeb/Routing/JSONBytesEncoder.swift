@@ -157,7 +157,7 @@ struct JSONBytesEncoder {
             var start = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                guard needsEscape(byte) else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
                 out.append(UInt8(ascii: "\\"))
@@ -179,6 +179,13 @@ struct JSONBytesEncoder {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             out.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether a JSON string writes `byte` escaped: a quote, a backslash or a control
+    /// character.
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

@@ -20,10 +20,10 @@ import FoundationEssentials
 ///
 /// Each value gets an encoder of its own, and the encoder takes its room (its buffer and
 /// stacks) from a `JSONScratch` kept between values and gives it back when the value is
-/// written: a value
-/// costs the encoder and its bytes' array besides what `Codable` allocates itself. A
-/// value that kept its encoder or a container (which `Codable` forbids) writes into an
-/// encoder left with no room of its own, never into another value's.
+/// written: a value costs the encoder and its bytes' array besides what `Codable`
+/// allocates itself. A value that kept its encoder or a container (which `Codable`
+/// forbids) writes into an encoder left with no room of its own, never into another
+/// value's.
 final class JSONStreamEncoder {
     /// The bytes written so far.
     @exclusivity(unchecked) var out = JSONOutput()
@@ -194,10 +194,7 @@ final class JSONStreamEncoder {
     private func writeKey(_ key: String) -> KeyForm {
         var key = key
         let plain = key.withUTF8 { bytes in
-            for byte in bytes
-            where byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
+            for byte in bytes where byte >= 0x80 || JSONBytesEncoder.needsEscape(byte) { return false }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
