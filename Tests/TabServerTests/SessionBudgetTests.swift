@@ -106,6 +106,31 @@ struct SessionBudgetTests {
         #expect(await Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: "198.51.100.8")))
     }
 
+    @Test(
+        "X-Forwarded-For written as ip:port or [v6]:port keys the client without its port; a /64 is one client",
+        arguments: [
+            ["198.51.100.7:40001", "198.51.100.7:40002", "198.51.100.7:40003", "198.51.100.7:40004"],
+            ["[2001:db8:7::1]", "[2001:db8:7::2]:443", "[2001:db8:7:0:aaaa::3]:8080", "2001:db8:7::4"],
+        ])
+    func forwardedWithPorts(entries: [String]) async throws {
+        let app = try Self.app()
+        for entry in entries.prefix(3) {
+            #expect(await Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: entry)), "\(entry)")
+        }
+        #expect(await !Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: entries[3])), "one client")
+    }
+
+    @Test("an X-Forwarded-For entry that is no address counts against the proxy that sent it")
+    func forwardedGarbage() async throws {
+        let app = try Self.app()
+        for index in 0..<3 {
+            #expect(await Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: "client-\(index).example")))
+        }
+        #expect(await !Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: "unknown")))
+        #expect(await !Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: "_hidden, 127.0.0.1")))
+        #expect(await Self.stored(Self.visit(app, from: "127.0.0.1", forwardedFor: "198.51.100.60")))
+    }
+
     @Test("behind a proxy that is not trusted every visitor is the proxy: they share one budget")
     func untrustedProxy() async throws {
         let app = try Self.app()

@@ -85,6 +85,33 @@ struct BoundedParsersTests {
         #expect(trust.origin(of: HTTPRequest(method: .get, path: "/", headers: long)).client.utf8.count <= 64)
     }
 
+    @Test(
+        "X-Forwarded-For entries lose their port and brackets; one that is no address leaves the proxy as the client",
+        arguments: [
+            ("198.51.100.7:40001", "198.51.100.7"), ("[2001:db8::1]:443", "2001:db8::1"),
+            ("[2001:db8::2]", "2001:db8::2"), ("2001:db8::3", "2001:db8::3"),
+            ("unknown", "127.0.0.1"), ("shop.example:80", "127.0.0.1"), ("198.51.100.8, 127.0.0.5:9", "198.51.100.8"),
+            ("203.0.113.1, garbage", "127.0.0.1"),
+        ])
+    func forwardedForNormalized(header: String, client: String) {
+        var headers = HTTPHeaders()
+        headers.add("X-Forwarded-For", header)
+        var request = HTTPRequest(method: .get, path: "/", headers: headers)
+        request.remoteAddress = "127.0.0.1"
+        #expect(ProxyTrust.loopback.origin(of: request).client == client)
+    }
+
+    @Test("Forwarded: an obfuscated or malformed for= leaves the proxy that sent it as the client")
+    func forwardedObfuscated() {
+        for value in ["for=_hidden", "for=unknown", "for=\"shop.example\"", "for=203.0.113.4, for=_relay"] {
+            var headers = HTTPHeaders()
+            headers.add("Forwarded", value)
+            var request = HTTPRequest(method: .get, path: "/", headers: headers)
+            request.remoteAddress = "127.0.0.1"
+            #expect(ProxyTrust.loopback.origin(of: request).client == "127.0.0.1", "\(value)")
+        }
+    }
+
     @Test("Forwarded: only the 16 nearest elements are read; scheme and host come from the nearest")
     func forwarded() {
         let elements = Self.list { "for=127.0.\($0 / 250).\($0 % 250 + 1);proto=http" }

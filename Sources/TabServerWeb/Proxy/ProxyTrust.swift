@@ -70,6 +70,9 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
             // proxy is the client; scheme and host come from the nearest hop that says.
             for element in forwarded.elements.reversed() {
                 if let address = element.for, !address.isEmpty {
+                    // An obfuscated or malformed `for` is no address: the client is
+                    // counted as the proxy that reported it.
+                    guard AddressRange.parse(address) != nil else { break }
                     client = address
                     if !trusts(address) { break }
                 }
@@ -102,6 +105,10 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
 
     /// The client of an `X-Forwarded-For` chain: walking from the nearest hop, the first
     /// address that is not a trusted proxy's, or the farthest of the first `hopLimit`.
+    /// Entries are read as `Forwarded`'s `for` is: a port (`192.0.2.1:8080`) and brackets
+    /// (`[2001:db8::1]:443`) are removed, so each port of one client is still that client.
+    /// An entry that is then no address (a name, `unknown`, garbage) ends the walk with
+    /// the client counted as the proxy that reported it: what it said cannot key a budget.
     private static func client(forwardedFor values: [String], peer: String, trust: ProxyTrust) -> String {
         var client = peer
         var read = 0
@@ -119,10 +126,12 @@ public struct ProxyTrust: Sendable, Hashable, CustomStringConvertible {
                     rest = rest[rest.startIndex..<rest.startIndex]
                 }
                 let trimmed = item.trimmingASCIISpaces()
-                let address = String(trimmed.prefix(longestAddress).filter { $0 != " " })
-                guard !address.isEmpty else { continue }
+                guard !trimmed.isEmpty else { continue }
+                guard trimmed.utf8.count <= longestAddress else { return client }
+                let address = ForwardedHeader.address(trimmed)
+                guard AddressRange.parse(address) != nil else { return client }
                 client = address
-                if trimmed.utf8.count > longestAddress || !trust.trusts(address) { return client }
+                if !trust.trusts(address) { return client }
             }
         }
         return client
