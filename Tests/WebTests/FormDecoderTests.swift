@@ -51,6 +51,38 @@ struct FormDecoderTests {
         #expect(error?.fieldErrors.first { $0.field == "perWeek" }?.message.contains("whole number") == true)
     }
 
+    struct Widths: Decodable, Equatable {
+        var a: Int8
+        var b: Int16
+        var c: Int32
+        var d: Int64
+        var e: UInt
+        var f: UInt8
+        var g: UInt16
+        var h: UInt32
+        var i: UInt64
+        var j: Float
+    }
+
+    @Test("every integer width decodes from a form; one out of its range is a 422 naming the range")
+    func integerWidths() throws {
+        let form = "a=-128&b=32767&c=-5&d=9000000000&e=7&f=255&g=65535&h=4000000000&i=18446744073709551615&j=1.5"
+        let widths = try post(MediaType.urlEncodedForm, form).decode(as: Widths.self)
+        #expect(
+            widths
+                == Widths(
+                    a: -128, b: 32767, c: -5, d: 9_000_000_000, e: 7, f: 255, g: 65535, h: 4_000_000_000,
+                    i: .max, j: 1.5))
+        let error = decodingError {
+            _ = try post(MediaType.urlEncodedForm, "a=128&b=1&c=1&d=1&e=-1&f=256&g=1&h=1&i=1&j=x").decode(
+                as: Widths.self)
+        }
+        #expect(Set(error?.fieldErrors.map(\.field) ?? []) == ["a", "e", "f", "j"])
+        #expect(
+            error?.fieldErrors.first { $0.field == "f" }?.message
+                == "“f” must be a whole number from 0 to 255, not “256”.")
+    }
+
     struct Choice: Decodable, Equatable {
         enum Sort: String, Decodable { case newest, title }
         enum Size: Int, Decodable {

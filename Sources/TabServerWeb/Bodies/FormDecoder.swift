@@ -67,17 +67,10 @@ final class FormReader: Decoder {
 
     /// Parses `text` as `type`, recording a field error (and giving a stand-in) when it is not one.
     func parse<Value>(_ text: String, as type: Value.Type, field: String) -> Value? {
-        let trimmed = text.trimmingASCIISpacesString
         let parsed: Any?
         switch type {
         case is String.Type: parsed = text
-        case is Bool.Type: parsed = Self.bool(trimmed)
-        case is Int.Type: parsed = Int(trimmed)
-        case is Int64.Type: parsed = Int64(trimmed)
-        case is Int32.Type: parsed = Int32(trimmed)
-        case is UInt.Type: parsed = UInt(trimmed)
-        case is Double.Type: parsed = Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
-        case is Float.Type: parsed = Float(trimmed).flatMap { $0.isFinite ? $0 : nil }
+        case let scalar as any FormScalar.Type: parsed = scalar.init(formText: text.trimmingASCIISpacesString)
         default: parsed = nil
         }
         guard let value = parsed as? Value else {
@@ -97,28 +90,65 @@ final class FormReader: Decoder {
 
     static func expectation<Value>(_ type: Value.Type, field: String, text: String) -> String {
         let quoted = String(text.prefix(40))
-        switch type {
-        case is Bool.Type: return "“\(field)” must be on or off, not “\(quoted)”."
-        case is Double.Type, is Float.Type: return "“\(field)” must be a number, not “\(quoted)”."
-        default: return "“\(field)” must be a whole number, not “\(quoted)”."
-        }
+        let kind = (type as? any FormScalar.Type)?.expected ?? "a whole number"
+        return "“\(field)” must be \(kind), not “\(quoted)”."
     }
 
     /// A value of `type` that stands in for one that did not decode (decoding goes on to
     /// find the other fields at fault; the result is never used).
     static func standIn<Value>(_ type: Value.Type) -> Value? {
-        switch type {
-        case is String.Type: "" as? Value
-        case is Bool.Type: false as? Value
-        case is Int.Type: 0 as? Value
-        case is Int64.Type: Int64(0) as? Value
-        case is Int32.Type: Int32(0) as? Value
-        case is UInt.Type: UInt(0) as? Value
-        case is Double.Type: 0.0 as? Value
-        case is Float.Type: Float(0) as? Value
-        default: nil
-        }
+        if type is String.Type { return "" as? Value }
+        return (type as? any FormScalar.Type)?.standIn as? Value
     }
+}
+
+/// A value one form field's text is parsed into: a number or a checkbox's `Bool`.
+protocol FormScalar {
+    /// The value `text` (trimmed) reads as, nil when it is not one.
+    init?(formText text: String)
+    /// Any value of the type, for a field that did not decode.
+    static var standIn: Self { get }
+    /// What the field must be, for its error ("a whole number from 0 to 255").
+    static var expected: String { get }
+}
+
+extension FormScalar where Self: FixedWidthInteger {
+    init?(formText text: String) { self.init(text, radix: 10) }
+    static var standIn: Self { 0 }
+    static var expected: String {
+        bitWidth < 64 ? "a whole number from \(Self.min) to \(Self.max)" : "a whole number"
+    }
+}
+
+extension FormScalar where Self: BinaryFloatingPoint & LosslessStringConvertible {
+    init?(formText text: String) {
+        guard let value = Self(text), value.isFinite else { return nil }
+        self = value
+    }
+    static var standIn: Self { 0 }
+    static var expected: String { "a number" }
+}
+
+extension Int: FormScalar {}
+extension Int8: FormScalar {}
+extension Int16: FormScalar {}
+extension Int32: FormScalar {}
+extension Int64: FormScalar {}
+extension UInt: FormScalar {}
+extension UInt8: FormScalar {}
+extension UInt16: FormScalar {}
+extension UInt32: FormScalar {}
+extension UInt64: FormScalar {}
+extension Double: FormScalar {}
+extension Float: FormScalar {}
+
+extension Bool: FormScalar {
+    init?(formText text: String) {
+        guard let value = FormReader.bool(text) else { return nil }
+        self = value
+    }
+    static var standIn: Bool { false }
+    static var expected: String { "on or off" }
 }
 
 /// The keyed container over a form's fields.
