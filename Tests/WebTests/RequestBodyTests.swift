@@ -51,6 +51,17 @@ struct RequestBodyTests {
         #expect(MediaType("text/plain; q=\"")?.parameter("q") == "\"")
     }
 
+    @Test("a ; inside a quoted value is part of it; a backslash escapes only a quote or a backslash")
+    func mediaTypeQuotedSemicolon() throws {
+        let disposition = try #require(MediaType(#"form-data; name="photo"; filename="a;b.jpg"; size=3"#))
+        #expect(disposition.parameter("filename") == "a;b.jpg")
+        #expect(disposition.parameter("size") == "3")
+        #expect(disposition.parameters.count == 3)
+        let escaped = try #require(MediaType(#"form-data; name="say \"hi\"; twice"; filename="C:\dir\a.txt""#))
+        #expect(escaped.parameter("name") == #"say "hi"; twice"#)
+        #expect(escaped.parameter("filename") == #"C:\dir\a.txt"#, "a Windows path keeps its backslashes")
+    }
+
     @Test("url-encoded: pairs in order, + and %XX decoded, an empty body has no fields")
     func urlEncoded() throws {
         let form = try request(
@@ -214,6 +225,25 @@ struct RequestBodyTests {
         #expect(malformed?.status == .badRequest)
         let invalid = failure { _ = try request(MediaType.json, [0x22, 0xFF, 0x22]).decodeJSON(String.self) }
         #expect(invalid?.status == .badRequest)
+    }
+
+    struct Workout: Decodable {
+        var reps: Int
+        var sets: UInt8
+        var weight: Double
+    }
+
+    @Test(
+        "JSON: a number that does not fit its field is a 422 naming the field",
+        arguments: [
+            (#"{"reps":3.5,"sets":1,"weight":1}"#, "reps"), (#"{"reps":1,"sets":300,"weight":1}"#, "sets"),
+            (#"{"reps":1,"sets":-1,"weight":1}"#, "sets"), (#"{"reps":1e40,"sets":1,"weight":1}"#, "reps"),
+            (#"{"reps":"3","sets":1,"weight":1}"#, "reps"), (#"{"reps":1,"sets":1,"weight":"x"}"#, "weight"),
+        ])
+    func jsonNumberMismatch(body: String, field: String) {
+        let error = failure { _ = try request(MediaType.json, body).decodeJSON(Workout.self) }
+        #expect(error?.status == .unprocessableContent, "\(body)")
+        #expect(error?.fieldErrors.map(\.field) == [field], "\(body)")
     }
 
     @Test("JSON bombs: nesting past the depth is a 400 before decoding; past the size a 413")

@@ -20,6 +20,12 @@ enum JSONBody {
         do {
             return try JSONDecoder().decode(Value.self, from: Data(body))
         } catch let error as DecodingError {
+            // A number that does not fit its field comes as "not valid JSON", without a path.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let located = JSONFieldLocator.fault(decoding: Value.self, from: body)
+            {
+                throw describe(located)
+            }
             throw describe(error)
         } catch {
             throw HTTPError.badRequest("The body is not valid JSON.")
@@ -73,7 +79,8 @@ enum JSONBody {
             let field = path(context)
             return field.isEmpty
                 ? HTTPError.badRequest("The body is not valid JSON.")
-                : invalid(field, "The JSON field '\(HTTPError.quoted(field))' is not valid.")
+                : invalid(
+                    field, "The JSON field '\(HTTPError.quoted(field))' is not valid: \(context.debugDescription)")
         @unknown default:
             return HTTPError.badRequest("The body is not valid JSON.")
         }
