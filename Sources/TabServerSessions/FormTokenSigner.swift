@@ -15,7 +15,10 @@ import TabServerCrypto
 /// What it proves: the form was made by this deployment within `maxAge`. What it cannot
 /// prove without a cookie: which browser it was given to. That is acceptable because a
 /// post with such a token can only start a new session (it never reads or changes a
-/// stored one); posts from other sites are refused by `Sec-Fetch-Site` anyway.
+/// stored one); posts from other origins are refused by `Sec-Fetch-Site` and `Origin`.
+/// A signed-in visitor's post changes their stored record, so their pages carry a token
+/// signed for them (`token(now:user:)`): the shared token, which anyone can fetch, is
+/// never taken for a user, nor one user's for another.
 ///
 /// ```swift
 /// let signer = FormTokenSigner(secret: Array("a long shared secret".utf8))
@@ -48,6 +51,13 @@ public struct FormTokenSigner: Sendable {
         token(hour: Self.hour(now: now))
     }
 
+    /// The token for the pages of signed-in `user` made at `now`: the hour, then the first
+    /// 12 bytes of HMAC-SHA256 over the hour and the user's name (signed on each call: a
+    /// signed-in visitor's pages are made for them alone).
+    public func token(now: Int64, user: String) -> SessionID {
+        sign(hour: Self.hour(now: now), user: user)
+    }
+
     /// The hour whose token `token(now:)` gives: the same token for all of it.
     public static func hour(now: Int64) -> UInt32 {
         UInt32(truncatingIfNeeded: max(0, now) / slot)
@@ -55,12 +65,15 @@ public struct FormTokenSigner: Sendable {
 
     /// Whether `token` was made by this key at most `maxAge` seconds before `now` (an
     /// hour ahead is tolerated for instances whose clocks differ).
-    public func isValid(_ token: SessionID, now: Int64, maxAge: Int64) -> Bool {
+    /// `user`: the signed-in visitor posting (nil: anonymous), whose token must be the one
+    /// signed for them.
+    public func isValid(_ token: SessionID, now: Int64, maxAge: Int64, user: String? = nil) -> Bool {
         let bytes = token.bytes
         let hour = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let current = max(0, now) / Self.slot
         guard Int64(hour) <= current + 1, (current - Int64(hour)) * Self.slot <= maxAge else { return false }
-        return self.token(hour: hour).constantTimeEquals(token)
+        let expected = user.map { sign(hour: hour, user: $0) } ?? self.token(hour: hour)
+        return expected.constantTimeEquals(token)
     }
 
     private func token(hour: UInt32) -> SessionID {
@@ -73,12 +86,15 @@ public struct FormTokenSigner: Sendable {
     /// How many tokens were signed (not found among the recent ones), for tests.
     var signedCount: Int { recent.signed.load(ordering: .relaxed) }
 
-    private func sign(hour: UInt32) -> SessionID {
+    /// The hour's token; with `user`, the token of that user's pages (the name after a
+    /// byte no name holds, so no anonymous hour's message is a user's).
+    private func sign(hour: UInt32, user: String? = nil) -> SessionID {
         let hourBytes: [UInt8] = [
             UInt8(truncatingIfNeeded: hour >> 24), UInt8(truncatingIfNeeded: hour >> 16),
             UInt8(truncatingIfNeeded: hour >> 8), UInt8(truncatingIfNeeded: hour),
         ]
-        let mac = HMAC.sha256(key: key, message: hourBytes)
+        let message = user.map { hourBytes + [0] + Array($0.utf8) } ?? hourBytes
+        let mac = HMAC.sha256(key: key, message: message)
         return SessionID(bytes: hourBytes + mac.prefix(12))!
     }
 }

@@ -62,6 +62,7 @@ struct SpeculationTests {
         arguments: [
             ("Sec-Purpose", "prefetch"), ("Sec-Purpose", "prefetch;prerender"), ("SEC-PURPOSE", "Prefetch"),
             ("Purpose", "prefetch"), ("X-Purpose", "preview; prefetch"), ("X-Moz", "prefetch"),
+            ("X-Purpose", "preview"), ("x-purpose", "Preview"),
         ])
     func noVisit(_ field: String, _ purpose: String) async throws {
         let app = try makeApp()

@@ -10,7 +10,7 @@ extension TabServerResponder {
     /// The bottom accessory's forms (`POST /accessory/{action}`).
     static func addAccessoryRoutes(to router: Router<RequestContext>) {
         router.on(
-            .post, "/accessory/{action}",
+            .post, "/accessory/{action}", crossSite: .checkedByHandler,
             use: library { app, request, parameters, state throws(HTTPError) in
                 try app.accessoryAction(try parameters.require("action"), request, state: &state)
             })

@@ -12,7 +12,7 @@ extension TabServerResponder {
     static func addMoreRoutes(to router: Router<RequestContext>) {
         router.on(.get, "/more", use: library { app, _, _, state throws(HTTPError) in try app.morePage(&state) })
         router.on(
-            .post, "/more/open",
+            .post, "/more/open", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.openMore(request, state: &state)
             })
@@ -22,12 +22,12 @@ extension TabServerResponder {
                 try app.customizePage(&state)
             })
         router.on(
-            .post, "/more/edit",
+            .post, "/more/edit", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.customize(request, state: &state)
             })
         router.on(
-            .post, "/language",
+            .post, "/language", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.chooseLanguage(request, state: &state)
             })

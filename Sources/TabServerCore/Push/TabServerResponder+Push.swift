@@ -12,12 +12,12 @@ extension TabServerResponder {
     /// `X-CSRF-Token`. 404 when push is off.
     static func addPushRoutes(to router: Router<RequestContext>) {
         router.on(
-            .post, "/push/subscribe",
+            .post, "/push/subscribe", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.subscribePush(request, state: &state)
             })
         router.on(
-            .post, "/push/unsubscribe",
+            .post, "/push/unsubscribe", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.unsubscribePush(request, state: &state)
             })

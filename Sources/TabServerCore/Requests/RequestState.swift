@@ -88,10 +88,11 @@ struct RequestState: Sendable {
         } else {
             isStored = false
             // Unknown, expired, forged or malformed: a fresh session, never the offered id.
-            // Its pages carry the signed token of this hour; the session gets a token of
-            // its own when it is stored (`TabServerResponder.commit`).
+            // Its pages carry the signed token of this hour (a signed-in user's, their own);
+            // the session gets a token of its own when it is stored
+            // (`TabServerResponder.commit`).
             session = Session.new(now: now)
-            session.csrfToken = app.formTokens.token(now: now)
+            session.csrfToken = user.map { app.formTokens.token(now: now, user: $0) } ?? app.formTokens.token(now: now)
         }
         if let user { session = try signIn(user, browser: session, store: store, now: now) }
         if isStored {

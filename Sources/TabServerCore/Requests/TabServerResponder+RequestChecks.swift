@@ -13,15 +13,20 @@ extension TabServerResponder {
     }
 
     /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`,
-    /// or the older `Purpose: prefetch`): such a request must not change the session.
+    /// the older `Purpose: prefetch`, Firefox's `X-Moz: prefetch`, or older Safari's
+    /// `X-Purpose: preview` for its link previews): such a request must not change the
+    /// session.
     static func isPrefetch(_ request: HTTPRequest) -> Bool {
         // One pass over the fields, not a look-up per name: this runs for every page.
         request.headers.firstFieldResult { name, value -> Bool? in
             switch name.utf8.count {
             case 11 where HTTPHeaders.namesEqual(name, "sec-purpose"), 7 where HTTPHeaders.namesEqual(name, "purpose"),
-                9 where HTTPHeaders.namesEqual(name, "x-purpose"), 5 where HTTPHeaders.namesEqual(name, "x-moz"):
+                5 where HTTPHeaders.namesEqual(name, "x-moz"):
                 let value = value.lowercased()
                 return value.contains("prefetch") || value.contains("prerender") ? true : nil
+            case 9 where HTTPHeaders.namesEqual(name, "x-purpose"):
+                let value = value.lowercased()
+                return value.contains("prefetch") || value.contains("preview") ? true : nil
             default: return nil
             }
         } ?? false
@@ -29,7 +34,9 @@ extension TabServerResponder {
 
     /// Refuses a form post that did not come from a page of this session, or, for a
     /// visitor with no stored session, from a page this deployment made within the idle
-    /// timeout (a signed token: see `FormTokenSigner`).
+    /// timeout (a signed token: see `FormTokenSigner`; a signed-in visitor's is signed for
+    /// them). A post a browser says another origin made is refused first, whatever it
+    /// carries (`RequestSite`: `Sec-Fetch-Site`, else `Origin`).
     ///
     /// The token comes in the form's `csrf` field, or for a body of another type (an
     /// action taking JSON from a script) in the `X-CSRF-Token` header. The bar's own
@@ -39,9 +46,7 @@ extension TabServerResponder {
         if formOnly, request.formFields.isEmpty, !request.hasFormBody {
             throw .unsupportedMediaType(HTTPRequest.formMediaTypes)
         }
-        if request.headers["sec-fetch-site"]?.lowercased() == "cross-site" {
-            throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
-        }
+        try refuseOtherOrigins(request)
         let isValid: Bool
         if let token = request.formValue("csrf") ?? request.headers["x-csrf-token"],
             let presented = SessionID(cookieValue: token),
@@ -50,7 +55,8 @@ extension TabServerResponder {
             isValid =
                 state.isNewSession
                 ? formTokens.isValid(
-                    presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds))
+                    presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds),
+                    user: state.user)
                 : presented.constantTimeEquals(sessionToken)
         } else {
             isValid = false
@@ -59,5 +65,40 @@ extension TabServerResponder {
             throw HTTPError.forbidden(
                 "This form has expired or did not come from this site, so it was not accepted. Nothing was changed.")
         }
+    }
+
+    /// 403 for a request a browser says a page of another origin made.
+    func refuseOtherOrigins(_ request: HTTPRequest) throws(HTTPError) {
+        guard RequestSite(of: request, appHost: appHost(of: request)) == .otherOrigin else { return }
+        throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
+    }
+
+    /// The host visitors reach the app at: the public origin's when configured, else the
+    /// one a trusted proxy forwarded, else the request's `Host`.
+    func appHost(of request: HTTPRequest) -> String? {
+        if let publicOrigin = configuration.publicOrigin { return publicOrigin.host }
+        guard request.headers["origin"] != nil else { return nil }  // not asked without an Origin
+        return configuration.trustedProxies.origin(of: request).host ?? request.headers["host"]
+    }
+
+    /// What a route that refuses other sites' requests (an app's own, see
+    /// `CrossSiteRequests`) checks before anything of it runs: the site, and for a body a
+    /// page elsewhere can send without asking first (a form, `text/plain`), the form token.
+    func verifyCrossSite(_ request: HTTPRequest, _ handle: VisitorHandle) throws(HTTPError) {
+        try refuseOtherOrigins(request)
+        guard request.hasSimpleBody else { return }
+        _ = try visitor(&handle.state)
+        try verifyCSRF(request, state: handle.state, formOnly: false)
+    }
+}
+
+extension HTTPRequest {
+    /// Whether the body is of a type a page of any site may send without a CORS preflight:
+    /// a url-encoded or multipart form (even an empty one), `text/plain`, or bytes of no
+    /// type. A request with neither a body nor a type is not: no form sends one.
+    var hasSimpleBody: Bool {
+        guard let type = mediaType else { return !body.isEmpty }
+        return type.essence == MediaType.urlEncodedForm || type.essence == MediaType.multipartForm
+            || type.essence == "text/plain"
     }
 }

@@ -156,6 +156,9 @@ extension TabServerResponder {
     private nonisolated(nonsending) func respond(
         _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> HTTPResponse {
+        if route.crossSite.checks(request.method), let refusal = crossSiteRefusal(request, context) {
+            return refusal
+        }
         let response = await Self.through(route.middleware, request, context, recover: errorResponse) {
             request, context in try await route.handler(request, context)
         }
@@ -165,6 +168,18 @@ extension TabServerResponder {
         handle.prepared = route.middleware.isEmpty ? handle.state.prepared : nil
         guard Self.asksForPage(request) else { return response }
         return await followedPage(to: response, for: request, context: context) ?? response
+    }
+
+    /// The 403 of an app's route that refuses `request` as another site's (or without the
+    /// form token its body needs); nil when it may run.
+    @inline(never)
+    private func crossSiteRefusal(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse? {
+        do {
+            try verifyCrossSite(request, context.visitor)
+            return nil
+        } catch {
+            return errorResponse(error, request, context)
+        }
     }
 
     /// `response` compressed for `request` if it should be (then without a prepared head).

@@ -9,7 +9,7 @@ extension TabServerResponder {
     /// `POST /select`: a tap on a bar item or a row of More.
     static func addSelectionRoutes(to router: Router<RequestContext>) {
         router.on(
-            .post, "/select",
+            .post, "/select", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.select(request, state: &state)
             })

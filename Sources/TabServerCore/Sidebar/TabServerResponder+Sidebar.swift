@@ -8,12 +8,12 @@ extension TabServerResponder {
     /// The sidebar: shown or hidden, and its groups collapsed or expanded.
     static func addSidebarRoutes(to router: Router<RequestContext>) {
         router.on(
-            .post, "/sidebar",
+            .post, "/sidebar", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.toggleSidebar(request, state: &state)
             })
         router.on(
-            .post, "/sidebar/group",
+            .post, "/sidebar/group", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.collapseGroup(request, state: &state)
             })

@@ -20,11 +20,11 @@ extension TabServerResponder {
                 try context.parameters.require("tab"), location: try context.parameters.require("location"),
                 request: request, context: context)
         }
-        router.on(.post, "/tabs/{tab}") { request, context in
+        router.on(.post, "/tabs/{tab}", crossSite: .checkedByHandler) { request, context in
             try await context.visitor.app.tabAction(
                 try context.parameters.require("tab"), location: "", request: request, context: context)
         }
-        router.on(.post, "/tabs/{tab}/{location*}") { request, context in
+        router.on(.post, "/tabs/{tab}/{location*}", crossSite: .checkedByHandler) { request, context in
             try await context.visitor.app.tabAction(
                 try context.parameters.require("tab"), location: try context.parameters.require("location"),
                 request: request, context: context)

@@ -13,6 +13,8 @@ public struct RouteTable<Context: RouterContext>: Sendable {
         let label: String
         let pattern: RoutePattern
         @usableFromInline let middleware: MiddlewareChain<Context>
+        /// Whether it takes other sites' requests (see `CrossSiteRequests`).
+        @usableFromInline let crossSite: CrossSiteRequests
         @usableFromInline let handler: Router<Context>.Handler
     }
 
@@ -34,16 +36,19 @@ public struct RouteTable<Context: RouterContext>: Sendable {
         public let parameters: RouteParameters
         /// Index of the route's pattern in `labels`.
         public let label: Int
+        /// Whether the route takes other sites' requests.
+        public let crossSite: CrossSiteRequests
 
         @usableFromInline
         init(
             middleware: MiddlewareChain<Context>, handler: @escaping Router<Context>.Handler,
-            parameters: RouteParameters, label: Int
+            parameters: RouteParameters, label: Int, crossSite: CrossSiteRequests
         ) {
             self.middleware = middleware
             self.handler = handler
             self.parameters = parameters
             self.label = label
+            self.crossSite = crossSite
         }
     }
 
@@ -85,7 +90,7 @@ public struct RouteTable<Context: RouterContext>: Sendable {
             return .found(
                 Match(
                     middleware: routes[index].middleware, handler: routes[index].handler, parameters: parameters,
-                    label: labelIndex[index]))
+                    label: labelIndex[index], crossSite: routes[index].crossSite))
         case .methodNotAllowed(let allowed, let first):
             return .methodNotAllowed(allowed, label: labelIndex[first])
         case .notFound:

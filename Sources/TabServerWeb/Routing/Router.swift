@@ -29,13 +29,15 @@ public final class Router<Context: RouterContext>: Sendable {
     public init() {}
 
     /// Adds a route. Traps on a malformed pattern: routes are fixed at start-up by code.
+    /// A route of a method that changes something refuses other sites' requests unless
+    /// `crossSite` is `.allowed` (see `CrossSiteRequests`).
     public func on(
         _ method: HTTPMethod, _ pattern: String, middleware: [any RouterMiddleware<Context>] = [],
-        use handler: @escaping Handler
+        crossSite: CrossSiteRequests = .refused, use handler: @escaping Handler
     ) {
         let route = RouteTable<Context>.Route(
             method: method, label: Self.normalized(pattern), pattern: RoutePattern(pattern),
-            middleware: MiddlewareChain(middleware), handler: handler)
+            middleware: MiddlewareChain(middleware), crossSite: crossSite, handler: handler)
         routes.withLock { $0.append(route) }
     }
 
@@ -75,33 +77,41 @@ extension Router {
 
     /// A POST route whose handler returns a response.
     public func post<Result: ResponseGenerator>(
-        _ pattern: String,
+        _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
-        on(.post, pattern) { request, context in try await handler(request, context).response(for: request) }
+        on(.post, pattern, crossSite: crossSite) { request, context in
+            try await handler(request, context).response(for: request)
+        }
     }
 
     /// A POST route whose handler returns a value answered as JSON.
     public func post<Result: Encodable & Sendable>(
-        _ pattern: String,
+        _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
-        on(.post, pattern) { request, context in try JSONResponse.response(try await handler(request, context)) }
+        on(.post, pattern, crossSite: crossSite) { request, context in
+            try JSONResponse.response(try await handler(request, context))
+        }
     }
 
     /// A route of any method whose handler returns a response (PUT, PATCH, DELETE).
     public func on<Result: ResponseGenerator>(
-        _ method: HTTPMethod, _ pattern: String,
+        _ method: HTTPMethod, _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
-        on(method, pattern) { request, context in try await handler(request, context).response(for: request) }
+        on(method, pattern, crossSite: crossSite) { request, context in
+            try await handler(request, context).response(for: request)
+        }
     }
 
     /// A route of any method whose handler returns a value answered as JSON.
     public func on<Result: Encodable & Sendable>(
-        _ method: HTTPMethod, _ pattern: String,
+        _ method: HTTPMethod, _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
-        on(method, pattern) { request, context in try JSONResponse.response(try await handler(request, context)) }
+        on(method, pattern, crossSite: crossSite) { request, context in
+            try JSONResponse.response(try await handler(request, context))
+        }
     }
 }

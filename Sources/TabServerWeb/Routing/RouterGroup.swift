@@ -31,20 +31,20 @@ public struct RouterGroup<Context: RouterContext>: Sendable {
 
     /// A route of `method` whose handler returns a response.
     public func on<Result: ResponseGenerator>(
-        _ method: HTTPMethod, _ pattern: String,
+        _ method: HTTPMethod, _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
-        router.on(method, path(pattern), middleware: middleware) { request, context in
+        router.on(method, path(pattern), middleware: middleware, crossSite: crossSite) { request, context in
             try await handler(request, context).response(for: request)
         }
     }
 
     /// A route of `method` whose handler returns a value answered as JSON.
     public func on<Result: Encodable & Sendable>(
-        _ method: HTTPMethod, _ pattern: String,
+        _ method: HTTPMethod, _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
     ) {
-        router.on(method, path(pattern), middleware: middleware) { request, context in
+        router.on(method, path(pattern), middleware: middleware, crossSite: crossSite) { request, context in
             try JSONResponse.response(try await handler(request, context))
         }
     }
@@ -63,13 +63,13 @@ public struct RouterGroup<Context: RouterContext>: Sendable {
 
     /// A POST route whose handler returns a response.
     public func post<Result: ResponseGenerator>(
-        _ pattern: String,
+        _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
-    ) { on(.post, pattern, use: handler) }
+    ) { on(.post, pattern, crossSite: crossSite, use: handler) }
 
     /// A POST route whose handler returns a value answered as JSON.
     public func post<Result: Encodable & Sendable>(
-        _ pattern: String,
+        _ pattern: String, crossSite: CrossSiteRequests = .refused,
         use handler: nonisolated(nonsending) @escaping @Sendable (HTTPRequest, Context) async throws -> Result
-    ) { on(.post, pattern, use: handler) }
+    ) { on(.post, pattern, crossSite: crossSite, use: handler) }
 }
