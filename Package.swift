@@ -107,7 +107,7 @@ let package = Package(
         // addresses, bounded time and size, a bounded queue on threads of its own.
         .target(
             name: "TabServerPushDelivery",
-            dependencies: ["TabServerWebPush", "TabServerTLS", "TabServerThreads", "TabServerCrypto"]),
+            dependencies: ["CLinuxIO", "TabServerWebPush", "TabServerTLS", "TabServerThreads", "TabServerCrypto"]),
         .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
         .target(
             name: "TabServerSessions",
@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "WebPushTests",
             dependencies: [
-                "TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting",
+                "CLinuxIO", "TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting",
                 "TabServerTestSupport",
             ]),
         .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),

@@ -124,7 +124,8 @@ package final class PushFeature: Sendable {
         out += "# TYPE tabserver_push_messages_total counter\n"
         for (result, count) in [
             ("delivered", outcomes.delivered), ("gone", outcomes.gone), ("rejected", outcomes.rejected),
-            ("refused", outcomes.refused), ("failed", outcomes.failed), ("dropped", outcomes.dropped),
+            ("refused", outcomes.refused), ("failed", outcomes.failed), ("timed_out", outcomes.timedOut),
+            ("backed_off", outcomes.backedOff), ("dropped", outcomes.dropped),
         ] {
             out += "tabserver_push_messages_total{result=\"\(result)\"} \(count)\n"
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CLinuxIO
 import TabServerTLS
 import TabServerWebPush
 
@@ -6,10 +7,13 @@ import TabServerWebPush
     import Glibc
 #endif
 
-/// One push message posted over HTTPS/1.1 on a connection of its own, blocking, on the
-/// sender's thread: the name resolved and every address checked (`PushAddressPolicy`),
-/// a connection to one that passed, the handshake, the request, then the status line of
-/// the answer; all of it within `timeout`, reading at most `maxResponse` bytes.
+/// One push message posted over HTTPS/1.1 on a connection of its own, on the sender's
+/// thread: the name resolved and every address checked (`PushAddressPolicy`), a
+/// connection to one that passed, the handshake, the request, then the status line of
+/// the answer, reading at most `maxResponse` bytes. All of it keeps to one deadline,
+/// `timeout` after the message was taken up: the name's lookup is bounded
+/// (`tabserver_resolve_within`), the socket is non-blocking and each wait for it gets only
+/// what is left, so a peer that sends a byte now and then cannot stretch the message.
 struct PushConnection {
     let tls: TLSClientContext
     let policy: PushAddressPolicy
@@ -19,9 +23,10 @@ struct PushConnection {
     func post(_ request: PushRequest) -> PushDeliveryResult {
         let deadline = ContinuousClock.now + timeout
         let addresses: [ResolvedAddress]
-        switch resolve(request.endpoint) {
+        switch resolve(request.endpoint, deadline: deadline) {
         case .success(let found): addresses = found
-        case .failure(let failure): return .failed(reason: failure.text)
+        case .failure(let failure):
+            return failure.timedOut ? .timedOut(reason: failure.text) : .failed(reason: failure.text)
         }
         guard let refused = addresses.first(where: { !policy.allows($0.bytes) }) else {
             return exchange(request, addresses: addresses, deadline: deadline)
@@ -34,33 +39,34 @@ struct PushConnection {
     private func exchange(_ request: PushRequest, addresses: [ResolvedAddress], deadline: ContinuousClock.Instant)
         -> PushDeliveryResult
     {
-        var lastReason = "no address"
+        var lastFailure = SocketFailure(text: "no address")
         for address in addresses {
-            guard ContinuousClock.now < deadline else { break }
+            guard ContinuousClock.now < deadline else {
+                lastFailure = SocketFailure(text: "no time left", timedOut: true)
+                break
+            }
             switch connect(address, deadline: deadline) {
-            case .failure(let reason):
-                lastReason = reason.text
+            case .failure(let failure):
+                lastFailure = failure
                 continue
             case .success(let descriptor):
                 defer { close(descriptor) }
                 return send(request, on: descriptor, deadline: deadline)
             }
         }
-        return .failed(reason: "could not connect to \(request.endpoint.host): \(lastReason)")
+        let reason = "could not connect to \(request.endpoint.host): \(lastFailure.text)"
+        return lastFailure.timedOut ? .timedOut(reason: reason) : .failed(reason: reason)
     }
 
     private func send(_ request: PushRequest, on descriptor: Int32, deadline: ContinuousClock.Instant)
         -> PushDeliveryResult
     {
         do throws(TLSError) {
-            setTimeouts(descriptor, deadline: deadline)
-            let session = try tls.connect(descriptor: descriptor, host: request.endpoint.host)
+            let session = try tls.connect(descriptor: descriptor, host: request.endpoint.host, deadline: deadline)
             defer { session.close() }
             try session.write(Self.head(of: request) + request.body)
             var answer: [UInt8] = []
             while !answer.contains(0x0A) {
-                guard ContinuousClock.now < deadline else { return .failed(reason: "no answer in time") }
-                setTimeouts(descriptor, deadline: deadline)
                 let chunk = try session.read(upTo: min(4096, maxResponse - answer.count))
                 if chunk.isEmpty { break }
                 answer += chunk
@@ -75,7 +81,7 @@ struct PushConnection {
             default: return .rejected(status: status)
             }
         } catch {
-            return .failed(reason: error.reason)
+            return error.timedOut ? .timedOut(reason: error.reason) : .failed(reason: error.reason)
         }
     }
 
@@ -111,15 +117,24 @@ struct PushConnection {
 
     struct SocketFailure: Error {
         let text: String
+        /// Whether it failed because the deadline passed.
+        var timedOut = false
     }
 
-    /// Every address of the endpoint's name (or its literal loopback address, in tests).
-    private func resolve(_ endpoint: PushEndpoint) -> Result<[ResolvedAddress], SocketFailure> {
+    /// Every address of the endpoint's name (or its literal loopback address, in tests),
+    /// looked up by `deadline`.
+    private func resolve(_ endpoint: PushEndpoint, deadline: ContinuousClock.Instant)
+        -> Result<[ResolvedAddress], SocketFailure>
+    {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>? = nil
-        let status = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
+        let status = tabserver_resolve_within(
+            endpoint.host, String(endpoint.port), &hints, max(1, Self.milliseconds(until: deadline)), &list)
+        if status == TABSERVER_RESOLVE_TIMED_OUT {
+            return .failure(SocketFailure(text: "\(endpoint.host) did not resolve in time", timedOut: true))
+        }
         guard status == 0, let list else {
             return .failure(
                 SocketFailure(text: "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(status)))"))
@@ -162,7 +177,7 @@ struct PushConnection {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A blocking socket connected to `address` (the connect itself bounded by the deadline).
+    /// A non-blocking socket connected to `address` by the deadline.
     private func connect(_ address: ResolvedAddress, deadline: ContinuousClock.Instant)
         -> Result<Int32, SocketFailure>
     {
@@ -188,20 +203,13 @@ struct PushConnection {
             guard ready == 1, error == 0 else {
                 close(descriptor)
                 return .failure(
-                    SocketFailure(text: ready == 1 ? String(cString: strerror(error)) : "connect timed out"))
+                    ready == 1
+                        ? SocketFailure(text: String(cString: strerror(error)))
+                        : SocketFailure(text: "connect timed out", timedOut: true))
             }
         }
-        _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK)
+        // The socket stays non-blocking: the TLS session waits for it within the deadline.
         return .success(descriptor)
-    }
-
-    /// Bounds the socket's next reads and writes by what is left until `deadline`.
-    private func setTimeouts(_ descriptor: Int32, deadline: ContinuousClock.Instant) {
-        let left = max(1, Self.milliseconds(until: deadline))
-        var value = timeval(tv_sec: Int(left / 1000), tv_usec: Int(left % 1000) * 1000)
-        let size = socklen_t(MemoryLayout<timeval>.size)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, size)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, size)
     }
 
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {

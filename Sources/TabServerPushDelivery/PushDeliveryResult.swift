@@ -9,6 +9,11 @@ public enum PushDeliveryResult: Sendable, Equatable {
     case rejected(status: Int)
     /// Not sent: the endpoint's name resolves to an address the server must not post to.
     case refused(reason: String)
-    /// Sent or not, no answer in time, or the connection failed.
+    /// The connection or the exchange failed.
     case failed(reason: String)
+    /// The whole exchange (the name's lookup, the connection, the handshake, the request,
+    /// the answer) did not finish within the message's deadline: its host is backed off.
+    case timedOut(reason: String)
+    /// Not sent: its host timed out lately and is backed off until then (see `PushSender`).
+    case backedOff(host: String)
 }

@@ -8,9 +8,10 @@ import TabServerWebPush
 /// Sends push messages to push services off the caller's thread: a bounded queue on two
 /// threads of its own (`LaneQueue`: a message waits at most behind 128 others of its
 /// lane; past that it is dropped and counted), each message posted on a connection of
-/// its own (`PushConnection`) within `timeout`. The outcome goes to the caller's
-/// completion, on the sender's thread: a 404 or 410 means the subscription is to be
-/// removed.
+/// its own (`PushConnection`), the whole exchange within `timeout`. A host whose message
+/// ran out of time is backed off (`HostBackoff`): its next messages are not sent until
+/// then, so it cannot hold a lane. The outcome goes to the caller's completion, on the
+/// sender's thread: a 404 or 410 means the subscription is to be removed.
 ///
 /// ```swift
 /// let sender = try PushSender(key: vapidKey, subject: "mailto:ops@example.com")
@@ -26,6 +27,8 @@ public final class PushSender: Sendable {
         public var rejected = 0
         public var refused = 0
         public var failed = 0
+        public var timedOut = 0
+        public var backedOff = 0
         public var dropped = 0
     }
 
@@ -34,6 +37,7 @@ public final class PushSender: Sendable {
     private let connection: PushConnection
     private let lanes: LaneQueue
     private let counts = Mutex(Counts())
+    private let backoff: HostBackoff
     private let clock: @Sendable () -> Int64
 
     /// Lanes (threads) and how many messages each holds at most.
@@ -42,17 +46,21 @@ public final class PushSender: Sendable {
 
     /// A sender signing with `key` (VAPID) and naming `subject` (`mailto:` or an `https`
     /// URL) as its contact. `policy`: which addresses it may post to (public ones; tests
-    /// add loopback). `trustedCertificatesPath`: trust only these certificates (tests),
-    /// else the system's. `laneCapacity`: messages a lane holds (tests make it small).
+    /// add loopback). `timeout`: the most one message takes, lookup to answer.
+    /// `trustedCertificatesPath`: trust only these certificates (tests), else the
+    /// system's. `laneCapacity`: messages a lane holds (tests make it small). `backoff`:
+    /// how long a host that timed out gets no message, at first (it doubles up to an hour).
     /// Throws when the TLS client cannot be set up.
     public init(
         key: P256PrivateKey, subject: String, policy: PushAddressPolicy = .standard,
         timeout: Duration = .seconds(10), maxResponse: Int = 16 * 1024, trustedCertificatesPath: String? = nil,
-        laneCapacity: Int = PushSender.laneCapacity, clock: @escaping @Sendable () -> Int64
+        laneCapacity: Int = PushSender.laneCapacity, backoff: Duration = .seconds(30),
+        clock: @escaping @Sendable () -> Int64
     ) throws(TLSError) {
         self.key = key
         self.subject = subject
         self.clock = clock
+        self.backoff = HostBackoff(first: backoff, longest: max(backoff, .seconds(3_600)))
         connection = PushConnection(
             tls: try TLSClientContext(trustedCertificatesPath: trustedCertificatesPath), policy: policy,
             timeout: timeout, maxResponse: maxResponse)
@@ -78,15 +86,24 @@ public final class PushSender: Sendable {
         return accepted
     }
 
-    /// Posts `message` now, on the caller's thread, and says what became of it.
+    /// Posts `message` now, on the caller's thread, and says what became of it (not
+    /// posted when its host is backed off).
     public func deliver(_ message: PushMessage, to subscription: PushSubscription) -> PushDeliveryResult {
+        let host = subscription.endpoint.host
+        guard !backoff.isBackedOff(host) else { return .backedOff(host: host) }
         let request: PushRequest
         do {
             request = try PushRequest(message, to: subscription, key: key, subject: subject, now: clock())
         } catch {
             return .failed(reason: "could not encrypt the message: \(error.reason)")
         }
-        return connection.post(request)
+        let result = connection.post(request)
+        switch result {
+        case .timedOut: backoff.timedOut(host)
+        case .delivered, .gone, .rejected: backoff.answered(host)
+        case .refused, .failed, .backedOff: break
+        }
+        return result
     }
 
     /// The outcomes so far.
@@ -106,6 +123,8 @@ public final class PushSender: Sendable {
             case .rejected: counts.rejected += 1
             case .refused: counts.refused += 1
             case .failed: counts.failed += 1
+            case .timedOut: counts.timedOut += 1
+            case .backedOff: counts.backedOff += 1
             }
         }
     }

@@ -17,8 +17,8 @@ public struct Session: Sendable, Hashable {
         set { modifyRare { $0.notice = newValue } }
     }
     /// The browsers that asked for push messages (Web Push), oldest first: this browser's
-    /// own for an anonymous visitor, every device's in a signed-in user's record. At most
-    /// `PushSubscriptionRecord.maximumPerSession`.
+    /// own for an anonymous visitor, every device's in a signed-in user's record. Within
+    /// `PushSubscriptionLimit.browser` and `.user`.
     public var pushSubscriptions: [PushSubscriptionRecord] {
         get { rare?.parts.pushSubscriptions ?? [] }
         set { modifyRare { $0.pushSubscriptions = newValue } }

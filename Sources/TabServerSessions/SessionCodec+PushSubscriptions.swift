@@ -29,7 +29,8 @@ extension SessionCodec {
     }
 
     /// The subscriptions of tail entry 6 (its tag already read); none for a layout this
-    /// version does not know.
+    /// version does not know. A list written before the caps in bytes loads trimmed to
+    /// the newest that fit them.
     static func decodePushSubscriptions(_ reader: inout SessionBytesReader) throws(SessionBytesReader.Malformed)
         -> [PushSubscriptionRecord]
     {
@@ -37,7 +38,7 @@ extension SessionCodec {
         var part = SessionBytesReader(try reader.raw(count: length))
         guard try part.byte() == pushSubscriptionsVersion else { return [] }
         let count = try part.count()
-        guard count <= PushSubscriptionRecord.maximumPerSession else { throw SessionBytesReader.Malformed() }
+        guard count <= Self.mostSubscriptionsRead else { throw SessionBytesReader.Malformed() }
         var subscriptions: [PushSubscriptionRecord] = []
         for _ in 0..<count {
             let endpoint = try part.string()
@@ -50,6 +51,10 @@ extension SessionCodec {
                     endpoint: endpoint, p256dh: p256dh, auth: auth, created: created, notifications: notifications))
         }
         guard part.isAtEnd else { throw SessionBytesReader.Malformed() }
-        return subscriptions
+        return subscriptions.trimmed(to: .largest)
     }
+
+    /// The most subscriptions an entry may list: what earlier versions kept (eight a
+    /// session), so a session they wrote still loads.
+    static let mostSubscriptionsRead = 8
 }

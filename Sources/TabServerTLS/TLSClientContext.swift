@@ -7,7 +7,7 @@ import CSSL
 ///
 /// ```swift
 /// let tls = try TLSClientContext()
-/// let session = try tls.connect(descriptor: socket, host: "push.example.net")   // a blocking, connected socket
+/// let session = try tls.connect(descriptor: socket, host: "push.example.net", deadline: .now + .seconds(10))
 /// try session.write(request)
 /// let bytes = try session.read(upTo: 4096)
 /// ```
@@ -41,12 +41,15 @@ public final class TLSClientContext: @unchecked Sendable {
 
     deinit { SSL_CTX_free(context) }
 
-    /// The client's handshake on the connected, blocking `descriptor` (its timeouts bound
-    /// each step), the certificate checked for `host` (a name, or an IP address in tests).
-    /// Throws, saying why, when the handshake or the check fails.
-    public func connect(descriptor: Int32, host: String) throws(TLSError) -> TLSClientSession {
+    /// The client's handshake on the connected, non-blocking `descriptor`, finished by
+    /// `deadline` (the session's reads and writes keep to it too), the certificate checked
+    /// for `host` (a name, or an IP address in tests). Throws, saying why, when the
+    /// handshake or the check fails, or time runs out.
+    public func connect(descriptor: Int32, host: String, deadline: ContinuousClock.Instant) throws(TLSError)
+        -> TLSClientSession
+    {
         guard let ssl = SSL_new(context) else { throw TLSError("OpenSSL is out of memory") }
-        let session = TLSClientSession(ssl: ssl)
+        let session = TLSClientSession(ssl: ssl, descriptor: descriptor, deadline: deadline)
         guard SSL_set_fd(ssl, descriptor) == 1 else { throw TLSError("could not attach the socket") }
         let isAddress = host.utf8.allSatisfy {
             ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":")
@@ -56,15 +59,16 @@ public final class TLSClientContext: @unchecked Sendable {
             ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1
             : SSL_set1_host(ssl, host) == 1 && cssl_set_server_name(ssl, host) == 1
         guard named else { throw TLSError("could not ask for \(host): \(TLSContext.openSSLReason())") }
-        ERR_clear_error()
-        guard SSL_connect(ssl) == 1 else {
+        do {
+            try session.handshake()
+        } catch {
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
                 let reason = String(cString: X509_verify_cert_error_string(verify))
                 ERR_clear_error()
                 throw TLSError("the certificate of \(host) is not trusted: \(reason)")
             }
-            throw TLSError("the TLS handshake with \(host) failed: \(TLSContext.openSSLReason())")
+            throw TLSError("TLS with \(host): \(error.reason)", timedOut: error.timedOut)
         }
         return session
     }

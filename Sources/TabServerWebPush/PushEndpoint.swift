@@ -19,8 +19,9 @@ public struct PushEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The path and query, what the request line carries ("/send/abc").
     public let target: String
 
-    /// The longest URL taken (push services' endpoints are a few hundred bytes).
-    public static let maxLength = 2048
+    /// The longest URL taken: push services' endpoints are under 300 bytes, and a session
+    /// keeps what a visitor posts (see `PushSubscriptionLimit`).
+    public static let maxLength = 1024
 
     /// Parses and checks `url`; throws, saying why, for anything but an `https` URL
     /// with a host name (no IP literal, no `localhost`, no user info, no fragment).

@@ -52,17 +52,51 @@ struct SessionCodecPushTests {
         #expect(throws: SessionStoreError.self) { try SessionCodec.decode(padded, id: session.id, revision: 0) }
     }
 
-    @Test("adding replaces a subscription with the same endpoint and keeps the newest eight; removing drops one")
+    static func record(_ number: Int, endpointLength: Int) -> PushSubscriptionRecord {
+        var record = Self.record(number)
+        let prefix = "https://push.example.net/\(number)/"
+        record.endpoint = prefix + String(repeating: "x", count: endpointLength - prefix.utf8.count)
+        return record
+    }
+
+    @Test(
+        "adding replaces a subscription with the same endpoint and keeps the newest within the count; removing drops one"
+    )
     func list() {
         var list: [PushSubscriptionRecord] = []
-        for number in 0..<10 { list = list.adding(Self.record(number)) }
-        #expect(list.count == PushSubscriptionRecord.maximumPerSession)
-        #expect(list.first?.endpoint == Self.record(2).endpoint)
-        list = list.adding(Self.record(5, notifications: true))
-        #expect(list.count == 8)
+        for number in 0..<10 { list = list.adding(Self.record(number), within: .user) }
+        #expect(list.count == PushSubscriptionLimit.user.count)
+        #expect(list.first?.endpoint == Self.record(10 - PushSubscriptionLimit.user.count).endpoint)
+        list = list.adding(Self.record(5, notifications: true), within: .user)
+        #expect(list.count == PushSubscriptionLimit.user.count)
         #expect(list.last == Self.record(5, notifications: true))
         #expect(list.filter { $0.endpoint == Self.record(5).endpoint }.count == 1)
-        #expect(list.removing(endpoint: Self.record(5).endpoint).count == 7)
+        #expect(list.removing(endpoint: Self.record(5).endpoint).count == PushSubscriptionLimit.user.count - 1)
+        var browser: [PushSubscriptionRecord] = []
+        for number in 0..<5 { browser = browser.adding(Self.record(number), within: .browser) }
+        #expect(browser == [Self.record(3), Self.record(4)])
+    }
+
+    @Test("long endpoints count in bytes: the oldest go until the newest fit; one past the cap alone is not kept")
+    func bytes() {
+        var list: [PushSubscriptionRecord] = []
+        for number in 0..<4 { list = list.adding(Self.record(number, endpointLength: 1024), within: .user) }
+        #expect(list.map(\.endpoint) == [2, 3].map { Self.record($0, endpointLength: 1024).endpoint })
+        #expect(list.reduce(0) { $0 + $1.storedBytes } <= PushSubscriptionLimit.user.bytes)
+        let huge = Self.record(9, endpointLength: 4000)
+        #expect([PushSubscriptionRecord]().adding(huge, within: .user).isEmpty)
+    }
+
+    @Test("a session an earlier version wrote with eight subscriptions loads, trimmed to the newest that fit")
+    func earlierLists() throws {
+        var session = Session.new(now: 1_700_000_000)
+        session.pushSubscriptions = (0..<8).map { Self.record($0, endpointLength: 2048) }
+        let bytes = SessionCodec.encode(session)
+        let decoded = try SessionCodec.decode(bytes, id: session.id, revision: 0)
+        #expect(decoded.pushSubscriptions == [session.pushSubscriptions[7]], "two are past the largest cap")
+        session.pushSubscriptions = (0..<8).map { Self.record($0) }
+        let short = try SessionCodec.decode(SessionCodec.encode(session), id: session.id, revision: 0)
+        #expect(short.pushSubscriptions == Array(session.pushSubscriptions.suffix(PushSubscriptionLimit.user.count)))
     }
 
     @Test("a session with a subscription differs from one without, and its notice stays its own")

@@ -186,6 +186,58 @@ struct PushRouteTests {
         #expect(service.requests().isEmpty)
     }
 
+    @Test("an endpoint over 1 KiB is refused; a browser keeps two subscriptions, a user six, both capped in bytes")
+    func caps() async throws {
+        let app = try makePushApp(nil) { $0.identityHeader = "X-Forwarded-User" }
+        let long = "https://push.example.net/" + String(repeating: "a", count: 1000)
+        let client = TestClient(app.responder)
+        await #expect(subscribe(client, Device(), endpoint: long).status == 422)
+        #expect(await subscribe(client, Device(), endpoint: String(long.prefix(1024))).status == 200)
+        for number in 0..<4 {
+            #expect(await subscribe(client, Device(), endpoint: "https://push.example.net/b\(number)").status == 200)
+        }
+        let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
+        let browser = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        #expect(browser.map(\.endpoint) == ["https://push.example.net/b2", "https://push.example.net/b3"])
+        // A signed-in user's devices: six short ones, then the long ones push the oldest out.
+        let alice = [("X-Forwarded-User", "alice")]
+        let user = TestClient(app.responder)
+        for number in 0..<8 {
+            let endpoint = "https://push.example.net/u\(number)"
+            #expect(await subscribe(user, Device(), endpoint: endpoint, headers: alice).status == 200)
+        }
+        var record = try #require(try app.store.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
+        #expect(record.map(\.endpoint) == (2..<8).map { "https://push.example.net/u\($0)" })
+        for number in 0..<3 {
+            let endpoint = String((long + "\(number)").suffix(1024 - 25)).replacingOccurrences(of: "/", with: "")
+            let answer = await subscribe(
+                user, Device(), endpoint: "https://push.example.net/" + endpoint, headers: alice)
+            #expect(answer.status == 200)
+        }
+        record = try #require(try app.store.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
+        #expect(record.count == 2)
+        #expect(record.reduce(0) { $0 + $1.storedBytes } <= PushSubscriptionLimit.user.bytes)
+    }
+
+    @Test("each subscribe of a stored session costs one of the client's new sessions: past the burst, 429")
+    func subscribeBudget() async throws {
+        let app = try makePushApp(nil) {
+            $0.newSessionRate = 1
+            $0.newSessionBurst = 3
+        }
+        let client = TestClient(app.responder)
+        client.remoteAddress = "203.0.113.70"
+        var statuses: [Int] = []
+        for number in 0..<5 {
+            statuses.append(await subscribe(client, Device(), endpoint: "https://push.example.net/\(number)").status)
+        }
+        // The first made the session (one unit), two more fit the burst.
+        #expect(statuses == [200, 200, 200, 429, 429])
+        let other = TestClient(app.responder)
+        other.remoteAddress = "203.0.113.71"
+        #expect(await subscribe(other, Device(), endpoint: "https://push.example.net/o").status == 200)
+    }
+
     @Test("a push service answering 410 has the subscription removed, counted in /metrics; unsubscribe removes one too")
     func gone() async throws {
         let service = try RecordingPushService()

@@ -103,19 +103,16 @@ struct PushDeliveryTests {
                 == .rejected(status: 500))
     }
 
-    @Test("a service that never answers is given up within the timeout")
+    @Test("a service that never answers is given up at the deadline")
     func silent() throws {
         let service = try RecordingPushService()
         defer { service.stop() }
-        let started = ContinuousClock.now
         let result = try sender(service, timeout: .seconds(1)).deliver(
             PushMessage(badge: 1), to: subscription(service.endpoint("/x/silent")))
-        let took = ContinuousClock.now - started
-        guard case .failed = result else {
-            Issue.record("expected a failure, got \(result)")
+        guard case .timedOut = result else {
+            Issue.record("expected the deadline to end it, got \(result)")
             return
         }
-        #expect(took < .seconds(3), "took \(took)")
     }
 
     @Test("without the testing flag a loopback address is refused and nothing is sent")
@@ -178,7 +175,9 @@ struct PushDeliveryTests {
         #expect(accepted < 6)
         #expect(sender.outcomes.dropped == 6 - accepted)
         #expect(sender.finish(within: .seconds(15)))
-        #expect(sender.outcomes.failed == accepted)
+        // The first ran out of time; its host was then backed off for the others.
+        #expect(sender.outcomes.timedOut == 1)
+        #expect(sender.outcomes.backedOff == accepted - 1)
     }
 
     @Test("the address policy refuses every special range and takes public addresses")

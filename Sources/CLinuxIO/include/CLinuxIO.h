@@ -8,6 +8,7 @@
 // made in linux_io.c, which defines _GNU_SOURCE for itself; this header stays free of
 // it, so other headers (fd_set) look the same here as in Glibc.
 
+#include <netdb.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -40,5 +41,16 @@ int tabserver_memory_file(const void *bytes, size_t count);
 
 /// sendfile(2) from `file` at `offset` (not moved in the file) to `socket`.
 ssize_t tabserver_sendfile(int socket, int file, int64_t offset, size_t count);
+
+/// What tabserver_resolve_within answers when the name did not resolve in time.
+#define TABSERVER_RESOLVE_TIMED_OUT (-1000)
+
+/// getaddrinfo(3) bounded in time: the name is looked up by glibc's asynchronous resolver
+/// (getaddrinfo_a) and waited for at most `timeout_ms`. Returns 0 with the list in
+/// `*result` (free it with freeaddrinfo), a getaddrinfo error code, or
+/// TABSERVER_RESOLVE_TIMED_OUT. A lookup that times out goes on in glibc's own thread and
+/// frees what it made when it ends; the caller is not held.
+int tabserver_resolve_within(const char *host, const char *service, const struct addrinfo *hints, int timeout_ms,
+                             struct addrinfo **result);
 
 #endif

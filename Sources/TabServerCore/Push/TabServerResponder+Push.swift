@@ -25,14 +25,22 @@ extension TabServerResponder {
 
     /// Takes the browser's subscription (`PushSubscription.toJSON()`, with
     /// `"notifications": true` when the visitor asked for them): kept in the session, or
-    /// for a signed-in user in their record with their other devices'. 200 with the
-    /// forms' token (`{"csrf": …}`: new when this made the session); 413 for a
-    /// body over 4 KiB, 422 for anything that is not a subscription to a public `https`
-    /// push service. Nothing is sent now: the app's next push goes to it.
+    /// for a signed-in user in their record with their other devices', within their
+    /// `PushSubscriptionLimit` (the oldest go). 200 with the forms' token (`{"csrf": …}`:
+    /// new when this made the session); 413 for a body over 4 KiB, 422 for anything that
+    /// is not a subscription to a public `https` push service, 429 past the client's
+    /// budget: each subscribe costs one of its new sessions, as it makes a session grow.
+    /// Nothing is sent now: the app's next push goes to it.
     func subscribePush(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         guard let push else { throw HTTPError.notFound() }
         var session = try visitor(&state)
         try verifyCSRF(request, state: state, formOnly: false)
+        // A new session's subscribe is counted when the session is stored.
+        if !state.isNewSession, let newSessions, case .refused(let retryAfter) = newSessions.take(state.clientKey) {
+            throw HTTPError.tooManyRequests(
+                "Too many requests come from your network right now. Please try again in a moment.",
+                retryAfter: retryAfter)
+        }
         let body = try Self.pushBody(request)
         let subscription: PushSubscription
         do {
@@ -44,7 +52,8 @@ extension TabServerResponder {
         session.pushSubscriptions = session.pushSubscriptions.adding(
             PushSubscriptionRecord(
                 endpoint: subscription.endpoint.url, p256dh: subscription.p256dh, auth: subscription.auth,
-                created: now, notifications: notifications))
+                created: now, notifications: notifications),
+            within: state.user == nil ? .browser : .user)
         // A visitor without a stored session gets one now, and with it a token of its own:
         // the page's forms take it from the answer.
         session = state.keep(session)

@@ -204,7 +204,7 @@ struct RequestState: Sendable {
             if record.appValues.isEmpty { record.appValues = browser.appValues }
             record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
             for subscription in browser.pushSubscriptions where !record.pushSubscriptions.contains(subscription) {
-                record.pushSubscriptions = record.pushSubscriptions.adding(subscription)
+                record.pushSubscriptions = record.pushSubscriptions.adding(subscription, within: .user)
             }
         }
         userRecord = record
