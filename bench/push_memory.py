@@ -102,7 +102,7 @@ def measure(shape):
     proc = subprocess.Popen(
         [BINARY, "--port", str(port), "--sessions", "memory", "--access-log", "off", "--new-session-rate", "0",
          "--memory-sessions", str(SESSIONS * 2), "--vapid-key", os.path.join(work, "vapid.pem"),
-         "--push-allow-loopback", "--identity-header", "X-Forwarded-User"],
+         "--push-allow-loopback", "on", "--identity-header", "X-Forwarded-User"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20

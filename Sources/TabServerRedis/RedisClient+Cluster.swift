@@ -22,10 +22,11 @@ extension RedisClient {
     /// one server or Sentinel).
     public var slotMap: RedisSlotMap? { cluster?.currentMap }
 
-    /// For a cluster: each primary of the slot map (read now), with whether it answers
-    /// `PING`; empty when no node gives a map. Empty for one server or Sentinel.
-    public func shardStates() -> [(shard: RedisSlotMap.Shard, isUp: Bool)] {
-        cluster?.shardStates() ?? []
+    /// For a cluster: each primary of the slot map (read now), with why a write to it
+    /// could not succeed now (nil: it could; probed with keys starting `probePrefix`);
+    /// empty when no node gives a map. Empty for one server or Sentinel.
+    public func shardStates(probePrefix: String) -> [(shard: RedisSlotMap.Shard, problem: String?)] {
+        cluster?.shardStates(probePrefix: probePrefix) ?? []
     }
 
     /// `ASKING`, then `arguments` (and `WAIT` when `replicated`), in one round trip on one

@@ -310,19 +310,17 @@ public final class RedisSessionStore: SessionStore {
     @discardableResult
     public func sweep(now: Int64) throws(SessionStoreError) -> Int { 0 }
 
-    /// Whether Redis answers `PING` within the timeouts (false at once while the store
-    /// is down, until the background probe reaches Redis).
+    /// Whether a write could succeed now: Redis answers within the timeouts (false at once
+    /// while the store is down, until the background probe reaches Redis), the server is a
+    /// primary, and writes that wait for replicas have them (`--redis-wait-replicas`); on
+    /// a cluster, every shard so, and every slot served.
     public func checkReady() -> Bool {
         if client.isCluster {
             let shards = shards ?? []
             return !shards.isEmpty && shards.allSatisfy(\.isUp)
         }
-        do {
-            _ = try command(["PING"])
-            return true
-        } catch {
-            return false
-        }
+        guard (try? failFastWhileDown()) != nil else { return false }
+        return client.writeProblem(probeKey: readinessKey) == nil
     }
 
     /// Seconds the key should live after a write at `session.lastSeen`: the idle time,

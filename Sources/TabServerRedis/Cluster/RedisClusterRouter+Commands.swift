@@ -76,11 +76,15 @@ extension RedisClusterRouter {
         for route in routing.routes { try route.client.probe() }
     }
 
-    /// Each primary of the map (read now) with whether it answers `PING`.
-    func shardStates() -> [(shard: RedisSlotMap.Shard, isUp: Bool)] {
+    /// Each primary of the map (read now) with why a write to it could not succeed now
+    /// (nil: it could; see `RedisClient.writeProblem`), probed with a key of
+    /// `probePrefix` whose hash tag puts it in the primary's first slot.
+    func shardStates(probePrefix: String) -> [(shard: RedisSlotMap.Shard, problem: String?)] {
         guard let routing = try? refresh() else { return [] }
         return zip(routing.map.shards, routing.routes).map { shard, route in
-            (shard, (try? route.client.ping()) != nil)
+            let slot = shard.ranges.first?.lowerBound ?? 0
+            let key = probePrefix + "{" + RedisSlot.tag(for: slot) + "}"
+            return (shard, route.client.writeProblem(probeKey: key, clusterNode: true))
         }
     }
 }

@@ -16,6 +16,17 @@ public enum RedisSlot {
         Int(crc16(hashedPart(of: key)) & 0x3FFF)
     }
 
+    /// A short hash tag whose slot is `slot` ("r" and a number, found by counting up):
+    /// `{tag}` in a key puts it there. For probes aimed at one primary.
+    public static func tag(for slot: Int) -> String {
+        var number = 0
+        while true {
+            let tag = "r\(number)"
+            if of(Array(tag.utf8)) == slot { return tag }
+            number += 1
+        }
+    }
+
     /// The part of `key` that decides its slot: the hash tag when it has one, else all of it.
     static func hashedPart(of key: [UInt8]) -> ArraySlice<UInt8> {
         guard let open = key.firstIndex(of: UInt8(ascii: "{")),
