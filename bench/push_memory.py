@@ -8,7 +8,7 @@ resident memory grows (VmRSS), divided by the count, for four shapes:
   plain        a session with a tab selected (no subscription), the reference;
   browser      an anonymous visitor's session at its caps (two subscriptions, the bytes
                cap filled by two long endpoints);
-  user-many    a signed-in user's record at its count cap (six short endpoints);
+  user-many    a signed-in user's record at its count cap (five short endpoints);
   user-long    a user's record at its bytes cap (two endpoints of about 1 KiB).
 
     bench/push_memory.py [sessions]     (default 20000; .build/release/tabserver)
@@ -80,7 +80,7 @@ def fill(connection, index, shape):
             "POST", "/select", {"Content-Type": "application/x-www-form-urlencoded"}, form)
         assert status == 303, status
         return
-    lengths = {"browser": [970, 970], "user-many": [300] * 6, "user-long": [1024, 1024]}[shape]
+    lengths = {"browser": [929, 929], "user-many": [300] * 5, "user-long": [1024, 1024]}[shape]
     for number, length in enumerate(lengths):
         subscription = {"endpoint": endpoint(index, number, length), "expirationTime": None,
                         "keys": {"p256dh": P256DH, "auth": AUTH}}

@@ -48,8 +48,8 @@ public struct PushSubscriptionLimit: Sendable, Hashable {
     /// replaces while the browser rotates it.
     public static let browser = PushSubscriptionLimit(count: 2, bytes: 2_048)
     /// A signed-in user's record: their devices. Real push services' endpoints are under
-    /// 300 bytes, so six devices fit; two at the longest endpoint taken (1 KiB).
-    public static let user = PushSubscriptionLimit(count: 6, bytes: 2_560)
+    /// 300 bytes, so five devices fit; two at the longest endpoint taken (1 KiB).
+    public static let user = PushSubscriptionLimit(count: 5, bytes: 2_304)
 
     /// The most any session holds (what a stored session may carry when it is read).
     static let largest = PushSubscriptionLimit(

@@ -98,8 +98,8 @@ struct RedisReplicationTests {
 
         let store = RedisSessionStore(client: client)
         #expect(throws: SessionStoreError.self) { try store.insert(.new(now: 1_000)) }
-        #expect(store.health.isUp)
-        #expect(store.checkReady())
+        #expect(store.health.isUp, "reads go on")
+        #expect(!store.checkReady(), "not ready: a write would fail as this one did")
 
         // Pipelined: the write fails, a read beside it does not.
         let pipeline = RedisPipeline(client: client)

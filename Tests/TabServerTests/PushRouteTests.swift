@@ -186,7 +186,7 @@ struct PushRouteTests {
         #expect(service.requests().isEmpty)
     }
 
-    @Test("an endpoint over 1 KiB is refused; a browser keeps two subscriptions, a user six, both capped in bytes")
+    @Test("an endpoint over 1 KiB is refused; a browser keeps two subscriptions, a user five, both capped in bytes")
     func caps() async throws {
         let app = try makePushApp(nil) { $0.identityHeader = "X-Forwarded-User" }
         let long = "https://push.example.net/" + String(repeating: "a", count: 1000)
@@ -199,7 +199,7 @@ struct PushRouteTests {
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
         let browser = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
         #expect(browser.map(\.endpoint) == ["https://push.example.net/b2", "https://push.example.net/b3"])
-        // A signed-in user's devices: six short ones, then the long ones push the oldest out.
+        // A signed-in user's devices: five short ones, then the long ones push the oldest out.
         let alice = [("X-Forwarded-User", "alice")]
         let user = TestClient(app.responder)
         for number in 0..<8 {
@@ -207,7 +207,7 @@ struct PushRouteTests {
             #expect(await subscribe(user, Device(), endpoint: endpoint, headers: alice).status == 200)
         }
         var record = try #require(try app.store.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
-        #expect(record.map(\.endpoint) == (2..<8).map { "https://push.example.net/u\($0)" })
+        #expect(record.map(\.endpoint) == (3..<8).map { "https://push.example.net/u\($0)" })
         for number in 0..<3 {
             let endpoint = String((long + "\(number)").suffix(1024 - 25)).replacingOccurrences(of: "/", with: "")
             let answer = await subscribe(

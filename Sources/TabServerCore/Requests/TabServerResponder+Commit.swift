@@ -18,6 +18,9 @@ extension TabServerResponder {
         case answer(HTTPResponse, then: Finishing?)
         /// Another write came first: run the request again on the fresh session.
         case again
+        /// The write is in the store's pipeline: its answer is awaited once the visitor's
+        /// lock is let go (`finishWrite`).
+        case pending(PendingWrite)
     }
 
     /// What an answer waits for once committed: the writes it rests on made durable, then
@@ -97,22 +100,31 @@ extension TabServerResponder {
         return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
     }
 
-    /// Writes a changed session with compare-and-set: in the store's pipeline if it can.
+    /// Writes a changed session with compare-and-set: in the store's pipeline if it can
+    /// (then its answer is awaited after the visitor's lock is let go).
     private nonisolated(nonsending) func write(
         _ session: Session, answering response: HTTPResponse, _ handle: VisitorHandle
     ) async -> Settled {
-        let written: Session?
+        if store.answersLater {
+            let pending = PendingWrite(answering: response)
+            if store.update(session, then: { pending.resolve($0) }) { return .pending(pending) }
+        }
         do {
-            if store.answersLater, let pipelined = await pipelinedUpdate(session) {
-                written = try pipelined.get()
-            } else {
-                written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
-            }
+            let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
+            guard let written else { return .again }
+            return answerAfter(written, answering: response, handle)
         } catch {
             return .answer(unsavedPage(handle.state.request), then: nil)
         }
-        guard let written else { return .again }
-        return answerAfter(written, answering: response, handle)
+    }
+
+    /// How a write sent to the store's pipeline ends, once its answer is in.
+    nonisolated(nonsending) func finishWrite(_ pending: PendingWrite, _ handle: VisitorHandle) async -> Settled {
+        switch await pending.result() {
+        case .success(let written?): answerAfter(written, answering: pending.response, handle)
+        case .success(nil): .again
+        case .failure: .answer(unsavedPage(handle.state.request), then: nil)
+        }
     }
 
     /// The answer once `written` is in the store, keeping the page rendered for it.
@@ -155,17 +167,6 @@ extension TabServerResponder {
             throw error
         } catch {
             throw SessionStoreError("the server is busy")
-        }
-    }
-
-    /// `update` in the store's pipeline (many requests' writes in one round trip); nil when
-    /// the store cannot write that way now.
-    private nonisolated(nonsending) func pipelinedUpdate(_ session: Session) async -> Result<
-        Session?, SessionStoreError
-    >? {
-        await withUnsafeContinuation { continuation in
-            let asked = store.update(session) { result in continuation.resume(returning: result) }
-            if !asked { continuation.resume(returning: nil) }
         }
     }
 

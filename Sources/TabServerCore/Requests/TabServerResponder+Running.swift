@@ -57,19 +57,43 @@ extension TabServerResponder {
         // session cookie creates a new session and races no one. A signed-in user's
         // requests from all their browsers do too.
         // The lock is let go once the session is written (in this process's copy): what is
-        // left, waiting for a group commit, runs outside it.
-        let (response, finishing) =
-            switch (sessionKey, userKey) {
-            case (nil, nil):
-                await runAttempts(attempt, context: context, route: route)
-            case (let key?, nil), (nil, let key?):
-                await visitorLocks.withLock(key) { await runAttempts(attempt, context: context, route: route) }
-            case (let session?, let user?):
-                await visitorLocks.withLock(session) {
-                    await visitorLocks.withLock(user) { await runAttempts(attempt, context: context, route: route) }
-                }
+        // left, waiting for a group commit or a pipelined write's answer, runs outside it.
+        var first = 0
+        while true {
+            let outcome = await locked(session: sessionKey, user: userKey) {
+                await runAttempts(attempt, from: first, context: context, route: route)
             }
-        return await finishCommit(response, finishing)
+            switch outcome {
+            case .answer(let response, let finishing):
+                return await finishCommit(response, finishing)
+            case .pending(let pending, let number):
+                switch await finishWrite(pending, context.visitor) {
+                case .answer(let response, let finishing): return await finishCommit(response, finishing)
+                case .again, .pending: first = number + 1
+                }
+                if first >= SessionWrites.maxAttempts { return conflictPage(attempt.request) }
+            }
+        }
+    }
+
+    /// `body` under the locks of the visitor's session and user (each when there is one).
+    private nonisolated(nonsending) func locked<Result: Sendable>(
+        session: Int?, user: Int?, _ body: nonisolated(nonsending) () async -> Result
+    ) async -> Result {
+        switch (session, user) {
+        case (nil, nil): await body()
+        case (let key?, nil), (nil, let key?): await visitorLocks.withLock(key) { await body() }
+        case (let session?, let user?):
+            await visitorLocks.withLock(session) { await visitorLocks.withLock(user) { await body() } }
+        }
+    }
+
+    /// How the attempts made under the visitor's locks end.
+    enum AttemptsOutcome: Sendable {
+        /// The answer, and what is left to do before it is sent.
+        case answer(HTTPResponse, Finishing?)
+        /// Attempt `number`'s write is in the store's pipeline, its answer to be awaited.
+        case pending(PendingWrite, number: Int)
     }
 
     /// How a routed request starts.
@@ -121,11 +145,11 @@ extension TabServerResponder {
     /// The request's attempts: its answer and what is left to do before it is sent.
     @inline(never)
     private nonisolated(nonsending) func runAttempts(
-        _ attempt: Attempt, context: RequestContext, route: RouteTable<RequestContext>.Match
-    ) async -> (HTTPResponse, Finishing?) {
+        _ attempt: Attempt, from first: Int, context: RequestContext, route: RouteTable<RequestContext>.Match
+    ) async -> AttemptsOutcome {
         let handle = context.visitor
         let request = attempt.request
-        for number in 0..<SessionWrites.maxAttempts {
+        for number in first..<SessionWrites.maxAttempts {
             handle.beginAttempt(
                 request, cookie: attempt.cookie, pageCacheAsked: attempt.pageCacheAsked && number == 0,
                 first: number == 0)
@@ -143,11 +167,12 @@ extension TabServerResponder {
                     await settle(compressed, handle)
                 }
             switch settled {
-            case .answer(let final, let finishing): return (final, finishing)
+            case .answer(let final, let finishing): return .answer(final, finishing)
             case .again: continue
+            case .pending(let pending): return .pending(pending, number: number)
             }
         }
-        return (conflictPage(request), nil)
+        return .answer(conflictPage(request), nil)
     }
 
     /// The route's answer: its handler's, through its group's middleware (or, for a
