@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""What a session holding push subscriptions at the caps costs in memory, as a visitor
-would fill one: the release server on the memory store, Web Push on (loopback endpoints
-taken, nothing is sent), and SESSIONS sessions made over HTTP. Measured as the server's
-resident memory grows (VmRSS), divided by the count, for four shapes:
+"""What a session holding push subscriptions at the caps costs, as a visitor would fill
+one: the release server, Web Push on (loopback endpoints taken, nothing is sent), and
+SESSIONS sessions made over HTTP. Measured on the memory store as the server's resident
+memory grows (VmRSS), and on SQLite as the database's size once the server stopped
+and its WAL is checkpointed, divided by the count, for four shapes:
 
   plain        a session with a tab selected (no subscription), the reference;
   browser      an anonymous visitor's session at its caps (two subscriptions, the bytes
@@ -21,6 +22,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -29,6 +31,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.environ.get("TABSERVER_BINARY", os.path.join(ROOT, ".build/release/tabserver"))
 SESSIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+WARM_UP = 200
 # A valid P-256 public key (the curve's generator, uncompressed) and a 16-byte secret: the
 # server checks the point, not whose key it is.
 P256DH = base64.urlsafe_b64encode(bytes.fromhex(
@@ -96,11 +99,25 @@ def fill(connection, index, shape):
                 cookie = value.split(";")[0]
 
 
-def measure(shape):
+def database_bytes(path):
+    """The database's size once its WAL is checkpointed into it (the server has stopped)."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        return pages * connection.execute("PRAGMA page_size").fetchone()[0]
+    finally:
+        connection.close()
+
+
+def measure(shape, store):
+    """Bytes a session of `shape` adds: to the resident memory ("memory") or on disk ("sqlite")."""
     work = tempfile.mkdtemp(prefix="push-memory-")
+    database = os.path.join(work, "sessions.sqlite")
     port = free_port()
+    sessions = "memory" if store == "memory" else f"sqlite:{database}"
     proc = subprocess.Popen(
-        [BINARY, "--port", str(port), "--sessions", "memory", "--access-log", "off", "--new-session-rate", "0",
+        [BINARY, "--port", str(port), "--sessions", sessions, "--access-log", "off", "--new-session-rate", "0",
          "--memory-sessions", str(SESSIONS * 2), "--vapid-key", os.path.join(work, "vapid.pem"),
          "--push-allow-loopback", "on", "--identity-header", "X-Forwarded-User"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -115,25 +132,30 @@ def measure(shape):
                     raise SystemExit("the server did not start")
                 time.sleep(0.05)
         # Warm up the allocator and the rendered pages with sessions of the same shape.
-        for index in range(200):
+        for index in range(WARM_UP):
             fill(Connection(port), SESSIONS + index, shape)
-        before = rss_kib(proc.pid)
+        before = rss_kib(proc.pid) * 1024
         for index in range(SESSIONS):
             fill(Connection(port), index, shape)
-        after = rss_kib(proc.pid)
-        return (after - before) * 1024 / SESSIONS
-    finally:
+        if store == "memory":
+            return (rss_kib(proc.pid) * 1024 - before) / SESSIONS
         proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=15)
+        proc.wait(timeout=30)
+        # Every visitor's rows (the warm-up's too), with the schema's few pages.
+        return database_bytes(database) / (SESSIONS + WARM_UP)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
 
 
 def main():
     if not os.path.exists(BINARY):
         raise SystemExit(f"{BINARY} is missing: swift build -c release --product tabserver")
-    print(f"| shape | bytes of memory a session ({SESSIONS:,} sessions) |")
-    print("|---|---|")
+    print(f"| shape | memory a session, bytes | SQLite a session, bytes ({SESSIONS:,} sessions) |")
+    print("|---|---|---|")
     for shape in ["plain", "browser", "user-many", "user-long"]:
-        print(f"| {shape} | {measure(shape):,.0f} |", flush=True)
+        print(f"| {shape} | {measure(shape, 'memory'):,.0f} | {measure(shape, 'sqlite'):,.0f} |", flush=True)
 
 
 if __name__ == "__main__":

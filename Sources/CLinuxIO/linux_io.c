@@ -7,8 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -68,24 +68,66 @@ ssize_t tabserver_sendfile(int socket, int file, int64_t offset, size_t count) {
     return sendfile(socket, file, &position, count);
 }
 
-// One lookup handed to getaddrinfo_a. Two owners share it: the caller waiting for it and
-// glibc's notification when it ends (always sent, even after the caller gave up). The one
-// that lets go last frees it, and the list, unless the caller took the list.
+// One lookup handed to getaddrinfo_a, without a notification (SIGEV_NONE): the caller
+// waits for it with gai_suspend, which takes glibc's lock, so what the lookup wrote is seen
+// after it. A lookup the caller stops waiting for is cancelled when it is still queued, and
+// otherwise kept on the abandoned list until it ends; each call frees the ones that have.
 struct tabserver_lookup {
     struct gaicb request;
     struct addrinfo hints;
-    atomic_int owners;
+    struct tabserver_lookup *next;
     char host[256];
     char service[16];
 };
 
-static void tabserver_lookup_release(struct tabserver_lookup *lookup) {
-    if (atomic_fetch_sub_explicit(&lookup->owners, 1, memory_order_acq_rel) != 1) return;
+static pthread_mutex_t tabserver_abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tabserver_lookup *tabserver_abandoned = NULL;
+
+static void tabserver_lookup_free(struct tabserver_lookup *lookup) {
     if (lookup->request.ar_result != NULL) freeaddrinfo(lookup->request.ar_result);
     free(lookup);
 }
 
-static void tabserver_lookup_ended(union sigval value) { tabserver_lookup_release(value.sival_ptr); }
+// Whether the lookup has ended (gai_suspend first: it orders what the lookup wrote before
+// what is read here).
+static int tabserver_lookup_ended(struct tabserver_lookup *lookup) {
+    const struct gaicb *list[1] = {&lookup->request};
+    struct timespec none = {0, 0};
+    gai_suspend(list, 1, &none);
+    return gai_error(&lookup->request) != EAI_INPROGRESS;
+}
+
+// Lets go of a lookup nobody waits for any more: freed now when glibc no longer has it
+// (cancelled while queued, or ended), else kept until it ends.
+static void tabserver_lookup_abandon(struct tabserver_lookup *lookup) {
+    int cancelled = gai_cancel(&lookup->request);
+    if (cancelled == EAI_CANCELED || (cancelled == EAI_ALLDONE && tabserver_lookup_ended(lookup))) {
+        tabserver_lookup_free(lookup);
+        return;
+    }
+    pthread_mutex_lock(&tabserver_abandoned_lock);
+    lookup->next = tabserver_abandoned;
+    tabserver_abandoned = lookup;
+    pthread_mutex_unlock(&tabserver_abandoned_lock);
+}
+
+int tabserver_resolve_abandoned(void) {
+    int running = 0;
+    pthread_mutex_lock(&tabserver_abandoned_lock);
+    struct tabserver_lookup **link = &tabserver_abandoned;
+    while (*link != NULL) {
+        struct tabserver_lookup *lookup = *link;
+        if (tabserver_lookup_ended(lookup)) {
+            *link = lookup->next;
+            tabserver_lookup_free(lookup);
+        } else {
+            running += 1;
+            link = &lookup->next;
+        }
+    }
+    pthread_mutex_unlock(&tabserver_abandoned_lock);
+    return running;
+}
 
 int tabserver_resolve_within(const char *host, const char *service, const struct addrinfo *hints, int timeout_ms,
                              struct addrinfo **result) {
@@ -93,6 +135,7 @@ int tabserver_resolve_within(const char *host, const char *service, const struct
     if (strlen(host) >= sizeof(((struct tabserver_lookup *)0)->host) ||
         strlen(service) >= sizeof(((struct tabserver_lookup *)0)->service))
         return EAI_NONAME;
+    if (tabserver_resolve_abandoned() >= TABSERVER_RESOLVE_MOST_ABANDONED) return TABSERVER_RESOLVE_BUSY;
     struct tabserver_lookup *lookup = calloc(1, sizeof *lookup);
     if (lookup == NULL) return EAI_MEMORY;
     strcpy(lookup->host, host);
@@ -101,16 +144,15 @@ int tabserver_resolve_within(const char *host, const char *service, const struct
     lookup->request.ar_name = lookup->host;
     lookup->request.ar_service = lookup->service;
     lookup->request.ar_request = &lookup->hints;
-    atomic_init(&lookup->owners, 2);
-    struct sigevent ended;
-    memset(&ended, 0, sizeof ended);
-    ended.sigev_notify = SIGEV_THREAD;
-    ended.sigev_notify_function = tabserver_lookup_ended;
-    ended.sigev_value.sival_ptr = lookup;
+    struct sigevent none;
+    memset(&none, 0, sizeof none);
+    none.sigev_notify = SIGEV_NONE;
     struct gaicb *list[1] = {&lookup->request};
-    int started = getaddrinfo_a(GAI_NOWAIT, list, 1, &ended);
+    int started = getaddrinfo_a(GAI_NOWAIT, list, 1, &none);
     if (started != 0) {
-        free(lookup);
+        // It may have been queued all the same (EAI_AGAIN): only glibc's answer says
+        // whether it may be freed.
+        tabserver_lookup_abandon(lookup);
         return started;
     }
     struct timespec deadline;
@@ -121,8 +163,8 @@ int tabserver_resolve_within(const char *host, const char *service, const struct
         deadline.tv_sec += 1;
         deadline.tv_nsec -= 1000000000L;
     }
-    int status = gai_error(&lookup->request);
-    while (status == EAI_INPROGRESS) {
+    int status = EAI_INPROGRESS;
+    while (1) {
         struct timespec now, left;
         clock_gettime(CLOCK_MONOTONIC, &now);
         left.tv_sec = deadline.tv_sec - now.tv_sec;
@@ -131,18 +173,19 @@ int tabserver_resolve_within(const char *host, const char *service, const struct
             left.tv_sec -= 1;
             left.tv_nsec += 1000000000L;
         }
-        if (left.tv_sec < 0) break;
+        if (left.tv_sec < 0) left.tv_sec = left.tv_nsec = 0;
         gai_suspend((const struct gaicb *const *)list, 1, &left);
         status = gai_error(&lookup->request);
+        if (status != EAI_INPROGRESS || (left.tv_sec == 0 && left.tv_nsec == 0)) break;
     }
     if (status == EAI_INPROGRESS) {
-        tabserver_lookup_release(lookup);
+        tabserver_lookup_abandon(lookup);
         return TABSERVER_RESOLVE_TIMED_OUT;
     }
     if (status == 0) {
         *result = lookup->request.ar_result;
         lookup->request.ar_result = NULL;
     }
-    tabserver_lookup_release(lookup);
+    tabserver_lookup_free(lookup);
     return status;
 }

@@ -98,12 +98,16 @@ extension AppMetrics {
                 storeLatency, operation.rawValue)
         }
         let base = (store as? InstrumentedSessionStore)?.base ?? store
+        // Each shard is asked once a scrape: the store's readiness follows from them.
+        let shards = (base as? any ShardedSessionStore)?.shards
+        let ready = shards.map { !$0.isEmpty && $0.allSatisfy(\.isUp) } ?? base.checkReady()
         Self.single(
-            &out, "tabserver_session_store_up", "gauge", "Whether the session store answers (1) or not (0).",
-            base.checkReady() ? 1 : 0)
-        if let shards = (base as? any ShardedSessionStore)?.shards {
+            &out, "tabserver_session_store_up", "gauge",
+            "Whether a write to the session store can succeed (1) or not (0).",
+            ready ? 1 : 0)
+        if let shards {
             out +=
-                "# HELP tabserver_session_store_shard_up Whether each shard of the session store answers (1) or not (0).\n"
+                "# HELP tabserver_session_store_shard_up Whether each shard of the session store can take a write (1) or not (0).\n"
             out += "# TYPE tabserver_session_store_shard_up gauge\n"
             for shard in shards {
                 out +=

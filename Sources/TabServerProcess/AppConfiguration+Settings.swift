@@ -211,7 +211,8 @@ extension AppConfiguration {
         },
         Setting(
             flag: "sqlite-max-sessions", environment: "TABSERVER_SQLITE_MAX_SESSIONS", defaultValue: "3000000",
-            help: "most sessions the SQLite store keeps, about 1 GB (one-shot sessions go first)"
+            help:
+                "most sessions the SQLite store keeps, about 1 GB (7.9 GB if every one holds push subscriptions at their caps; one-shot sessions go first)"
         ) { configuration, value throws(ConfigurationError) in
             let maxSessions = try integer(value, in: 1...1_000_000_000)
             if case .sqlite(let path, _) = configuration.sessions {

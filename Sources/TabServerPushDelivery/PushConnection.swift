@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CLinuxIO
 import TabServerTLS
 import TabServerWebPush
 
@@ -11,34 +10,53 @@ import TabServerWebPush
 /// thread: the name resolved and every address checked (`PushAddressPolicy`), a
 /// connection to one that passed, the handshake, the request, then the status line of
 /// the answer, reading at most `maxResponse` bytes. All of it keeps to one deadline,
-/// `timeout` after the message was taken up: the name's lookup is bounded
-/// (`tabserver_resolve_within`), the socket is non-blocking and each wait for it gets only
-/// what is left, so a peer that sends a byte now and then cannot stretch the message.
+/// `timeout` after the message was taken up: the name's lookup is bounded (`PushResolver`),
+/// the socket is non-blocking and each wait for it gets only what is left, so a peer that
+/// sends a byte now and then cannot stretch the message.
 struct PushConnection {
     let tls: TLSClientContext
+    let resolver: PushResolver
     let policy: PushAddressPolicy
     let timeout: Duration
     let maxResponse: Int
 
-    func post(_ request: PushRequest) -> PushDeliveryResult {
+    /// What became of a message, and which part ran out of time, if one did.
+    struct Outcome {
+        enum SlowPart {
+            /// The name's lookup: it says nothing of the push service's own hosts.
+            case lookup
+            /// The connection, the handshake, the request or the answer.
+            case exchange
+        }
+
+        let result: PushDeliveryResult
+        var slowPart: SlowPart? = nil
+    }
+
+    func post(_ request: PushRequest) -> Outcome {
         let deadline = ContinuousClock.now + timeout
-        let addresses: [ResolvedAddress]
-        switch resolve(request.endpoint, deadline: deadline) {
+        let addresses: [PushResolver.Address]
+        switch resolver.addresses(of: request.endpoint, by: deadline) {
         case .success(let found): addresses = found
         case .failure(let failure):
-            return failure.timedOut ? .timedOut(reason: failure.text) : .failed(reason: failure.text)
+            return failure.kind == .timedOut
+                ? Outcome(result: .timedOut(reason: failure.reason), slowPart: .lookup)
+                : Outcome(result: .failed(reason: failure.reason))
         }
         guard let refused = addresses.first(where: { !policy.allows($0.bytes) }) else {
-            return exchange(request, addresses: addresses, deadline: deadline)
+            let result = exchange(request, addresses: addresses, deadline: deadline)
+            guard case .timedOut = result else { return Outcome(result: result) }
+            return Outcome(result: result, slowPart: .exchange)
         }
-        return .refused(
-            reason: "\(request.endpoint.host) resolves to \(refused.text), which is not a public address")
+        return Outcome(
+            result: .refused(
+                reason: "\(request.endpoint.host) resolves to \(refused.text), which is not a public address"))
     }
 
     /// Tries each address in turn until one connects.
-    private func exchange(_ request: PushRequest, addresses: [ResolvedAddress], deadline: ContinuousClock.Instant)
-        -> PushDeliveryResult
-    {
+    private func exchange(
+        _ request: PushRequest, addresses: [PushResolver.Address], deadline: ContinuousClock.Instant
+    ) -> PushDeliveryResult {
         var lastFailure = SocketFailure(text: "no address")
         for address in addresses {
             guard ContinuousClock.now < deadline else {
@@ -107,78 +125,14 @@ struct PushConnection {
 
     // MARK: Sockets
 
-    struct ResolvedAddress {
-        var storage: sockaddr_storage
-        var length: socklen_t
-        var family: Int32
-        var bytes: [UInt8]
-        var text: String
-    }
-
     struct SocketFailure: Error {
         let text: String
         /// Whether it failed because the deadline passed.
         var timedOut = false
     }
 
-    /// Every address of the endpoint's name (or its literal loopback address, in tests),
-    /// looked up by `deadline`.
-    private func resolve(_ endpoint: PushEndpoint, deadline: ContinuousClock.Instant)
-        -> Result<[ResolvedAddress], SocketFailure>
-    {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_family = AF_UNSPEC
-        var list: UnsafeMutablePointer<addrinfo>? = nil
-        let status = tabserver_resolve_within(
-            endpoint.host, String(endpoint.port), &hints, max(1, Self.milliseconds(until: deadline)), &list)
-        if status == TABSERVER_RESOLVE_TIMED_OUT {
-            return .failure(SocketFailure(text: "\(endpoint.host) did not resolve in time", timedOut: true))
-        }
-        guard status == 0, let list else {
-            return .failure(
-                SocketFailure(text: "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(status)))"))
-        }
-        defer { freeaddrinfo(list) }
-        var found: [ResolvedAddress] = []
-        var cursor: UnsafeMutablePointer<addrinfo>? = list
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ai_next }
-            guard let address = entry.pointee.ai_addr else { continue }
-            var storage = sockaddr_storage()
-            let length = entry.pointee.ai_addrlen
-            withUnsafeMutableBytes(of: &storage) { target in
-                target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length)))
-            }
-            let family = entry.pointee.ai_family
-            let bytes: [UInt8]
-            if family == AF_INET {
-                bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                    withUnsafeBytes(of: pointer.pointee.sin_addr) { Array($0) }
-                }
-            } else if family == AF_INET6 {
-                bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                    withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
-                }
-            } else {
-                continue
-            }
-            found.append(
-                ResolvedAddress(
-                    storage: storage, length: length, family: family, bytes: bytes, text: Self.text(bytes, family)))
-        }
-        guard !found.isEmpty else { return .failure(SocketFailure(text: "\(endpoint.host) has no address")) }
-        return .success(found)
-    }
-
-    private static func text(_ bytes: [UInt8], _ family: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        _ = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// A non-blocking socket connected to `address` by the deadline.
-    private func connect(_ address: ResolvedAddress, deadline: ContinuousClock.Instant)
+    private func connect(_ address: PushResolver.Address, deadline: ContinuousClock.Instant)
         -> Result<Int32, SocketFailure>
     {
         let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -196,7 +150,10 @@ struct PushConnection {
         }
         if started != 0 {
             var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&poller, 1, Self.milliseconds(until: deadline))
+            var ready: Int32
+            repeat {
+                ready = poll(&poller, 1, Self.milliseconds(until: deadline))
+            } while ready < 0 && errno == EINTR && ContinuousClock.now < deadline
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -212,9 +169,11 @@ struct PushConnection {
         return .success(descriptor)
     }
 
-    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+    /// What is left until `deadline`, in milliseconds rounded up (a wait for it ends past it).
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let left = deadline - ContinuousClock.now
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(0, milliseconds))
+        guard left > .zero else { return 0 }
+        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+        return Int32(clamping: milliseconds)
     }
 }

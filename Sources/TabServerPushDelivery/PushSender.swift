@@ -62,8 +62,8 @@ public final class PushSender: Sendable {
         self.clock = clock
         self.backoff = HostBackoff(first: backoff, longest: max(backoff, .seconds(3_600)))
         connection = PushConnection(
-            tls: try TLSClientContext(trustedCertificatesPath: trustedCertificatesPath), policy: policy,
-            timeout: timeout, maxResponse: maxResponse)
+            tls: try TLSClientContext(trustedCertificatesPath: trustedCertificatesPath), resolver: PushResolver(),
+            policy: policy, timeout: timeout, maxResponse: maxResponse)
         lanes = LaneQueue(lanes: Self.laneCount, capacity: laneCapacity)
     }
 
@@ -87,23 +87,34 @@ public final class PushSender: Sendable {
     }
 
     /// Posts `message` now, on the caller's thread, and says what became of it (not
-    /// posted when its host is backed off).
+    /// posted when its host, or its name's domain, is backed off).
     public func deliver(_ message: PushMessage, to subscription: PushSubscription) -> PushDeliveryResult {
         let host = subscription.endpoint.host
-        guard !backoff.isBackedOff(host) else { return .backedOff(host: host) }
+        let domain = Self.domain(of: host)
+        guard !backoff.isBackedOff(host), !backoff.isBackedOff(domain) else { return .backedOff(host: host) }
         let request: PushRequest
         do {
             request = try PushRequest(message, to: subscription, key: key, subject: subject, now: clock())
         } catch {
             return .failed(reason: "could not encrypt the message: \(error.reason)")
         }
-        let result = connection.post(request)
-        switch result {
-        case .timedOut: backoff.timedOut(host)
-        case .delivered, .gone, .rejected: backoff.answered(host)
-        case .refused, .failed, .backedOff: break
+        let outcome = connection.post(request)
+        switch (outcome.slowPart, outcome.result) {
+        case (.exchange, _): backoff.timedOut(host)
+        // A name whose lookup never ends says nothing of the push service's own hosts: the
+        // domain is backed off, so fresh names under it (one a subscription) hold no lane.
+        case (.lookup, _): backoff.timedOut(domain)
+        case (nil, .delivered), (nil, .gone), (nil, .rejected): backoff.answered(host)
+        case (nil, _): break
         }
-        return result
+        return outcome.result
+    }
+
+    /// The last two labels of `host` ("push.example.net" → "example.net"): the name its
+    /// owner registered, as far as a name tells without the list of public suffixes.
+    static func domain(of host: String) -> String {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: true)
+        return labels.suffix(2).joined(separator: ".")
     }
 
     /// The outcomes so far.

@@ -51,42 +51,30 @@ extension RedisClient {
 }
 
 extension RedisClient {
-    /// Why a write could not succeed now, or nil when it could: the server answers, is a
-    /// primary (in Sentinel mode, the master the sentinels named), and, when writes wait
-    /// for replicas, has at least `configuration.waitReplicas` of them online, which
-    /// acknowledge a write of `probeKey` (it expires in a minute) within the `WAIT`
-    /// timeout: a replica just connected is listed online before it can acknowledge
-    /// anything. For `/readyz`: a write that needs more replicas than answer fails after
-    /// its `WAIT`, so such a server is not ready. `clusterNode`: a primary of a cluster,
-    /// which must also say `cluster_state:ok`.
-    public func writeProblem(probeKey: String, clusterNode: Bool = false) -> String? {
-        let info: String
+    /// Why a write could not succeed now, or nil when it could, for `/readyz`. The server
+    /// must answer (`PING`); when writes wait for replicas (`configuration.waitReplicas`),
+    /// a write of `probeKey` (it expires in a minute) must be taken and acknowledged by that
+    /// many within the `WAIT` timeout, as a session's write must: a replica missing, just
+    /// connected and not caught up, a server that is a replica (`READONLY`), out of memory
+    /// or refusing writes each fail it, saying why. `clusterNode`: a primary of a cluster,
+    /// which must also say `cluster_state:ok`. Asks only what a session store may ask
+    /// (`PING`, `CLUSTER INFO`, `SET` and `WAIT`).
+    public func writeProblem(probeKey: @autoclosure () -> String, clusterNode: Bool = false) -> String? {
         do {
-            guard let text = try command(["INFO", "replication"]).string else { return "INFO gave no text" }
-            info = text
-        } catch {
-            return "\(error)"
-        }
-        let fields = Self.infoFields(info)
-        guard fields["role"] == "master" else { return "the server is a \(fields["role"] ?? "node of no known role")" }
-        if clusterNode {
-            do {
-                guard let cluster = try command(["CLUSTER", "INFO"]).string else { return "CLUSTER INFO gave no text" }
-                let state = Self.infoFields(cluster)["cluster_state"] ?? "unknown"
+            if clusterNode {
+                let reply = try command(["CLUSTER", "INFO"])
+                if let message = reply.errorMessage { return message }
+                let state = Self.infoFields(reply.string ?? "")["cluster_state"] ?? "unknown"
                 guard state == "ok" else { return "cluster_state:\(state)" }
-            } catch {
-                return "\(error)"
             }
-        }
-        let wanted = configuration.waitReplicas
-        guard wanted > 0 else { return nil }
-        let online = fields.filter { $0.key.hasPrefix("slave") && $0.value.contains("state=online") }.count
-        if online < wanted { return "\(online) of \(wanted) replica(s) connected" }
-        do {
-            _ = try command(
-                [Array("SET".utf8), Array(probeKey.utf8), [0x31], Array("PX".utf8), Array("60000".utf8)],
+            guard configuration.waitReplicas > 0 else {
+                let reply = try command(["PING"])
+                return reply == .status("PONG") ? nil : reply.errorMessage ?? "PING answered \(reply)"
+            }
+            let reply = try command(
+                [Array("SET".utf8), Array(probeKey().utf8), [0x31], Array("PX".utf8), Array("60000".utf8)],
                 replicated: true)
-            return nil
+            return reply.errorMessage
         } catch {
             return error.reason
         }

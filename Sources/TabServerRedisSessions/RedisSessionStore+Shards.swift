@@ -14,17 +14,15 @@ extension RedisSessionStore: ShardedSessionStore {
         let states = client.shardStates(probePrefix: readinessKey)
         var shards = states.map { state in
             SessionStoreShard(
-                name: state.shard.primary.endpoint,
-                detail: "slots \(state.shard.slotsText)" + (state.problem.map { " (\($0))" } ?? ""),
-                isUp: state.problem == nil)
+                name: state.shard.primary.endpoint, detail: "slots \(state.shard.slotsText)",
+                isUp: state.problem == nil, problem: state.problem)
         }
         let served = states.reduce(0) { total, state in total + state.shard.ranges.reduce(0) { $0 + $1.count } }
         if !states.isEmpty, served < Self.clusterSlots {
             shards.append(
                 SessionStoreShard(
-                    name: "(none)",
-                    detail: "\(Self.clusterSlots - served) of \(Self.clusterSlots) slots not served yet",
-                    isUp: false))
+                    name: "(none)", detail: "slots not served", isUp: false,
+                    problem: "\(Self.clusterSlots - served) of \(Self.clusterSlots) slots not served yet"))
         }
         return shards
     }

@@ -45,11 +45,14 @@ public struct PushSubscriptionLimit: Sendable, Hashable {
     }
 
     /// An anonymous visitor's session: this browser's own subscription, and the one it
-    /// replaces while the browser rotates it.
-    public static let browser = PushSubscriptionLimit(count: 2, bytes: 2_048)
+    /// replaces while the browser rotates it (two at the longest endpoint taken fit).
+    public static let browser = PushSubscriptionLimit(count: 2, bytes: 2_304)
     /// A signed-in user's record: their devices. Real push services' endpoints are under
-    /// 300 bytes, so five devices fit; two at the longest endpoint taken (1 KiB).
+    /// 300 bytes, so five devices fit; two at the longest endpoint taken.
     public static let user = PushSubscriptionLimit(count: 5, bytes: 2_304)
+
+    /// The longest endpoint kept, in bytes (what `TabServerWebPush.PushEndpoint` takes).
+    public static let longestEndpoint = 1024
 
     /// The most any session holds (what a stored session may carry when it is read).
     static let largest = PushSubscriptionLimit(

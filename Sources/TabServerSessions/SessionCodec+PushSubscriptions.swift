@@ -51,7 +51,9 @@ extension SessionCodec {
                     endpoint: endpoint, p256dh: p256dh, auth: auth, created: created, notifications: notifications))
         }
         guard part.isAtEnd else { throw SessionBytesReader.Malformed() }
-        return subscriptions.trimmed(to: .largest)
+        // Endpoints past today's longest, kept by an earlier version, could never be sent to.
+        return subscriptions.filter { $0.endpoint.utf8.count <= PushSubscriptionLimit.longestEndpoint }
+            .trimmed(to: .largest)
     }
 
     /// The most subscriptions an entry may list: what earlier versions kept (eight a

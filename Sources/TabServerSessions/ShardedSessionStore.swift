@@ -19,12 +19,15 @@ public struct SessionStoreShard: Sendable, Hashable {
     public var name: String
     /// What it holds ("slots 0-5460").
     public var detail: String
-    /// Whether it answers.
+    /// Whether it can take a write now.
     public var isUp: Bool
+    /// Why it cannot, when it cannot and says why ("0 of 1 replica(s) connected").
+    public var problem: String?
 
-    public init(name: String, detail: String, isUp: Bool) {
+    public init(name: String, detail: String, isUp: Bool, problem: String? = nil) {
         self.name = name
         self.detail = detail
         self.isUp = isUp
+        self.problem = problem
     }
 }

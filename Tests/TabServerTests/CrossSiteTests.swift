@@ -71,6 +71,24 @@ struct CrossSiteTests {
         #expect(current == (status == 303 ? "/tabs/movies" : "/tabs/music"), "\(origin)")
     }
 
+    @Test(
+        "Sec-Fetch-Site decides when a browser sends it: same-origin is taken whatever Origin says; same-site needs the app's Origin",
+        arguments: [
+            ("same-origin", "null", 303), ("same-origin", "https://proxy.internal", 303), ("none", "null", 303),
+            ("same-site", "https://sub.shop.example", 403), ("same-site", "https://shop.example", 303),
+            ("cross-site", "https://shop.example", 403),
+        ])
+    func fetchSiteDecides(fetchSite: String, origin: String, status: Int) async throws {
+        let app = try makeApp()
+        let client = TestClient(app.responder)
+        client.defaultHeaders = [("Host", "shop.example")]
+        let token = try #require(await client.get("/tabs/music").csrfToken)
+        let post = await client.post(
+            "/select", form: [("csrf", token), ("tab", "movies")],
+            headers: [("Sec-Fetch-Site", fetchSite), ("Origin", origin)])
+        #expect(post.status == status, "\(fetchSite) \(origin)")
+    }
+
     @Test("a public origin decides which Origin is the app's, whatever Host says")
     func publicOriginDecides() async throws {
         let app = try makeApp { $0.publicOrigin = try PublicOrigin("https://shop.example") }
@@ -80,6 +98,9 @@ struct CrossSiteTests {
         let foreign = await client.post(
             "/select", form: [("csrf", token), ("tab", "movies")], headers: [("Origin", "http://127.0.0.1:8080")])
         #expect(foreign.status == 403)
+        let plain = await client.post(
+            "/select", form: [("csrf", token), ("tab", "movies")], headers: [("Origin", "http://shop.example")])
+        #expect(plain.status == 403, "the public origin's scheme is https")
         let own = await client.post(
             "/select", form: [("csrf", token), ("tab", "movies")], headers: [("Origin", "https://shop.example")])
         #expect(own.status == 303)
@@ -207,6 +228,26 @@ struct CrossSiteTests {
         #expect(counted.names == ["admin middleware", "reset"])
     }
 
+    @Test("checking a form's token does not make an app's route rest on the session: a stale copy never runs it twice")
+    func tokenCheckCommitsNothing() async throws {
+        let counted = Counted()
+        let store = StaleCopies()
+        let app = Application(configuration: sevenTabConfiguration(), log: quietLog)
+        app.content(DemoCatalog())
+        app.sessionStore(store)
+        app.router.post("/feedback") { _, _ in
+            counted.note("feedback")
+            return HTTPResponse(status: .noContent)
+        }
+        try app.build()
+        let client = TestClient(app.responder)
+        let token = try #require(await client.get("/tabs/music").csrfToken)
+        // Every copy read from now on is stale: a request resting on the session would run again.
+        store.stale.store(true, ordering: .relaxed)
+        #expect(await client.post("/feedback", form: [("csrf", token), ("text", "hi")]).status == 204)
+        #expect(counted.names == ["feedback"])
+    }
+
     @Test("context.verifyFormToken: a script's JSON without the token is refused, with it taken")
     func verifyFormToken() async throws {
         let counted = Counted()
@@ -217,4 +258,21 @@ struct CrossSiteTests {
             await client.post("/api/strict", json: Note(title: "x"), headers: [("X-CSRF-Token", token)]).status == 204)
         #expect(counted.names == ["strict"])
     }
+}
+
+/// The memory store, but once `stale` is set every copy is reported stale (as another
+/// instance's writes would make it): a request that rests on its session runs again.
+private final class StaleCopies: SessionStore {
+    private let base = MemorySessionStore()
+    let stale = Atomic<Bool>(false)
+
+    func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { try base.load(id, now: now) }
+    func insert(_ session: Session) throws(SessionStoreError) { try base.insert(session) }
+    func update(_ session: Session) throws(SessionStoreError) -> Session? { try base.update(session) }
+    func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
+    func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
+    func checkReady() -> Bool { true }
+    func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { !stale.load(ordering: .relaxed) }
+    func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? { nil }
+    var readsEverythingAtOnce: Bool { false }
 }

@@ -30,6 +30,37 @@ struct MiddlewareTests {
         }
     }
 
+    /// docs/swift-api.md's step that answers by itself: 401 with JSON without the key.
+    struct RequireAPIKey: RouterMiddleware {
+        let key: String
+        func handle(
+            _ request: HTTPRequest, context: RequestContext,
+            next: (HTTPRequest, RequestContext) async throws -> HTTPResponse
+        ) async throws -> HTTPResponse {
+            guard request.headers["x-api-key"] == key else {
+                return try JSONResponse(["error": "an X-API-Key header is needed"], status: .unauthorized)
+                    .response(for: request)
+            }
+            return try await next(request, context)
+        }
+    }
+
+    @Test("a group's step answers by itself: 401 with a JSON body; with the key the route answers 201")
+    func answersByItself() async throws {
+        let app = Application(configuration: TestFixtures.configuration(), log: quietLog)
+        app.content(DemoCatalog())
+        let api = app.router.group("/api").add(middleware: RequireAPIKey(key: "k1"))
+        api.post("/items") { _, _ in JSONResponse(["made": 1], status: .created) }
+        let client = try TestClient(app)
+        let refused = await client.post("/api/items", json: ["name": "x"])
+        #expect(refused.status == 401)
+        #expect(refused.headers["content-type"] == "application/json")
+        #expect(refused.body == #"{"error":"an X-API-Key header is needed"}"#)
+        let taken = await client.post("/api/items", json: ["name": "x"], headers: [("X-API-Key", "k1")])
+        #expect(taken.status == 201)
+        #expect(taken.body == #"{"made":1}"#)
+    }
+
     /// What a sign-in step found, for the routes after it.
     struct Account: Sendable { let name: String }
 

@@ -87,7 +87,7 @@ struct ReadinessTests {
         #expect(answer)
         let text = await TestClient(app.responder).get("/readyz").body
         #expect(text.contains("shard 127.0.0.1:\(primary.port) slots 0-"), "\(text)")
-        #expect(text.contains("0 of 1 replica(s) connected"), "\(text)")
+        #expect(text.contains("0 of 1 replica(s) acknowledged"), "\(text)")
 
         // Slots no primary serves (as while a cluster is still being made): not ready.
         let plain = try Self.app(cluster.url, waitReplicas: 0)

@@ -44,13 +44,22 @@ ssize_t tabserver_sendfile(int socket, int file, int64_t offset, size_t count);
 
 /// What tabserver_resolve_within answers when the name did not resolve in time.
 #define TABSERVER_RESOLVE_TIMED_OUT (-1000)
+/// What tabserver_resolve_within answers, asking nothing, while this many lookups that
+/// timed out are still running: glibc's pool of lookup threads is small, and a name whose
+/// servers never answer could otherwise keep every other lookup waiting behind it.
+#define TABSERVER_RESOLVE_BUSY (-1001)
+#define TABSERVER_RESOLVE_MOST_ABANDONED 8
 
 /// getaddrinfo(3) bounded in time: the name is looked up by glibc's asynchronous resolver
 /// (getaddrinfo_a) and waited for at most `timeout_ms`. Returns 0 with the list in
-/// `*result` (free it with freeaddrinfo), a getaddrinfo error code, or
-/// TABSERVER_RESOLVE_TIMED_OUT. A lookup that times out goes on in glibc's own thread and
-/// frees what it made when it ends; the caller is not held.
+/// `*result` (free it with freeaddrinfo), a getaddrinfo error code,
+/// TABSERVER_RESOLVE_TIMED_OUT or TABSERVER_RESOLVE_BUSY. A lookup that times out is
+/// cancelled if it is still queued, else left to end in glibc's thread and freed by a
+/// later call; the caller is not held.
 int tabserver_resolve_within(const char *host, const char *service, const struct addrinfo *hints, int timeout_ms,
                              struct addrinfo **result);
+
+/// Frees the lookups that timed out and have ended since; returns how many still run.
+int tabserver_resolve_abandoned(void);
 
 #endif

@@ -27,7 +27,10 @@ extension TabServerResponder {
         let ready = !shards.isEmpty && shards.allSatisfy(\.isUp)
         var text = ready ? "ready\n" : "session store unavailable\n"
         if shards.isEmpty { text += "no node of the cluster gave its slot map\n" }
-        for shard in shards { text += "shard \(shard.name) \(shard.detail): \(shard.isUp ? "up" : "down")\n" }
+        for shard in shards {
+            let problem = shard.problem.map { " (\($0))" } ?? ""
+            text += "shard \(shard.name) \(shard.detail)\(problem): \(shard.isUp ? "up" : "down")\n"
+        }
         return HTTPResponse.text(text, status: ready ? .ok : .serviceUnavailable)
     }
 }

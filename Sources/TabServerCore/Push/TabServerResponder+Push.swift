@@ -35,8 +35,11 @@ extension TabServerResponder {
         guard let push else { throw HTTPError.notFound() }
         var session = try visitor(&state)
         try verifyCSRF(request, state: state, formOnly: false)
-        // A new session's subscribe is counted when the session is stored.
-        if !state.isNewSession, let newSessions, case .refused(let retryAfter) = newSessions.take(state.clientKey) {
+        // A new session's subscribe is counted when the session is stored (a signed-in
+        // user's goes to their record whatever becomes of the browser's session: counted now).
+        if !state.isNewSession || state.user != nil, let newSessions,
+            case .refused(let retryAfter) = newSessions.take(state.clientKey)
+        {
             throw HTTPError.tooManyRequests(
                 "Too many requests come from your network right now. Please try again in a moment.",
                 retryAfter: retryAfter)

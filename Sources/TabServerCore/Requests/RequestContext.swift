@@ -109,9 +109,7 @@ public struct RequestContext: RouterContext {
     /// }
     /// ```
     public func verifyFormToken(_ request: HTTPRequest) throws(HTTPError) {
-        let app = visitor.app
-        _ = try app.visitor(&visitor.state)
-        try app.verifyCSRF(request, state: visitor.state, formOnly: false)
+        try visitor.app.verifyFormToken(request, visitor)
     }
 
     /// The app's base path ("" or e.g. "/app"): prefix links with it.

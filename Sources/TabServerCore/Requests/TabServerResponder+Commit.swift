@@ -18,9 +18,9 @@ extension TabServerResponder {
         case answer(HTTPResponse, then: Finishing?)
         /// Another write came first: run the request again on the fresh session.
         case again
-        /// The write is in the store's pipeline: its answer is awaited once the visitor's
-        /// lock is let go (`finishWrite`).
-        case pending(PendingWrite)
+        /// The write or check is in the store's pipeline: its answer is awaited once the
+        /// visitor's lock is let go (`finishPending`).
+        case pending(PendingCommit)
     }
 
     /// What an answer waits for once committed: the writes it rests on made durable, then
@@ -106,8 +106,15 @@ extension TabServerResponder {
         _ session: Session, answering response: HTTPResponse, _ handle: VisitorHandle
     ) async -> Settled {
         if store.answersLater {
-            let pending = PendingWrite(answering: response)
-            if store.update(session, then: { pending.resolve($0) }) { return .pending(pending) }
+            let pending = PendingStoreAnswer<Session?>()
+            // Told in the order the store answers (its pipeline's), which is the order of the
+            // visitor's writes: the hooks and other windows hear of them in that order.
+            let finishing = Finishing(announcement: Announcement(handle), keeping: nil)
+            let asked = store.update(session) { [self] result in
+                if case .success(.some) = result { finished(finishing) }
+                pending.resolve(result)
+            }
+            if asked { return .pending(.write(pending, answering: response)) }
         }
         do {
             let written = try await storeCall { [store] () throws(SessionStoreError) in try store.update(session) }
@@ -118,12 +125,22 @@ extension TabServerResponder {
         }
     }
 
-    /// How a write sent to the store's pipeline ends, once its answer is in.
-    nonisolated(nonsending) func finishWrite(_ pending: PendingWrite, _ handle: VisitorHandle) async -> Settled {
-        switch await pending.result() {
-        case .success(let written?): answerAfter(written, answering: pending.response, handle)
-        case .success(nil): .again
-        case .failure: .answer(unsavedPage(handle.state.request), then: nil)
+    /// How a write or check sent to the store's pipeline ends, once its answer is in.
+    nonisolated(nonsending) func finishPending(_ pending: PendingCommit, _ handle: VisitorHandle) async -> Settled {
+        switch pending {
+        case .write(let answer, let response):
+            switch await answer.result() {
+            case .success(.some): return .answer(response, then: nil)  // told already, in order
+            case .success(nil): return .again
+            case .failure: return .answer(unsavedPage(handle.state.request), then: nil)
+            }
+        case .check(let answer, let response):
+            switch await answer.result() {
+            case .success(true):
+                return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: nil))
+            case .success(false): return .again
+            case .failure: return .answer(unsavedPage(handle.state.request), then: nil)
+            }
         }
     }
 
@@ -135,17 +152,19 @@ extension TabServerResponder {
     }
 
     /// Confirms that the cached copy the answer rests on is current: in the store's
-    /// pipeline if it can.
+    /// pipeline if it can (then its answer is awaited after the visitor's lock is let go).
     private nonisolated(nonsending) func confirm(
         _ loaded: Session, answering response: HTTPResponse, _ handle: VisitorHandle
     ) async -> Settled {
+        if handle.state.user == nil, store.answersLater {
+            let pending = PendingStoreAnswer<Bool>()
+            if store.isCurrent(loaded, then: { pending.resolve($0) }) {
+                return .pending(.check(pending, answering: response))
+            }
+        }
         let current: Bool
         do {
-            if handle.state.user == nil, store.answersLater, let pipelined = await pipelinedCheck(loaded) {
-                current = try pipelined.get()
-            } else {
-                current = try await storeCall { [store] () throws(SessionStoreError) in try store.isCurrent(loaded) }
-            }
+            current = try await storeCall { [store] () throws(SessionStoreError) in try store.isCurrent(loaded) }
         } catch {
             return .answer(unsavedPage(handle.state.request), then: nil)
         }
@@ -167,14 +186,6 @@ extension TabServerResponder {
             throw error
         } catch {
             throw SessionStoreError("the server is busy")
-        }
-    }
-
-    /// `isCurrent` in the store's pipeline; nil when the store cannot ask that way.
-    private nonisolated(nonsending) func pipelinedCheck(_ session: Session) async -> Result<Bool, SessionStoreError>? {
-        await withUnsafeContinuation { continuation in
-            let asked = store.isCurrent(session) { result in continuation.resume(returning: result) }
-            if !asked { continuation.resume(returning: nil) }
         }
     }
 

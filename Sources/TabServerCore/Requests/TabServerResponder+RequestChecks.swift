@@ -69,7 +69,9 @@ extension TabServerResponder {
 
     /// 403 for a request a browser says a page of another origin made.
     func refuseOtherOrigins(_ request: HTTPRequest) throws(HTTPError) {
-        guard RequestSite(of: request, appHost: appHost(of: request)) == .otherOrigin else { return }
+        let site = RequestSite(
+            of: request, appHost: appHost(of: request), appScheme: configuration.publicOrigin?.scheme.rawValue)
+        guard site == .otherOrigin else { return }
         throw HTTPError.forbidden("This form was sent from another site, so it was not accepted.")
     }
 
@@ -77,7 +79,6 @@ extension TabServerResponder {
     /// one a trusted proxy forwarded, else the request's `Host`.
     func appHost(of request: HTTPRequest) -> String? {
         if let publicOrigin = configuration.publicOrigin { return publicOrigin.host }
-        guard request.headers["origin"] != nil else { return nil }  // not asked without an Origin
         return configuration.trustedProxies.origin(of: request).host ?? request.headers["host"]
     }
 
@@ -87,8 +88,42 @@ extension TabServerResponder {
     func verifyCrossSite(_ request: HTTPRequest, _ handle: VisitorHandle) throws(HTTPError) {
         try refuseOtherOrigins(request)
         guard request.hasSimpleBody else { return }
-        _ = try visitor(&handle.state)
-        try verifyCSRF(request, state: handle.state, formOnly: false)
+        try verifyFormToken(request, handle)
+    }
+
+    /// Checks `request`'s form token (and site) against the visitor's without making the
+    /// request rest on their session: a route that never uses the visitor has nothing to
+    /// confirm or write afterwards (a stale copy would otherwise run it again). The token of
+    /// a stored session never changes, so the copy fetched before the route ran will do.
+    func verifyFormToken(_ request: HTTPRequest, _ handle: VisitorHandle) throws(HTTPError) {
+        try refuseOtherOrigins(request)
+        let presented = (request.formValue("csrf") ?? request.headers["x-csrf-token"]).flatMap {
+            SessionID(cookieValue: $0)
+        }
+        let expected: SessionID?
+        if let loaded = handle.state.loaded {
+            // The visitor is loaded already (the route asked for it): its token as its pages carry it.
+            expected = handle.state.isNewSession ? nil : loaded.csrfToken
+        } else if let stored = try handle.state.storedSession(
+            store: store, cookieName: configuration.cookieName, now: now)
+        {
+            expected = stored.csrfToken
+        } else {
+            expected = nil
+        }
+        let isValid: Bool
+        switch (presented, expected) {
+        case (let presented?, let expected?): isValid = presented.constantTimeEquals(expected)
+        case (let presented?, nil):
+            isValid = formTokens.isValid(
+                presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds),
+                user: handle.state.user)
+        case (nil, _): isValid = false
+        }
+        guard isValid else {
+            throw HTTPError.forbidden(
+                "This form has expired or did not come from this site, so it was not accepted. Nothing was changed.")
+        }
     }
 }
 

@@ -67,7 +67,7 @@ extension TabServerResponder {
             case .answer(let response, let finishing):
                 return await finishCommit(response, finishing)
             case .pending(let pending, let number):
-                switch await finishWrite(pending, context.visitor) {
+                switch await finishPending(pending, context.visitor) {
                 case .answer(let response, let finishing): return await finishCommit(response, finishing)
                 case .again, .pending: first = number + 1
                 }
@@ -92,8 +92,9 @@ extension TabServerResponder {
     enum AttemptsOutcome: Sendable {
         /// The answer, and what is left to do before it is sent.
         case answer(HTTPResponse, Finishing?)
-        /// Attempt `number`'s write is in the store's pipeline, its answer to be awaited.
-        case pending(PendingWrite, number: Int)
+        /// Attempt `number`'s write or check is in the store's pipeline, its answer to be
+        /// awaited.
+        case pending(PendingCommit, number: Int)
     }
 
     /// How a routed request starts.

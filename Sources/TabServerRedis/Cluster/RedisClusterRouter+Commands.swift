@@ -83,8 +83,11 @@ extension RedisClusterRouter {
         guard let routing = try? refresh() else { return [] }
         return zip(routing.map.shards, routing.routes).map { shard, route in
             let slot = shard.ranges.first?.lowerBound ?? 0
-            let key = probePrefix + "{" + RedisSlot.tag(for: slot) + "}"
-            return (shard, route.client.writeProblem(probeKey: key, clusterNode: true))
+            return (
+                shard,
+                route.client.writeProblem(
+                    probeKey: probePrefix + "{" + RedisSlot.tag(for: slot) + "}", clusterNode: true)
+            )
         }
     }
 }

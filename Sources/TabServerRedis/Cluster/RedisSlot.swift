@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
+
 /// Redis Cluster's key-to-slot rule: CRC16 (the XMODEM variant: polynomial 0x1021, no
 /// reflection, start 0) of the key modulo 16384. When the key holds a `{…}` with
 /// something between the braces (the first `{` and the first `}` after it), only that
@@ -16,16 +18,17 @@ public enum RedisSlot {
         Int(crc16(hashedPart(of: key)) & 0x3FFF)
     }
 
-    /// A short hash tag whose slot is `slot` ("r" and a number, found by counting up):
-    /// `{tag}` in a key puts it there. For probes aimed at one primary.
+    /// A short hash tag whose slot is `slot` ("r" and a number, found by counting up, once
+    /// per slot): `{tag}` in a key puts it there. For probes aimed at one primary.
     public static func tag(for slot: Int) -> String {
+        if let known = tags.withLock({ $0[slot] }) { return known }
         var number = 0
-        while true {
-            let tag = "r\(number)"
-            if of(Array(tag.utf8)) == slot { return tag }
-            number += 1
-        }
+        while of(Array("r\(number)".utf8)) != slot { number += 1 }
+        tags.withLock { $0[slot] = "r\(number)" }
+        return "r\(number)"
     }
+
+    private static let tags = Mutex<[Int: String]>([:])
 
     /// The part of `key` that decides its slot: the hash tag when it has one, else all of it.
     static func hashedPart(of key: [UInt8]) -> ArraySlice<UInt8> {

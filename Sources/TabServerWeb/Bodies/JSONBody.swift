@@ -77,10 +77,10 @@ enum JSONBody {
             return invalid(field, "The JSON field '\(HTTPError.quoted(field))' has the wrong type.")
         case .dataCorrupted(let context):
             let field = path(context)
-            return field.isEmpty
-                ? HTTPError.badRequest("The body is not valid JSON.")
-                : invalid(
-                    field, "The JSON field '\(HTTPError.quoted(field))' is not valid: \(context.debugDescription)")
+            guard !field.isEmpty else { return HTTPError.badRequest("The body is not valid JSON.") }
+            // Only the library's own reason is told: an app's decoder may say more than it should.
+            let reason = context.underlyingError is NumberDoesNotFit ? ": \(context.debugDescription)" : "."
+            return invalid(field, "The JSON field '\(HTTPError.quoted(field))' is not valid\(reason)")
         @unknown default:
             return HTTPError.badRequest("The body is not valid JSON.")
         }

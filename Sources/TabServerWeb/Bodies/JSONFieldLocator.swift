@@ -8,19 +8,28 @@ import FoundationEssentials
 /// from the tree by a decoder that keeps its path and checks each number against its
 /// field's type. Only a body that already failed comes here.
 enum JSONFieldLocator {
-    /// The field at fault and why, or nil when the body is not JSON at all.
+    /// The number that does not fit its field, as a `DecodingError` with its path; nil when
+    /// the body is not JSON at all, or fails for another reason (an app's own
+    /// `init(from:)`, a type this decoder reads otherwise than `JSONDecoder`): then the
+    /// original error stands.
     static func fault<Value: Decodable>(decoding type: Value.Type, from body: [UInt8]) -> DecodingError? {
         guard let tree = try? JSONDecoder().decode(JSONTree.self, from: Data(body)) else { return nil }
         do {
             _ = try Value(from: TreeDecoder(tree, path: []))
             return nil
         } catch let error as DecodingError {
+            guard case .dataCorrupted(let context) = error, context.underlyingError is NumberDoesNotFit else {
+                return nil
+            }
             return error
         } catch {
             return nil
         }
     }
 }
+
+/// Why `TreeDecoder` refused a number: it does not fit its field's type.
+struct NumberDoesNotFit: Error {}
 
 /// A JSON value as a tree; numbers keep the widest form they decode as.
 enum JSONTree: Decodable {
@@ -126,7 +135,9 @@ struct TreeDecoder: Decoder, SingleValueDecodingContainer {
             }
         guard let fitted else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "The number does not fit in \(Value.self)."))
+                .init(
+                    codingPath: codingPath, debugDescription: "The number does not fit in \(Value.self).",
+                    underlyingError: NumberDoesNotFit()))
         }
         return fitted
     }

@@ -4,10 +4,13 @@ import TabServerHTTP
 /// Where a request was made, as far as the browser tells: by a page of this app, by a page
 /// of another origin, or by a client that says nothing (an API client, an old browser).
 ///
-/// The browser's `Sec-Fetch-Site` is read first; without it, `Origin`, whose host must be
-/// the app's. Ports are not compared: a proxy that passes `Host` on without its port
-/// (nginx's `$host`) would make every page of the app look foreign, and a page on another
-/// port of the same host is no stranger than the host itself.
+/// The browser's `Sec-Fetch-Site` decides when it is sent (no page can forge it):
+/// `same-origin` or `none` is this app, `cross-site` another. Without it, as older Safari
+/// and Firefox post, and for `same-site` (another origin of the same site, a sibling
+/// subdomain), the `Origin` must name the app's host. Ports are not compared: a proxy that
+/// passes `Host` on without its port (nginx's `$host`) would make every page of the app
+/// look foreign, and a page on another port of the same host is no stranger than the
+/// host itself. The scheme is compared when the app's is known (`--public-origin`).
 ///
 /// ```swift
 /// switch RequestSite(of: request, appHost: "shop.example") {
@@ -26,34 +29,40 @@ public enum RequestSite: Sendable, Hashable {
     case unknown
 
     /// The site of `request` to an app at `appHost` (a host name, with or without a port;
-    /// nil when the app's host is not known: then any `Origin` is another's).
-    public init(of request: HTTPRequest, appHost: String?) {
+    /// nil when the app's host is not known: then any `Origin` is another's), reached by
+    /// `appScheme` when it is known ("https").
+    public init(of request: HTTPRequest, appHost: @autoclosure () -> String?, appScheme: String? = nil) {
         let fetchSite = request.headers["sec-fetch-site"]?.lowercased()
-        if fetchSite == "cross-site" {
+        switch fetchSite {
+        case "same-origin", "none":
+            self = .sameOrigin
+            return
+        case "cross-site":
             self = .otherOrigin
             return
+        default: break
         }
         guard let origin = request.headers["origin"] else {
-            switch fetchSite {
-            case "same-origin", "none": self = .sameOrigin
-            case nil: self = .unknown
-            default: self = .otherOrigin  // same-site: another origin of the site, or a value not known
-            }
+            // `same-site` without an Origin, or a value not known: another origin.
+            self = fetchSite == nil ? .unknown : .otherOrigin
             return
         }
-        guard let originHost = Self.host(ofOrigin: origin), let appHost else {
+        guard let (scheme, originHost) = Self.parts(ofOrigin: origin), let appHost = appHost() else {
             self = .otherOrigin
             return
         }
-        self = Self.name(originHost).lowercased() == Self.name(appHost[...]).lowercased() ? .sameOrigin : .otherOrigin
+        let sameHost = Self.name(originHost).lowercased() == Self.name(appHost[...]).lowercased()
+        let sameScheme = appScheme.map { $0.lowercased() == scheme.lowercased() } ?? true
+        self = sameHost && sameScheme ? .sameOrigin : .otherOrigin
     }
 
-    /// The host of an `Origin` value, `scheme://host[:port]` (nil for `null` or a malformed one).
-    static func host(ofOrigin origin: String) -> Substring? {
+    /// The scheme and host of an `Origin` value, `scheme://host[:port]` (nil for `null` or
+    /// a malformed one).
+    static func parts(ofOrigin origin: String) -> (scheme: Substring, host: Substring)? {
         guard let colon = origin.firstIndex(of: ":"), origin[colon...].hasPrefix("://") else { return nil }
         let host = origin[origin.index(colon, offsetBy: 3)...]
-        guard !host.isEmpty, !host.contains("/") else { return nil }
-        return host
+        guard !host.isEmpty, !host.contains("/"), !host.contains("@") else { return nil }
+        return (origin[..<colon], host)
     }
 
     /// A host without its port: `shop.example:8443` → `shop.example`, `[::1]:80` → `[::1]`.

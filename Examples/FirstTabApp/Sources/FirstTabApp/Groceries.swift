@@ -31,10 +31,24 @@ final class Groceries: Sendable {
         return Item(index: index, name: name)
     }
 
-    /// Adds `item`; a blank one is refused, naming the field (the form is shown again, 422).
+    /// The longest item, in characters, and the most items the list keeps: every visitor
+    /// may add to it, so nothing grows without a bound.
+    static let longestItem = 100
+    static let mostItems = 200
+
+    /// Adds `item`; a blank or long one, or one past a full list, is refused naming the
+    /// field (the form is shown again, 422).
     func add(_ item: String) throws {
         guard !item.allSatisfy(\.isWhitespace) else { throw FieldError("item", "Write what to buy.") }
-        items.withLock { $0.append(item) }
+        guard item.count <= Self.longestItem else {
+            throw FieldError("item", "An item has at most \(Self.longestItem) characters.")
+        }
+        let added = items.withLock { items in
+            guard items.count < Self.mostItems else { return false }
+            items.append(item)
+            return true
+        }
+        guard added else { throw FieldError("item", "The list is full: it keeps \(Self.mostItems) items.") }
     }
 
     /// The list tab's page: the items and the form that adds one (with the values and

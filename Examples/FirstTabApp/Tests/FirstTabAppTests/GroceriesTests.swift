@@ -31,6 +31,23 @@ struct GroceriesTests {
         #expect(await client.get("/tabs/about").body.contains("A first app"))
     }
 
+    @Test("an item past its length or a full list is a 422 naming the field; nothing is added")
+    func limits() async throws {
+        let items = Groceries([])
+        let long = String(repeating: "x", count: Groceries.longestItem + 1)
+        #expect(throws: FieldError.self) { try items.add(long) }
+        for number in 0..<Groceries.mostItems { try items.add("item \(number)") }
+        #expect(throws: FieldError.self) { try items.add("one more") }
+        #expect(items.all.count == Groceries.mostItems)
+        let app = Application(configuration: TestFixtures.configuration(ofPackage: "FirstTabApp"))
+        FirstTabApp.addRoutes(to: app, items: items)
+        let client = try TestClient(app)
+        let token = await client.get("/tabs/list").csrfToken ?? ""
+        let full = await client.post("/tabs/list", form: [("csrf", token), ("item", "Eggs")])
+        #expect(full.status == 422)
+        #expect(full.body.contains("The list is full"))
+    }
+
     @Test("GET /api/items is a JSON array; /api/items/{index} one item, 404 unknown, 400 not a number")
     func json() async throws {
         let client = try TestClient(app())

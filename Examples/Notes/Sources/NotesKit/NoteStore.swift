@@ -6,7 +6,7 @@ import TabServerSQLite
 ///
 /// ```swift
 /// let store = try NoteStore(path: "data/notes.sqlite")
-/// let id = try store.add(Note.Draft(title: "Buy milk", body: "Two cartons"), owner: "")
+/// let id = try store.add(Note.Draft(title: "Buy milk", body: "Two cartons"), owner: "", limit: 500)
 /// let notes = try store.notes(owner: "", order: .newest)
 /// ```
 public final class NoteStore: Sendable {
@@ -92,15 +92,18 @@ public final class NoteStore: Sendable {
         return Int(rows.first?.first?.integer ?? 0)
     }
 
-    /// Stores a new note in the owner's notebook and returns its id.
-    public func add(_ draft: Note.Draft, owner: String) throws(SQLiteError) -> Int64 {
+    /// Stores a new note in the owner's notebook and returns its id; nil, storing nothing,
+    /// when the notebook holds `limit` notes already. One statement: two visitors adding at
+    /// once cannot both slip under the limit.
+    public func add(_ draft: Note.Draft, owner: String, limit: Int) throws(SQLiteError) -> Int64? {
         let rows = try database.query(
-            "INSERT INTO notes (owner, title, body) VALUES (?, ?, ?) RETURNING id",
-            [.text(owner), .text(draft.title), .text(draft.body)])
-        guard let id = rows.first?.first?.integer else {
-            throw SQLiteError(code: 1, message: "no id returned", operation: "insert a note")
-        }
-        return id
+            """
+            INSERT INTO notes (owner, title, body)
+            SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM notes WHERE owner = ?1) < ?4
+            RETURNING id
+            """,
+            [.text(owner), .text(draft.title), .text(draft.body), .integer(Int64(limit))])
+        return rows.first?.first?.integer
     }
 
     /// Replaces the title and body of the owner's note; false when they have no such note.

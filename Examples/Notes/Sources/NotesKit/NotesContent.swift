@@ -18,6 +18,11 @@ public struct NotesContent: Sendable {
 
     /// The longest title a note may have, in characters.
     public static let maximumTitleLength = 200
+    /// The longest text a note may have, in characters: any visitor may write one, so
+    /// nothing they send is kept without a bound.
+    public static let maximumBodyLength = 10_000
+    /// The most notes a notebook holds (the anonymous visitors' shared one included).
+    public static let maximumNotes = 500
 
     /// The content over these notes, showing the taps `visits` counts on Settings.
     public init(store: NoteStore, visits: TabVisits) {
@@ -66,7 +71,15 @@ public struct NotesContent: Sendable {
                     parent: ("", context.tab?.title ?? "")))
         }
         let owner = Self.owner(context.user)
-        let id = try await context.blocking { [store] in try store.add(draft, owner: owner) }
+        let limit = Self.maximumNotes
+        guard let id = try await context.blocking({ [store] in try store.add(draft, owner: owner, limit: limit) })
+        else {
+            return .invalid(
+                formPage(
+                    context.basePath, posting: "new", title: "New note", draft: draft,
+                    error: "This notebook is full (\(limit) notes): delete one first.",
+                    parent: ("", context.tab?.title ?? "")))
+        }
         return .redirect(to: String(id), notice: "Saved “\(draft.title)”.")
     }
 
@@ -236,6 +249,7 @@ public struct NotesContent: Sendable {
     static func problem(with draft: Note.Draft) -> String? {
         if draft.title.isEmpty { return "A note needs a title." }
         if draft.title.count > maximumTitleLength { return "A title has at most \(maximumTitleLength) characters." }
+        if draft.body.count > maximumBodyLength { return "A note has at most \(maximumBodyLength) characters." }
         return nil
     }
 

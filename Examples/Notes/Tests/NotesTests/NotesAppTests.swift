@@ -58,6 +58,35 @@ struct NotesAppTests {
         #expect(try notes.store.notes(owner: "") == before)
     }
 
+    @Test("limits: a note's text is bounded, and so is a notebook: past either, 422 with the form, nothing stored")
+    func limits() async throws {
+        let notes = try NotesFixture()
+        let client = notes.visitor()
+        let token = await client.get("/tabs/notes/new").csrfToken ?? ""
+        let before = try notes.store.count(owner: "")
+        let long = await client.post(
+            "/tabs/notes/new",
+            form: [
+                ("csrf", token), ("title", "Long"),
+                ("body", String(repeating: "x", count: NotesContent.maximumBodyLength + 1)),
+            ])
+        #expect(long.status == 422)
+        #expect(long.body.contains("A note has at most"))
+        #expect(try notes.store.count(owner: "") == before)
+        // Fill the notebook to its limit directly, then one more through the form.
+        for number in before..<NotesContent.maximumNotes {
+            let id = try notes.store.add(
+                Note.Draft(title: "n\(number)", body: ""), owner: "", limit: NotesContent.maximumNotes)
+            #expect(id != nil)
+        }
+        let full = await client.post("/tabs/notes/new", form: [("csrf", token), ("title", "One more")])
+        #expect(full.status == 422)
+        #expect(full.body.contains("This notebook is full"))
+        #expect(try notes.store.count(owner: "") == NotesContent.maximumNotes)
+        // Another notebook is not affected.
+        #expect(try notes.store.add(Note.Draft(title: "Mine", body: ""), owner: "alice", limit: NotesContent.maximumNotes) != nil)
+    }
+
     @Test("without the CSRF token nothing is stored: 403")
     func csrf() async throws {
         let notes = try NotesFixture()
