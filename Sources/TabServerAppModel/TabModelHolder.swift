@@ -10,12 +10,15 @@ public final class TabModelHolder: Sendable {
     private let snapshot: Mutex<ModelSnapshot>
     /// The snapshot's generation, readable without the lock (the page cache's key).
     private let currentGeneration = Atomic<Int>(0)
+    /// The model's platform style, readable without the lock (each page's variant).
+    private let currentPlatformStyle: Atomic<Int>
     package let validator: TabModelValidator
 
     private let events: EventHub
 
     package init(_ controller: TabBarController, validator: TabModelValidator, events: EventHub) {
         snapshot = Mutex(ModelSnapshot(controller: controller, generation: 0))
+        currentPlatformStyle = Atomic(Self.number(controller.model.appearance.platformStyle))
         self.validator = validator
         self.events = events
     }
@@ -26,6 +29,14 @@ public final class TabModelHolder: Sendable {
     /// The current model's generation, without taking the snapshot: a request that
     /// reads it just before a reload is one that ran before it.
     public var generation: Int { currentGeneration.load(ordering: .acquiring) }
+
+    /// The current model's platform style, without taking the snapshot.
+    package var platformStyle: TabBarAppearance.PlatformStyle {
+        Self.styles[currentPlatformStyle.load(ordering: .relaxed)]
+    }
+
+    private static let styles = TabBarAppearance.PlatformStyle.allCases
+    private static func number(_ style: TabBarAppearance.PlatformStyle) -> Int { styles.firstIndex(of: style) ?? 0 }
 
     /// Installs a new model, keeping the hooks, after checking it as start-up checks the
     /// tab file: every icon must be a static file and every tab's template must exist.
@@ -42,6 +53,7 @@ public final class TabModelHolder: Sendable {
             var controller = current.controller
             controller.model = model
             current = ModelSnapshot(controller: controller, generation: current.generation + 1)
+            currentPlatformStyle.store(Self.number(model.appearance.platformStyle), ordering: .relaxed)
             currentGeneration.store(current.generation, ordering: .releasing)
         }
         // Open pages refresh their bar (new tabs, titles, badges of the model).

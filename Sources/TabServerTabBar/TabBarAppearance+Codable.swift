@@ -12,7 +12,7 @@ extension TabBarAppearance: Codable {
         case tint, unselectedTint, background, isTranslucent, itemPositioning
         case selectionIndicatorTint, shadowColor, scrollEdgeAppearance, standardAppearance
         case itemWidth, itemSpacing, titlePosition, regularLayout, backgroundImage, sidebarToggle, minimizeBehavior
-        case barStyle
+        case barStyle, platformStyle
     }
 
     private enum PairKeys: String, CodingKey {
@@ -79,6 +79,7 @@ extension TabBarAppearance: Codable {
         sidebarToggle = try container.decodeIfPresent(Bool.self, forKey: .sidebarToggle)
         minimizeBehavior = try container.decodeIfPresent(MinimizeBehavior.self, forKey: .minimizeBehavior) ?? .never
         barStyle = try container.decodeIfPresent(BarStyle.self, forKey: .barStyle) ?? .classic
+        platformStyle = try container.decodeIfPresent(PlatformStyle.self, forKey: .platformStyle) ?? .automatic
     }
 
     /// A colour given as a string or as `{"light": …, "dark": …}`.
@@ -119,5 +120,6 @@ extension TabBarAppearance: Codable {
         try container.encodeIfPresent(sidebarToggle, forKey: .sidebarToggle)
         try container.encode(minimizeBehavior, forKey: .minimizeBehavior)
         try container.encode(barStyle, forKey: .barStyle)
+        try container.encode(platformStyle, forKey: .platformStyle)
     }
 }

@@ -137,6 +137,9 @@ public struct TabBarAppearance: Sendable, Hashable {
     /// `.floating` (iOS 26's glass capsule). The floating top bar and the sidebar of
     /// 1024 px and wider keep their look in both.
     public var barStyle: BarStyle = .classic
+    /// Which platform's bar pages draw: `.automatic` (the default) gives Android's
+    /// browsers Material 3's navigation bar and every other one iOS's.
+    public var platformStyle: PlatformStyle = .automatic
 
     /// Whether the sidebar toggle is offered: `sidebarToggle`, or by default only with the
     /// sidebar layout.

@@ -13,10 +13,11 @@ import TabServerThreads
 ///
 /// An entry is keyed by everything its bytes depend on: the session and the revision
 /// of it the page shows (a write makes a new revision, so a change is never served
-/// stale), the form token, the model's generation, the path, the language the page is
-/// in and the encoding. The responder stores only pages of cacheable content
-/// (`TabPage.cacheKey`) that changed nothing (no write, no cookie, no notice), for
-/// anonymous visitors, without a query, not for prefetches.
+/// stale), the form token, the path, the page's variant (its language, platform, the
+/// app's part, the model's generation: `PageVariant`) and the encoding. The responder
+/// stores only pages of cacheable content (`TabPage.cacheKey`) that changed nothing (no
+/// write, no cookie, no notice), for anonymous visitors, without a query, not for
+/// prefetches.
 ///
 /// Bounded in bytes: stripes by key, each thinning its oldest pages that can be filled
 /// in again, then dropping its oldest entries (see `Stripe`). Two threads contend only
@@ -34,51 +35,46 @@ package final class PageAnswerCache: Sendable {
         /// `formHour`, the same for every visitor without a session within the hour.
         package let formToken: SessionID?
         let formHour: UInt32
-        let generation: Int
         let path: String
-        /// The code of the page's language: what the session chose, else what
-        /// `Accept-Language` negotiates. Not the header itself: hashing and keeping a
-        /// header of up to 32 KiB cost more than the page, and every header that
-        /// negotiates the same language gets the same bytes.
-        let language: String
+        /// Everything else the page is made from, whole.
+        package let variant: PageVariant
         package let gzip: Bool
 
         package init(
             session: SessionID?, revision: Int, writeToken: UInt64, formToken: SessionID?, formHour: UInt32,
-            generation: Int, path: String, language: String, gzip: Bool
+            path: String, variant: PageVariant, gzip: Bool
         ) {
             self.session = session
             self.revision = revision
             self.writeToken = writeToken
             self.formToken = formToken
             self.formHour = formHour
-            self.generation = generation
             self.path = path
-            self.language = language
+            self.variant = variant
             self.gzip = gzip
         }
 
-        /// Hashes what tells one page from another (the session, its revision, the path,
-        /// the language and coding) in three words; `==` still compares every field. The
-        /// synthesized hash fed all nine fields through SipHash, on every page's look-up.
-        /// Keys that differ only in the rest (another hour's form token, another model
-        /// generation) share a hash, so the newer replaces the older, stale by then, in
-        /// a stripe's table of one entry per hash.
+        /// Hashes what tells one page from another in three words (`==` still compares
+        /// every field): the session, its revision, and the path, variant and coding. Keys
+        /// that differ only in the rest (another hour's form token) share a hash, so the
+        /// newer replaces the older, stale by then, in a stripe's table of one entry per hash.
         package func hash(into hasher: inout Hasher) {
             hasher.combine(session)
             hasher.combine(revision)
-            hasher.combine(Self.digest(path) &* 31 &+ Self.digest(language) &+ (gzip ? 1 : 0))
+            hasher.combine(pageWord)
         }
+
+        /// The path, the variant and the coding in one word.
+        private var pageWord: UInt64 { Self.digest(path) &* 31 &+ variant.digest &* 17 &+ (gzip ? 1 : 0) }
 
         /// The key's hash for the cache's tables: what `hash(into:)` hashes, mixed with a
         /// seed drawn at start by SplitMix64's finalizer, one word at a time. Each step is
         /// a bijection of the hash so far, so keys of the same session and revision
-        /// collide only when their paths' and languages' digests do, as they did through
-        /// SipHash (`hashValue`), which cost about 280 instructions a look-up.
+        /// collide only when their paths' and variants' digests do.
         package var tableHash: Int {
             var mixed = UInt64(truncatingIfNeeded: session?._rawHashValue(seed: Self.seed) ?? Self.seed)
             mixed = Self.mixed(mixed ^ UInt64(truncatingIfNeeded: revision))
-            mixed = Self.mixed(mixed ^ (Self.digest(path) &* 31 &+ Self.digest(language) &+ (gzip ? 1 : 0)))
+            mixed = Self.mixed(mixed ^ pageWord)
             return Int(truncatingIfNeeded: mixed)
         }
 
@@ -92,21 +88,20 @@ package final class PageAnswerCache: Sendable {
         }
 
         /// Feeds every field to `hasher`: what an ETag made from the key must tell apart
-        /// (another hour's form token, another model generation), unlike the table's hash.
+        /// (another hour's form token), unlike the table's hash.
         package func hashEveryField(into hasher: inout Hasher) {
             hasher.combine(session)
             hasher.combine(revision)
             hasher.combine(writeToken)
             hasher.combine(formToken)
             hasher.combine(formHour)
-            hasher.combine(generation)
             hasher.combine(path)
-            hasher.combine(language)
+            hasher.combine(variant)
             hasher.combine(gzip)
         }
 
-        /// FNV-1a of `text`'s bytes: a short path or language code in a few instructions
-        /// a byte (the result is mixed with a seed, never used alone).
+        /// FNV-1a of `text`'s bytes: a short path in a few instructions a byte (the result
+        /// is mixed with a seed, never used alone).
         private static func digest(_ text: String) -> UInt64 {
             var text = text
             return text.withUTF8 { bytes in

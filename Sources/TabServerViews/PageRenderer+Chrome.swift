@@ -10,7 +10,9 @@ import TabServerWeb
 /// What every page shares: the head, the appearance, the tab bar and its items.
 extension PageRenderer {
     /// What every page has: head, appearance, and (with a session) the tab bar.
-    package func chrome(title: String, model: ModelSnapshot, language: Language) -> [String: MustacheValue] {
+    package func chrome(title: String, model: ModelSnapshot, language: Language, variant: PageVariant)
+        -> [String: MustacheValue]
+    {
         [
             "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
             "appName": .string(appName), "title": .string(title), "base": .string(basePath),
@@ -22,7 +24,12 @@ extension PageRenderer {
             "favicon": .string(assets.favicon), "appleTouchIcon": .string(assets.appleTouchIcon),
             "themeColor": .string(model.controller.model.appearance.tint),
             "themeColorDark": .string(model.controller.model.appearance.effectiveDarkTint),
-            "appearance": .string(appearanceStyle(model)), "appearanceClasses": .string(model.appearanceClasses),
+            "appearance": .string(appearanceStyle(model)),
+            "appearanceClasses": .string(
+                variant.platform == .material ? model.appearanceClasses + " platform-material" : model.appearanceClasses
+            ),
+            "platform": .string(variant.platform.rawValue),
+            "appVariant": variant.app.isEmpty ? .null : .string(variant.app),
         ]
     }
 
@@ -37,9 +44,9 @@ extension PageRenderer {
 
     package func common(
         title: String, path: String?, session: Session, model: ModelSnapshot, onMorePage: Bool, notice: Notice?,
-        language: Language
+        language: Language, variant: PageVariant
     ) -> [String: MustacheValue] {
-        var context = chrome(title: title, model: model, language: language)
+        var context = chrome(title: title, model: model, language: language, variant: variant)
         context["csrf"] = .string(session.csrfToken.text)
         // Where a tap on this page happened: a refusal or a question is shown here.
         if let path {
@@ -50,7 +57,7 @@ extension PageRenderer {
         }
         context["onMorePage"] = .bool(onMorePage)
         let state = session.state
-        context["bar"] = barCache.value(for: barKey(state, model: model, onMorePage: onMorePage, language: language)) {
+        context["bar"] = barCache.value(for: barKey(state, onMorePage: onMorePage, variant: variant)) {
             bar(
                 model.controller.layout(state), controller: model.controller, onMorePage: onMorePage,
                 language: language,
@@ -76,11 +83,10 @@ extension PageRenderer {
         return context
     }
 
-    package func barKey(_ state: TabBarState, model: ModelSnapshot, onMorePage: Bool, language: Language) -> BarKey {
+    package func barKey(_ state: TabBarState, onMorePage: Bool, variant: PageVariant) -> BarKey {
         BarKey(
-            generation: model.generation, order: state.order, selected: state.selectedTabID,
-            badges: state.badgeOverrides, onMorePage: onMorePage, language: language.code,
-            sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices,
+            variant: variant, order: state.order, selected: state.selectedTabID, badges: state.badgeOverrides,
+            onMorePage: onMorePage, sidebarHidden: state.isSidebarHidden, hiddenChoices: state.hiddenChoices,
             collapsedGroups: state.collapsedGroups)
     }
 

@@ -12,12 +12,12 @@ extension PageRenderer {
     /// More's list: the tabs the bar has no room for, as rows (UIKit's
     /// `moreNavigationController`), with Edit when the bar can be customized.
     package func morePage(
-        session: Session, model: ModelSnapshot, notice: Notice?, language: Language, localizer: Localizer,
-        accessory: TabAccessory? = nil, push: [String: String]? = nil
+        session: Session, model: ModelSnapshot, notice: Notice?, language: Language, variant: PageVariant,
+        localizer: Localizer, accessory: TabAccessory? = nil, push: [String: String]? = nil
     ) -> [UInt8] {
         var context = common(
             title: language.text("more"), path: "/more", session: session, model: model, onMorePage: true,
-            notice: notice, language: language)
+            notice: notice, language: language, variant: variant)
         if let push { context["push"] = .object(push.mapValues { .string($0) }) }
         if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: "/more") }
         let layout = model.controller.layout(session.state)
@@ -48,13 +48,14 @@ extension PageRenderer {
     /// widths, and CSS shows the one the visitor sees: the phone's bar of 4 + More, and
     /// the regular bar where every tab up to eight fits.
     package func customizePage(
-        session: Session, model: ModelSnapshot, notice: Notice?, message: String?, language: Language
+        session: Session, model: ModelSnapshot, notice: Notice?, message: String?, language: Language,
+        variant: PageVariant
     )
         -> [UInt8]
     {
         var context = common(
             title: language.text("editTabs"), path: "/more/edit", session: session, model: model, onMorePage: true,
-            notice: notice, language: language)
+            notice: notice, language: language, variant: variant)
         let controller = model.controller
         let layout = controller.layout(session.state)
         let isMovable = { (tab: Tab) in !tab.isFixedInPlace }

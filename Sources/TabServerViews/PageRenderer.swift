@@ -43,12 +43,12 @@ package struct PageRenderer: Sendable {
     }
 
     package struct BarKey: Hashable, Sendable {
-        let generation: Int
+        /// The page's variant: its language, platform, the app's part, the model's generation.
+        let variant: PageVariant
         let order: [String]?
         let selected: String?
         let badges: [String: BadgeOverride]
         let onMorePage: Bool
-        let language: String
         /// The visitor's sidebar choice (the toggle's label and the layout it names).
         let sidebarHidden: Bool?
         /// The visitor's hide and show choices (which tabs the bar leaves out).
@@ -123,7 +123,7 @@ package struct PageRenderer: Sendable {
 
     package func tabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
-        language: Language, accessory: TabAccessory? = nil
+        language: Language, variant: PageVariant, accessory: TabAccessory? = nil
     ) -> RenderedPage {
         // A page whose content says it is the same for everyone is rendered once per tab
         // bar arrangement; only the visitor's CSRF token differs, and it is written into
@@ -131,7 +131,7 @@ package struct PageRenderer: Sendable {
         // does an accessory without a cache key.
         if notice == nil, let contentKey = page.cacheKey, accessory == nil || accessory?.cacheKey != nil {
             let key = PageKey(
-                bar: barKey(session.state, model: model, onMorePage: false, language: language), template: tab.template,
+                bar: barKey(session.state, onMorePage: false, variant: variant), template: tab.template,
                 tabID: tab.id,
                 tabTitle: tab.title, location: location, content: contentKey, accessory: accessory?.cacheKey)
             let cached = pageCache.value(for: key) {
@@ -140,24 +140,24 @@ package struct PageRenderer: Sendable {
                 return TokenizedPage(
                     bytes: renderTabPage(
                         tab: tab, page: page, location: location, session: placeholder, model: model, notice: nil,
-                        language: language, accessory: accessory))
+                        language: language, variant: variant, accessory: accessory))
             }
             return .filled(cached.filled(with: session.csrfToken), template: cached, token: session.csrfToken)
         }
         return .built(
             renderTabPage(
                 tab: tab, page: page, location: location, session: session, model: model, notice: notice,
-                language: language, accessory: accessory))
+                language: language, variant: variant, accessory: accessory))
     }
 
     package func renderTabPage(
         tab: Tab, page: TabPage, location: String, session: Session, model: ModelSnapshot, notice: Notice?,
-        language: Language, accessory: TabAccessory?
+        language: Language, variant: PageVariant, accessory: TabAccessory?
     ) -> [UInt8] {
         let path = TabPaths.tab(tab.id, location)
         var context = common(
             title: page.title, path: path, session: session, model: model,
-            onMorePage: false, notice: notice, language: language)
+            onMorePage: false, notice: notice, language: language, variant: variant)
         if !page.hidesBottomBar, let accessory {
             context["accessory"] = accessoryValue(accessory, session: session, path: path)
         }
@@ -211,12 +211,12 @@ package struct PageRenderer: Sendable {
     /// More's list, each opening on the group's stack.
     package func groupPage(
         _ group: TabGroup, session: Session, model: ModelSnapshot, notice: Notice?, language: Language,
-        accessory: TabAccessory? = nil
+        variant: PageVariant, accessory: TabAccessory? = nil
     ) -> [UInt8] {
         let path = TabPaths.tab(group.id, "")
         var context = common(
             title: group.title(in: language), path: path, session: session, model: model,
-            onMorePage: false, notice: notice, language: language)
+            onMorePage: false, notice: notice, language: language, variant: variant)
         if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: path) }
         if let back = moreBack(group.id, session: session, model: model, language: language) { context["back"] = back }
         let layout = model.controller.layout(session.state)
@@ -235,11 +235,11 @@ package struct PageRenderer: Sendable {
     /// address again, confirmed; Cancel goes back to `cancelLocation` in the tab.
     package func confirmationPage(
         question: String, tab: Tab, location: String, cancelLocation: String, fields: [(name: String, value: String)],
-        session: Session, model: ModelSnapshot, language: Language
+        session: Session, model: ModelSnapshot, language: Language, variant: PageVariant
     ) -> [UInt8] {
         var context = common(
             title: tab.title, path: TabPaths.tab(tab.id, location), session: session, model: model,
-            onMorePage: false, notice: nil, language: language)
+            onMorePage: false, notice: nil, language: language, variant: variant)
         context["question"] = [
             "message": Self.isolating(question),
             "action": .string(basePath + TabPaths.tab(tab.id, location)),
@@ -249,15 +249,17 @@ package struct PageRenderer: Sendable {
         return render("pages/confirm", .object(context))
     }
 
-    package func errorPage(_ error: HTTPError, session: Session?, model: ModelSnapshot, language: Language) -> [UInt8] {
+    package func errorPage(
+        _ error: HTTPError, session: Session?, model: ModelSnapshot, language: Language, variant: PageVariant
+    ) -> [UInt8] {
         var context: [String: MustacheValue]
         let reason = language.statusReason(error.status.code, english: error.status.reason)
         if let session {
             context = common(
                 title: reason, path: nil, session: session, model: model, onMorePage: false, notice: nil,
-                language: language)
+                language: language, variant: variant)
         } else {
-            context = chrome(title: reason, model: model, language: language)
+            context = chrome(title: reason, model: model, language: language, variant: variant)
         }
         context["error"] = [
             "code": .int(error.status.code), "reason": .string(reason),
@@ -270,10 +272,12 @@ package struct PageRenderer: Sendable {
 
     /// The page a service worker shows for a page it has not kept, offline: the bar (so
     /// any kept tab is a tap away) and what happened, in the visitor's language.
-    package func offlinePage(session: Session, model: ModelSnapshot, language: Language) -> [UInt8] {
+    package func offlinePage(session: Session, model: ModelSnapshot, language: Language, variant: PageVariant)
+        -> [UInt8]
+    {
         var context = common(
             title: language.text("offlineTitle"), path: nil, session: session, model: model, onMorePage: false,
-            notice: nil, language: language)
+            notice: nil, language: language, variant: variant)
         context["offline"] = ["message": .string(language.text("offlineMessage"))]
         return render("pages/offline", .object(context))
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 import TabServerSessions
+import TabServerTabBar
 import TabServerViews
 import Testing
 
@@ -16,8 +17,8 @@ struct PageAnswerCacheTests {
 
     static func key(_ path: String) -> PageAnswerCache.Key {
         PageAnswerCache.Key(
-            session: .generate(), revision: 1, writeToken: 0, formToken: .generate(), formHour: 0, generation: 1,
-            path: path, language: "en", gzip: false)
+            session: .generate(), revision: 1, writeToken: 0, formToken: .generate(), formHour: 0, path: path,
+            variant: PageVariant(language: "en", platform: .ios, generation: 1), gzip: false)
     }
 
     static func entry(_ template: TokenizedPage, token: SessionID) -> PageAnswerCache.Entry {
@@ -124,17 +125,20 @@ struct PageAnswerCacheTests {
         let session = SessionID.generate()
         func key(
             _ session: SessionID?, revision: Int = 1, formHour: UInt32 = 0, generation: Int = 1,
-            path: String = "/tabs/a", language: String = "en", gzip: Bool = false
+            path: String = "/tabs/a", language: String = "en", platform: TabBarAppearance.PlatformStyle = .ios,
+            app: String = "", gzip: Bool = false
         ) -> PageAnswerCache.Key {
             PageAnswerCache.Key(
-                session: session, revision: revision, writeToken: 0, formToken: nil, formHour: formHour,
-                generation: generation, path: path, language: language, gzip: gzip)
+                session: session, revision: revision, writeToken: 0, formToken: nil, formHour: formHour, path: path,
+                variant: PageVariant(language: language, platform: platform, app: app, generation: generation),
+                gzip: gzip)
         }
         let base = key(session)
         #expect(key(session).tableHash == base.tableHash)
         let others = [
             key(.generate()), key(nil), key(session, revision: 2), key(session, path: "/tabs/b"),
-            key(session, language: "de"), key(session, gzip: true),
+            key(session, language: "de"), key(session, platform: .material), key(session, app: "dark"),
+            key(session, gzip: true),
         ]
         for other in others { #expect(other.tableHash != base.tableHash, "\(other)") }
         // Another hour's form token or another model's pages replace the key's entry.

@@ -103,7 +103,8 @@ enum AppBuilder {
             configuration: configuration, tabs: tabs, store: store, views: views, content: content,
             files: files, localizer: localizer, hooks: setup.hooks, events: events, routes: routes,
             middleware: setup.middleware, metrics: metrics, log: log,
-            backup: BackupEndpoint(store: baseStore, log: log), push: push, clock: setup.clock)
+            backup: BackupEndpoint(store: baseStore, log: log), push: push, pageVariantPart: setup.pageVariant,
+            clock: setup.clock)
         return Application.Built(responder: responder, tabs: tabs, store: baseStore, metrics: metrics)
     }
 }

@@ -45,6 +45,7 @@ public final class Application: Sendable {
         var stores = SessionStoreRegistry.standard
         var sessionStore: (any SessionStore)?
         var clock: @Sendable () -> Int64 = wallClockSeconds
+        var pageVariant: PageVariantPart?
     }
 
     /// What building made.
@@ -104,6 +105,18 @@ public final class Application: Sendable {
     /// A session store of the app's own instead of the one the configuration names.
     public func sessionStore(_ store: any SessionStore) {
         setup.withLock { $0.sessionStore = store }
+    }
+
+    /// Adds a part of the app's own to every page's variant: pages that differ in it are
+    /// cached apart (whole renderings, finished answers, ETags), and every page names
+    /// `fields`, the request fields `part` reads, in `Vary`. The page's template has it as
+    /// `{{appVariant}}`, a handler as `context.pageVariant`.
+    ///
+    /// ```swift
+    /// app.pageVariant(varyingOn: ["Cookie"]) { request in request.cookie("theme") == "dark" ? "dark" : "" }
+    /// ```
+    public func pageVariant(varyingOn fields: [String], _ part: @escaping @Sendable (HTTPRequest) -> String) {
+        setup.withLock { $0.pageVariant = PageVariantPart(fields: fields, decide: part) }
     }
 
     /// The clock the app counts session lifetimes by, in seconds since 1970 (tests).

@@ -105,9 +105,11 @@ extension TabServerResponder {
                 session = shown
             }
         }
+        let language = language(state.request, session)
         var response = html(
             views.errorPage(
-                failure, session: session, model: state.model, language: language(state.request, session)),
+                failure, session: session, model: state.model, language: language,
+                variant: pageVariant(state, language)),
             status: failure.status)
         for field in failure.headers { response.headers.add(field.name, field.value) }
         return response

@@ -13,7 +13,9 @@ extension TabServerResponder {
     /// changes) and shown offline; viewing it selects nothing and stores nothing.
     func offlinePage(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         let session = try visitor(&state)
+        let language = language(state.request, session)
         return html(
-            views.offlinePage(session: session, model: state.model, language: language(state.request, session)))
+            views.offlinePage(
+                session: session, model: state.model, language: language, variant: pageVariant(state, language)))
     }
 }

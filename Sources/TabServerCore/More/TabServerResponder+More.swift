@@ -43,7 +43,8 @@ extension TabServerResponder {
         let language = language(state.request, session)
         return html(
             views.morePage(
-                session: session, model: state.model, notice: notice, language: language, localizer: localizer,
+                session: session, model: state.model, notice: notice, language: language,
+                variant: pageVariant(state, language), localizer: localizer,
                 accessory: accessory(session, language: language, state: state), push: pushOptIn()))
     }
 
@@ -81,10 +82,11 @@ extension TabServerResponder {
             state.record(.willBeginCustomizing(session.state))
         }
         let notice = takeNotice(&session, state: &state)
+        let language = language(state.request, session)
         return html(
             views.customizePage(
-                session: session, model: state.model, notice: notice, message: nil,
-                language: language(state.request, session)))
+                session: session, model: state.model, notice: notice, message: nil, language: language,
+                variant: pageVariant(state, language)))
     }
 
     /// `POST /more/edit`: one customization step (move up/down, into the bar or More,
@@ -117,10 +119,11 @@ extension TabServerResponder {
                 // Show the arrangement as it is now, so the visitor can decide again.
                 state.discardChanges()
                 let current = state.session ?? session
+                let language = language(state.request, current)
                 return html(
                     views.customizePage(
                         session: current, model: state.model, notice: nil, message: failure.message,
-                        language: language(state.request, current)),
+                        language: language, variant: pageVariant(state, language)),
                     status: failure.status)
             }
             throw failure

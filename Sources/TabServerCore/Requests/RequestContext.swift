@@ -112,6 +112,10 @@ public struct RequestContext: RouterContext {
         try visitor.app.verifyFormToken(request, visitor)
     }
 
+    /// The app's own part of this request's page variant (`Application.pageVariant`); ""
+    /// when it adds none.
+    public var pageVariant: String { visitor.app.pageVariantPart?.decide(visitor.state.request) ?? "" }
+
     /// The app's base path ("" or e.g. "/app"): prefix links with it.
     public var basePath: String { visitor.app.configuration.basePath }
 

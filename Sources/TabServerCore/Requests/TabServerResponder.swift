@@ -69,6 +69,11 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     let push: PushFeature?
     /// Every page's `Speculation-Rules` value: the rules' URL, quoted.
     let speculationRulesHeader: String
+    /// What the app adds to every page's variant (`Application.pageVariant`).
+    let pageVariantPart: PageVariantPart?
+    /// Every page's `Vary`, when the platform is chosen per request, and when it is not.
+    let varyByPlatform: String
+    let varyFixedPlatform: String
     /// The web app manifest and the service worker, generated from the model and files.
     let installed: InstalledAppFiles
     /// The offline cache key the service worker's requests get (nil: no worker).
@@ -95,8 +100,11 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
         events: EventHub, routes: RouteTable<RequestContext>, middleware: [any RouterMiddleware<RequestContext>],
         metrics: AppMetrics? = nil, log: LogSink? = nil, backup: BackupEndpoint? = nil, push: PushFeature? = nil,
-        clock: @escaping @Sendable () -> Int64
+        pageVariantPart: PageVariantPart? = nil, clock: @escaping @Sendable () -> Int64
     ) {
+        self.pageVariantPart = pageVariantPart
+        varyByPlatform = PageVariant.varyFields(platformStyle: .automatic, app: pageVariantPart?.fields ?? [])
+        varyFixedPlatform = PageVariant.varyFields(platformStyle: .ios, app: pageVariantPart?.fields ?? [])
         self.backup = backup
         self.push = push
         speculationRulesHeader = "\"" + configuration.basePath + Self.speculationRulesPath + "\""

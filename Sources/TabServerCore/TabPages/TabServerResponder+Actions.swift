@@ -103,7 +103,8 @@ extension TabServerResponder {
                     views.confirmationPage(
                         question: question, tab: localized, location: location,
                         cancelLocation: controller.location(ofTab: tab.id, in: session.state), fields: fields,
-                        session: session, model: handle.state.model, language: language)))
+                        session: session, model: handle.state.model, language: language,
+                        variant: pageVariant(handle.state, language))))
         }
         return .run(action, actionContext, localized)
     }
@@ -169,7 +170,7 @@ extension TabServerResponder {
         let strip = page.hidesBottomBar ? nil : accessory(session, tab: tab, language: language, state: state)
         let body = views.tabPage(
             tab: tab, page: page, location: location, session: session, model: state.model, notice: nil,
-            language: language, accessory: strip)
+            language: language, variant: pageVariant(state, language), accessory: strip)
         return html(body, for: state.request, status: .unprocessableContent)
     }
 }

@@ -2,6 +2,7 @@
 import TabServerCrypto
 import TabServerHTTP
 import TabServerSessions
+import TabServerTabBar
 import TabServerViews
 import TabServerWeb
 
@@ -12,13 +13,15 @@ extension TabServerResponder {
     /// script's post asked for (`RequestState.followsPost`: it shows unwritten changes).
     func pageAnswerKey(_ state: inout RequestState) throws(HTTPError) -> PageAnswerCache.Key? {
         guard state.user == nil, !state.followsPost, Self.mayAnswerFromCache(state.request) else { return nil }
+        let style = state.model.controller.model.appearance.platformStyle
         if state.cookie(configuration.cookieName) == nil {
-            return pageAnswerKey(state.request, stored: nil, generation: state.model.generation)
+            return pageAnswerKey(state.request, stored: nil, generation: state.model.generation, style: style)
         }
         guard let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now)
         else { return nil }
         return pageAnswerKey(
-            state.request, stored: HeldSessionSummary(stored, awaitsCommit: false), generation: state.model.generation)
+            state.request, stored: HeldSessionSummary(stored, awaitsCommit: false), generation: state.model.generation,
+            style: style)
     }
 
     /// Whether a request's page may come from the cache at all: a GET (or HEAD) of a tab
@@ -31,16 +34,17 @@ extension TabServerResponder {
     /// The key of `request`'s page for the visitor whose stored session is `stored` (nil:
     /// none, the first page every visitor without a cookie gets, the same for all of them
     /// within the hour since the signed form token changes hourly).
-    private func pageAnswerKey(_ request: HTTPRequest, stored: HeldSessionSummary?, generation: Int)
-        -> PageAnswerCache.Key?
-    {
+    private func pageAnswerKey(
+        _ request: HTTPRequest, stored: HeldSessionSummary?, generation: Int, style: TabBarAppearance.PlatformStyle
+    ) -> PageAnswerCache.Key? {
         guard pageAnswers.capacity > 0 else { return nil }
+        let language = localizer.negotiatedCode(
+            acceptLanguage: request.headers["accept-language"], chosen: stored?.language)
         return PageAnswerCache.Key(
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
             formToken: stored?.csrfToken, formHour: stored == nil ? FormTokenSigner.hour(now: now) : 0,
-            generation: generation, path: request.path,
-            language: localizer.negotiatedCode(
-                acceptLanguage: request.headers["accept-language"], chosen: stored?.language),
+            path: request.path,
+            variant: pageVariant(request, language: language, generation: generation, style: style),
             gzip: request.acceptsGzip)
     }
 
@@ -55,11 +59,12 @@ extension TabServerResponder {
             let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now),
             stored.id == shown.id
         else { return nil }
+        let language = localizer.negotiatedCode(
+            acceptLanguage: state.request.headers["accept-language"], chosen: shown.language)
         let key = PageAnswerCache.Key(
             session: stored.id, revision: stored.revision + 1, writeToken: 0, formToken: shown.csrfToken,
-            formHour: 0, generation: state.model.generation, path: state.request.path,
-            language: localizer.negotiatedCode(
-                acceptLanguage: state.request.headers["accept-language"], chosen: shown.language),
+            formHour: 0, path: state.request.path,
+            variant: pageVariant(state.request, language: language, model: state.model),
             gzip: state.request.acceptsGzip)
         return PageAnswerCache.Pending(key: key, entry: makeEntry(body, key: key), shown: shown)
     }
@@ -128,11 +133,11 @@ extension TabServerResponder {
             guard let held = store.heldSummary(id, now: now), !held.isUserRecord, !held.awaitsCommit else {
                 return .notAsked
             }
-            key = pageAnswerKey(request, stored: held, generation: tabs.generation)
+            key = pageAnswerKey(request, stored: held, generation: tabs.generation, style: tabs.platformStyle)
         case .malformed:
             return .notAsked
         case .none:
-            key = pageAnswerKey(request, stored: nil, generation: tabs.generation)
+            key = pageAnswerKey(request, stored: nil, generation: tabs.generation, style: tabs.platformStyle)
         }
         guard let key else { return .notAsked }
         guard let entry = pageAnswers.entry(for: key) else { return .miss }
@@ -209,7 +214,7 @@ extension TabServerResponder {
         var headers = HTTPHeaders()
         headers.add("ETag", entry.etag)
         headers.add("Cache-Control", Self.pageCacheControl)
-        headers.add("Vary", "Accept-Encoding")
+        headers.add("Vary", pageVary)
         return ResponderAnswer(HTTPResponse(status: .notModified, headers: headers))
     }
 

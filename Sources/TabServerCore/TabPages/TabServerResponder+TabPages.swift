@@ -155,7 +155,7 @@ extension TabServerResponder {
         let strip = page.hidesBottomBar ? nil : accessory(session, tab: localized, language: language, state: state)
         let body = views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
-            language: language, accessory: strip)
+            language: language, variant: pageVariant(state, language), accessory: strip)
         // Kept for next time only when it is the same for everyone at this revision: content
         // (and accessory) that says so, no notice. With nothing to write, now; a visit that
         // writes (another tab selected) keeps its page for the revision it writes, once that
@@ -247,7 +247,7 @@ extension TabServerResponder {
         var headers = HTTPHeaders(capacity: 12)
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", Self.pageCacheControl)
-        headers.add("Vary", "Accept-Encoding")
+        headers.add("Vary", pageVary)
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")

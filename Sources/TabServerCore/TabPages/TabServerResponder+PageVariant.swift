@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
+import TabServerHTTP
+import TabServerLocalization
+import TabServerTabBar
+import TabServerViews
+import TabServerWeb
+
+extension TabServerResponder {
+    /// The variant of `request`'s page in the language coded `language`, for the model of
+    /// `generation` whose platform style is `style` (see `PageVariant`): made once where a
+    /// page is made or looked up, from nothing but the request and these.
+    func pageVariant(
+        _ request: HTTPRequest, language: String, generation: Int, style: TabBarAppearance.PlatformStyle
+    ) -> PageVariant {
+        let platform: TabBarAppearance.PlatformStyle =
+            switch style {
+            case .automatic: request.clientPlatform == .android ? .material : .ios
+            case .ios, .material: style
+            }
+        return PageVariant(
+            language: language, platform: platform, app: pageVariantPart?.decide(request) ?? "", generation: generation)
+    }
+
+    /// The variant of a page rendered on `model`'s snapshot.
+    func pageVariant(_ request: HTTPRequest, language: String, model: ModelSnapshot) -> PageVariant {
+        pageVariant(
+            request, language: language, generation: model.generation,
+            style: model.controller.model.appearance.platformStyle)
+    }
+
+    /// The variant of the page of `state`'s request in `language`, on its model.
+    func pageVariant(_ state: borrowing RequestState, _ language: Language) -> PageVariant {
+        pageVariant(state.request, language: language.code, model: state.model)
+    }
+
+    /// `Vary` of every page: the fields a page's variant may come from, under the current
+    /// model's platform style.
+    var pageVary: String { tabs.platformStyle == .automatic ? varyByPlatform : varyFixedPlatform }
+}
