@@ -6,6 +6,9 @@ import TabServerMustache
 public struct Language: Sendable, Hashable {
     /// BCP 47 primary tag, the file's name: "en", "de", "ja", "ar".
     public let code: String
+    /// Its place among the app's languages (in the order of their codes): what tells one
+    /// from another in a cache's key, without a string.
+    package let number: Int
     /// The language's own name, for the picker ("Deutsch").
     public let name: String
     /// Right-to-left languages mirror the layout and the bar.
@@ -22,10 +25,11 @@ public struct Language: Sendable, Hashable {
     package let templateValue: MustacheValue
 
     init(
-        code: String, name: String, isRightToLeft: Bool, strings: [String: String], tabTitles: [String: String],
-        messages: [String: String] = [:]
+        code: String, number: Int, name: String, isRightToLeft: Bool, strings: [String: String],
+        tabTitles: [String: String], messages: [String: String] = [:]
     ) {
         self.code = code
+        self.number = number
         self.name = name
         self.isRightToLeft = isRightToLeft
         self.strings = strings

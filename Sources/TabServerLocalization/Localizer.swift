@@ -55,7 +55,9 @@ public struct Localizer: Sendable {
                 "\(directory)/\(Self.fallbackCode).json is missing: it is the fallback for every string")
         }
         var languages: [String: Language] = [:]
-        for (code, file) in files {
+        let sortedCodes = files.keys.sorted()
+        for (number, code) in sortedCodes.enumerated() {
+            let file = files[code]!
             var strings = english.strings
             for key in english.strings.keys.sorted() where file.strings[key] == nil {
                 log.write("locale \(code) has no string '\(key)'; using English", level: .warn)
@@ -68,13 +70,12 @@ public struct Localizer: Sendable {
                 throw LocalesError(path: "\(directory)/\(code).json", "direction must be ltr or rtl")
             }
             languages[code] = Language(
-                code: code, name: file.name, isRightToLeft: file.direction == "rtl", strings: strings,
-                tabTitles: titles,
-                messages: file.messages ?? [:])
+                code: code, number: number, name: file.name, isRightToLeft: file.direction == "rtl",
+                strings: strings, tabTitles: titles, messages: file.messages ?? [:])
         }
         self.languages = languages
         fallback = languages[Self.fallbackCode]!
-        codes = languages.keys.sorted()
+        codes = sortedCodes
         let coded = codes.compactMap { code in
             var code = code
             return code.withUTF8 { Self.word(of: $0) }.map {
@@ -112,9 +113,16 @@ public struct Localizer: Sendable {
     }
 
     /// The code of the language `negotiate(acceptLanguage:chosen:)` picks, without a copy
-    /// of the language: for the key of a cached page, made on every request.
+    /// of the language.
     public func negotiatedCode(acceptLanguage: String?, chosen: String?) -> String {
         coded[negotiatedIndex(acceptLanguage: acceptLanguage, chosen: chosen)].language.code
+    }
+
+    /// The number (`Language.number`) of the language `negotiate(acceptLanguage:chosen:)`
+    /// picks, without a copy of the language: for the key of a cached page, made on every
+    /// request.
+    package func negotiatedNumber(acceptLanguage: String?, chosen: String?) -> Int {
+        coded[negotiatedIndex(acceptLanguage: acceptLanguage, chosen: chosen)].language.number
     }
 
     /// Where in `coded` the language `negotiate` picks is.

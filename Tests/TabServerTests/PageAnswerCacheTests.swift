@@ -18,7 +18,7 @@ struct PageAnswerCacheTests {
     static func key(_ path: String) -> PageAnswerCache.Key {
         PageAnswerCache.Key(
             session: .generate(), revision: 1, writeToken: 0, formToken: .generate(), formHour: 0, path: path,
-            variant: PageVariant(language: "en", platform: .ios, generation: 1), gzip: false)
+            variant: PageVariant(language: 0, platform: .ios, generation: 1), gzip: false)
     }
 
     static func entry(_ template: TokenizedPage, token: SessionID) -> PageAnswerCache.Entry {
@@ -125,7 +125,7 @@ struct PageAnswerCacheTests {
         let session = SessionID.generate()
         func key(
             _ session: SessionID?, revision: Int = 1, formHour: UInt32 = 0, generation: Int = 1,
-            path: String = "/tabs/a", language: String = "en", platform: TabBarAppearance.PlatformStyle = .ios,
+            path: String = "/tabs/a", language: Int = 0, platform: TabBarAppearance.PlatformStyle = .ios,
             app: String = "", gzip: Bool = false
         ) -> PageAnswerCache.Key {
             PageAnswerCache.Key(
@@ -137,7 +137,7 @@ struct PageAnswerCacheTests {
         #expect(key(session).tableHash == base.tableHash)
         let others = [
             key(.generate()), key(nil), key(session, revision: 2), key(session, path: "/tabs/b"),
-            key(session, language: "de"), key(session, platform: .material), key(session, app: "dark"),
+            key(session, language: 1), key(session, platform: .material), key(session, app: "dark"),
             key(session, gzip: true),
         ]
         for other in others { #expect(other.tableHash != base.tableHash, "\(other)") }

@@ -38,7 +38,7 @@ extension TabServerResponder {
         _ request: HTTPRequest, stored: HeldSessionSummary?, generation: Int, style: TabBarAppearance.PlatformStyle
     ) -> PageAnswerCache.Key? {
         guard pageAnswers.capacity > 0 else { return nil }
-        let language = localizer.negotiatedCode(
+        let language = localizer.negotiatedNumber(
             acceptLanguage: request.headers["accept-language"], chosen: stored?.language)
         return PageAnswerCache.Key(
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
@@ -59,7 +59,7 @@ extension TabServerResponder {
             let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now),
             stored.id == shown.id
         else { return nil }
-        let language = localizer.negotiatedCode(
+        let language = localizer.negotiatedNumber(
             acceptLanguage: state.request.headers["accept-language"], chosen: shown.language)
         let key = PageAnswerCache.Key(
             session: stored.id, revision: stored.revision + 1, writeToken: 0, formToken: shown.csrfToken,

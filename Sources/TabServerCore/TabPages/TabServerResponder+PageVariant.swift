@@ -7,11 +7,11 @@ import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {
-    /// The variant of `request`'s page in the language coded `language`, for the model of
+    /// The variant of `request`'s page in the language numbered `language`, for the model of
     /// `generation` whose platform style is `style` (see `PageVariant`): made once where a
     /// page is made or looked up, from nothing but the request and these.
     func pageVariant(
-        _ request: HTTPRequest, language: String, generation: Int, style: TabBarAppearance.PlatformStyle
+        _ request: HTTPRequest, language: Int, generation: Int, style: TabBarAppearance.PlatformStyle
     ) -> PageVariant {
         let platform: TabBarAppearance.PlatformStyle =
             switch style {
@@ -23,7 +23,7 @@ extension TabServerResponder {
     }
 
     /// The variant of a page rendered on `model`'s snapshot.
-    func pageVariant(_ request: HTTPRequest, language: String, model: ModelSnapshot) -> PageVariant {
+    func pageVariant(_ request: HTTPRequest, language: Int, model: ModelSnapshot) -> PageVariant {
         pageVariant(
             request, language: language, generation: model.generation,
             style: model.controller.model.appearance.platformStyle)
@@ -31,7 +31,7 @@ extension TabServerResponder {
 
     /// The variant of the page of `state`'s request in `language`, on its model.
     func pageVariant(_ state: borrowing RequestState, _ language: Language) -> PageVariant {
-        pageVariant(state.request, language: language.code, model: state.model)
+        pageVariant(state.request, language: language.number, model: state.model)
     }
 
     /// `Vary` of every page: the fields a page's variant may come from, under the current
