@@ -5,8 +5,11 @@
   "use strict";
   if (!("EventSource" in window) || !("fetch" in window) || !("DOMParser" in window)) return;
   const form = document.querySelector("nav.tab-bar form:not(.sidebar-toggle)");
-  if (!form) return;
-  const base = (form.getAttribute("action") || "/select").replace(/\/select$/, "");
+  // In development mode every page follows the saved files, with a bar or without one.
+  const development = document.documentElement.hasAttribute("data-dev");
+  if (!form && !development) return;
+  const base = document.documentElement.dataset.base
+    ?? (form ? (form.getAttribute("action") || "/select").replace(/\/select$/, "") : "");
 
   // Spoken summary of what changed, for screen readers (polite: never interrupts).
   const summary = document.createElement("div");
@@ -80,6 +83,12 @@
       // This window's own tap or edit: its answer showed the bar as it is now.
       try { if (JSON.parse(event.data).from === window.tabServerWindow) return; } catch (_) { /* redraw */ }
       refreshBar();
+    });
+    // Development mode's events are dev.js's to act on.
+    source.addEventListener("dev", (event) => {
+      try {
+        window.dispatchEvent(new CustomEvent("tabserver-dev", { detail: JSON.parse(event.data) }));
+      } catch (_) { /* not one of ours */ }
     });
     source.addEventListener("open", () => {
       delay = 1000;

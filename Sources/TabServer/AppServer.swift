@@ -4,6 +4,7 @@ import TabServerAppModel
 import TabServerCore
 import TabServerEngine
 import TabServerHTTP
+import TabServerProcess
 
 /// An `Application` served on a socket by the HTTP engine. The embedding program owns
 /// the process: it decides when to stop (a signal, a test, a supervisor) and calls
@@ -26,6 +27,8 @@ public final class AppServer: Sendable {
 
     private let engine: HTTPServer
     private let liveEventsClosed = Mutex<Bool>(false)
+    /// Development mode's watcher of the app's files (nil outside it).
+    private let watcher: FileWatcher?
 
     /// Binds, starts the engine threads, begins serving, and sweeps expired sessions
     /// every `sweepInterval` seconds. The access log goes to `accessLog` (standard output
@@ -41,16 +44,39 @@ public final class AppServer: Sendable {
             // The redirect points where visitors reach the app, not at the listener's port.
             http.tls?.redirectOrigin = RedirectOrigin(host: origin.host, port: origin.port)
         }
+        let watcher = Self.watchFiles(of: application)
+        self.watcher = watcher
+        let responder: any HTTPResponder =
+            configuration.developmentMode ? DevelopmentResponder(application) : application.responder
         do {
             engine = try HTTPServer(
-                configuration: http, responder: application.responder,
+                configuration: http, responder: responder,
                 accessLog: configuration.accessLog ? (accessLog ?? Self.standardOutput(configuration.logFormat)) : nil,
                 errorLog: application.log)
         } catch {
+            watcher?.stop()
             throw StartupError(.listener, error.description, underlying: error)
         }
         application.metrics?.attach(engine: engine)
         application.scheduleSweep(every: sweepInterval)
+    }
+
+    /// Development mode's watcher, which builds the app again on every save (nil outside
+    /// development mode, or when the files cannot be watched: said in the log).
+    private static func watchFiles(of application: Application) -> FileWatcher? {
+        guard application.configuration.developmentMode else { return nil }
+        let log = application.log
+        log.write(
+            "DEVELOPMENT MODE is on (--dev): the templates, static files, locales and tab file are watched and reloaded on every save, and errors show in the browser. Never run it in production.",
+            level: .warn)
+        do {
+            return try FileWatcher(paths: application.developmentPaths) { [weak application] changed in
+                application?.developmentReload(changed: changed)
+            }
+        } catch {
+            log.write("development mode: the files are not watched: \(error)", level: .error)
+            return nil
+        }
     }
 
     /// Standard output in the configured format (the shared text sink when text).
@@ -92,6 +118,7 @@ public final class AppServer: Sendable {
     /// call waits for the first: `HTTPServer.shutdown()`) and the hooks are done or out
     /// of time.
     public func shutdown() {
+        watcher?.stop()
         let first = liveEventsClosed.withLock { closed -> Bool in
             defer { closed = true }
             return !closed

@@ -89,6 +89,13 @@ public struct AppConfiguration: Sendable {
     public var logFormat = LogFormat.text
     /// Web Push for the installed app (off unless `push.vapidKeyPath` is set).
     public var push = PushConfiguration()
+    /// Development mode: the templates, static files, locales and tab file (with the app's
+    /// overlays) are watched, and a saved change is used for the next request and shown on
+    /// every open page (a reload in place, a stylesheet or an icon swapped); a file that no
+    /// longer loads shows its error in the browser while the server keeps serving. Pages
+    /// are never kept from before a change, and no service worker is registered. Off by
+    /// default; never on in production.
+    public var developmentMode = false
 
     /// The embedded defaults.
     public init() {}

@@ -8,18 +8,21 @@ import TabServerTabBar
 /// a reload never changes the model under a request halfway through.
 public final class TabModelHolder: Sendable {
     private let snapshot: Mutex<ModelSnapshot>
+    /// What checks a new model: replaced with the files in development mode.
+    private let currentValidator: Mutex<TabModelValidator>
     /// The snapshot's generation, readable without the lock (the page cache's key).
     private let currentGeneration = Atomic<Int>(0)
     /// The model's platform style, readable without the lock (each page's variant).
     private let currentPlatformStyle: Atomic<Int>
-    package let validator: TabModelValidator
+    /// What checks a new model against the files the app serves.
+    package var validator: TabModelValidator { currentValidator.withLock { $0 } }
 
     private let events: EventHub
 
     package init(_ controller: TabBarController, validator: TabModelValidator, events: EventHub) {
         snapshot = Mutex(ModelSnapshot(controller: controller, generation: 0))
         currentPlatformStyle = Atomic(Self.number(controller.model.appearance.platformStyle))
-        self.validator = validator
+        currentValidator = Mutex(validator)
         self.events = events
     }
 
@@ -49,6 +52,17 @@ public final class TabModelHolder: Sendable {
     /// ```
     public func replaceModel(_ model: TabBarModel) throws(TabModelError) {
         try validator.validate(model)
+        install(model)
+    }
+
+    /// Installs `model`, checked already by `validator`, which checks the models after it
+    /// (development mode: the files changed with the model).
+    package func install(_ model: TabBarModel, validator: TabModelValidator) {
+        currentValidator.withLock { $0 = validator }
+        install(model)
+    }
+
+    private func install(_ model: TabBarModel) {
         snapshot.withLock { current in
             var controller = current.controller
             controller.model = model

@@ -44,6 +44,10 @@ extension AppConfiguration {
             if let equals = name.firstIndex(of: "=") {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
+            } else if Self.switches.contains(name),
+                index == arguments.count || (try? boolean(arguments[index])) == nil
+            {
+                value = "on"  // `--dev` alone turns it on
             } else {
                 guard index < arguments.count else { throw ConfigurationError("--\(name) needs a value", flag: name) }
                 value = arguments[index]
@@ -74,6 +78,9 @@ extension AppConfiguration {
         }
         return .run(configuration)
     }
+
+    /// Settings that may be given without a value, meaning on.
+    static let switches: Set<String> = ["dev"]
 
     /// The `--help` text, from `settings`.
     public static var helpText: String {

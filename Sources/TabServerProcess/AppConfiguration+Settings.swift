@@ -328,5 +328,12 @@ extension AppConfiguration {
             }
             configuration.logFormat = format
         },
+        Setting(
+            flag: "dev", environment: "TABSERVER_DEV", defaultValue: "off",
+            help:
+                "development mode (never in production): files watched, open pages follow every save, errors shown in the browser; on or off (--dev alone: on)"
+        ) { configuration, value throws(ConfigurationError) in
+            configuration.developmentMode = try boolean(value)
+        },
     ]
 }

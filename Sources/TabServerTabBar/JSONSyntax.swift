@@ -2,9 +2,9 @@
 /// Finds where a text stops being JSON (RFC 8259), for error messages only: the decoder
 /// of FoundationEssentials reports "not valid JSON" without a position. Written by hand
 /// because no library here offers it; it validates, it builds nothing.
-enum JSONSyntax {
+package enum JSONSyntax {
     /// The byte offset of the first error, or nil when the text is valid JSON.
-    static func firstErrorOffset(in bytes: [UInt8]) -> Int? {
+    package static func firstErrorOffset(in bytes: [UInt8]) -> Int? {
         var scanner = Scanner(bytes: bytes)
         scanner.skipSpace()
         guard scanner.value(depth: 0) else { return scanner.index }

@@ -29,6 +29,7 @@ extension PageRenderer {
                 variant.platform == .material ? model.appearanceClasses + " platform-material" : model.appearanceClasses
             ),
             "platform": .string(variant.platform.rawValue),
+            "dev": development ? .string(assets.devScript) : .null,
             "appVariant": variant.app.isEmpty ? .null : .string(variant.app),
         ]
     }

@@ -16,6 +16,9 @@ package struct PageRenderer: Sendable {
     package let assets: Assets
     /// Whether pages register the service worker (`--service-worker`).
     package let serviceWorker: Bool
+    /// Whether pages load the development mode's script (`--dev`), which follows saved
+    /// files over the live channel.
+    package let development: Bool
     /// Tab bar values per arrangement: the same for every visitor with the same order,
     /// selection and badges, so built once rather than on every request.
     package let barCache = RenderCache<BarKey, MustacheValue>(capacity: 4096)
@@ -23,12 +26,16 @@ package struct PageRenderer: Sendable {
     /// Whole tab pages of cacheable content, per arrangement (about 9 KB each).
     package let pageCache = RenderCache<PageKey, TokenizedPage>(capacity: 512)
 
-    package init(library: MustacheLibrary, basePath: String, appName: String, assets: Assets, serviceWorker: Bool) {
+    package init(
+        library: MustacheLibrary, basePath: String, appName: String, assets: Assets, serviceWorker: Bool,
+        development: Bool = false
+    ) {
         self.library = library
         self.basePath = basePath
         self.appName = appName
         self.assets = assets
         self.serviceWorker = serviceWorker
+        self.development = development
     }
 
     package struct PageKey: Hashable, Sendable {
@@ -65,6 +72,8 @@ package struct PageRenderer: Sendable {
         let script: String
         let scrubScript: String
         let liveScript: String
+        /// Development mode's: reloads, swaps stylesheets and icons, shows errors.
+        let devScript: String
         /// Registers the service worker and shows the app badge.
         let installScript: String
         /// The service worker, at the base path's root (its scope); not versioned, since
@@ -79,12 +88,17 @@ package struct PageRenderer: Sendable {
         /// Every static file's URL by path (for the appearance's background image).
         let all: [String: String]
 
+        /// The scripts a page of development mode's own loads: the live channel and
+        /// development mode's.
+        package var developmentScripts: [String] { [liveScript, devScript] }
+
         package init(files: StaticFiles, basePath: String) {
             css = files.url(for: "css/app.css", prefix: basePath)
             barCSS = files.url(for: "css/floating-bar.css", prefix: basePath)
             script = files.url(for: "js/app.js", prefix: basePath)
             scrubScript = files.url(for: "js/tab-scrub.js", prefix: basePath)
             liveScript = files.url(for: "js/live.js", prefix: basePath)
+            devScript = files.url(for: "js/dev.js", prefix: basePath)
             installScript = files.url(for: "js/install.js", prefix: basePath)
             worker = basePath + TabPaths.worker
             workerScope = basePath + "/"

@@ -15,13 +15,76 @@ import TabServerViews
 import TabServerWeb
 
 /// Builds an app from its setup: reads the files, compiles templates, loads the tab
-/// definition, opens the session store and wires the routes (`Application.build`).
+/// definition, opens the session store and wires the routes (`Application.build`). In
+/// development mode it builds again from files saved since (`rebuild`), keeping what
+/// outlives a file: the store, the live events, the tab model's holder, the routes, the
+/// metrics and push.
 enum AppBuilder {
+    /// What the app's folders hold, read and checked: the static files, the compiled
+    /// templates, the tab model and the languages.
+    struct LoadedFiles {
+        let files: StaticFiles
+        let library: MustacheLibrary
+        let validator: TabModelValidator
+        let model: TabBarModel
+        let localizer: Localizer
+    }
+
     static func build(
         configuration: AppConfiguration, setup: Application.Setup, router: Router<RequestContext>, log: LogSink
     )
         throws(StartupError) -> Application.Built
     {
+        let loaded = try loadFiles(configuration, log: log)
+        // Streams may take half the connection budget; pages keep the other half.
+        let events = EventHub(
+            maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
+        let tabs = TabModelHolder(TabBarController(model: loaded.model), validator: loaded.validator, events: events)
+        let baseStore: any SessionStore
+        if let sessionStore = setup.sessionStore {
+            baseStore = sessionStore
+        } else {
+            let (store, relay) = try makeSessionStore(configuration, stores: setup.stores, log: log)
+            baseStore = store
+            if let relay {
+                // Instances sharing sessions share live events too.
+                events.connect(relay)
+                relay.start { [weak events] payload in events?.receive(payload) }
+            }
+        }
+        if case .redis = configuration.sessions, configuration.csrfSecret == nil {
+            log.write(
+                "no --csrf-secret: forms shown to visitors without a session are accepted by this instance only; give every instance sharing Redis the same secret",
+                level: .warn)
+        }
+        if let header = configuration.identityHeader, configuration.trustedProxies.ranges.isEmpty {
+            log.write(
+                "--identity-header \(header) is set but --trusted-proxies is empty: every visitor is anonymous",
+                level: .warn)
+        }
+        TabServerResponder.addLibraryRoutes(to: router)
+        let routes = router.table()
+        let metrics = configuration.metrics ? AppMetrics(routePatterns: routes.labels) : nil
+        let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
+        let lasting = Application.Lasting(
+            tabs: tabs, events: events, baseStore: baseStore, store: store, routes: routes, metrics: metrics,
+            push: try PushFeature.make(configuration, store: baseStore, log: log))
+        return assemble(loaded, lasting: lasting, configuration: configuration, setup: setup, log: log)
+    }
+
+    /// The app built again from its files as they are now, keeping `previous`'s lasting
+    /// parts (the tab model changes, and with it every page's variant). Throws, changing
+    /// nothing, when a file does not load.
+    static func rebuild(
+        _ previous: Application.Built, configuration: AppConfiguration, setup: Application.Setup, log: LogSink
+    ) throws(StartupError) -> Application.Built {
+        let loaded = try loadFiles(configuration, log: log)
+        previous.lasting.tabs.install(loaded.model, validator: loaded.validator)
+        return assemble(loaded, lasting: previous.lasting, configuration: configuration, setup: setup, log: log)
+    }
+
+    /// Reads and checks the folders' files; throws naming the file, line and reason.
+    static func loadFiles(_ configuration: AppConfiguration, log: LogSink) throws(StartupError) -> LoadedFiles {
         let files: StaticFiles
         do {
             files = try StaticFiles(directories: [configuration.publicDirectory] + configuration.publicOverlays)
@@ -56,56 +119,37 @@ enum AppBuilder {
         }
         let validator = TabModelValidator(files: files, templateNames: Set(library.names))
         let model = try TabDefinition.load(path: configuration.tabsFile, validator: validator)
-        // Streams may take half the connection budget; pages keep the other half.
-        let events = EventHub(
-            maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
-        let tabs = TabModelHolder(TabBarController(model: model), validator: validator, events: events)
         let localizer: Localizer
         do {
             localizer = try Localizer(directory: configuration.localesDirectory, log: log)
         } catch {
             throw StartupError(.locales, path: error.path, error.reason, underlying: error.underlying)
         }
-        let baseStore: any SessionStore
-        if let sessionStore = setup.sessionStore {
-            baseStore = sessionStore
-        } else {
-            let (store, relay) = try makeSessionStore(configuration, stores: setup.stores, log: log)
-            baseStore = store
-            if let relay {
-                // Instances sharing sessions share live events too.
-                events.connect(relay)
-                relay.start { [weak events] payload in events?.receive(payload) }
-            }
-        }
-        if case .redis = configuration.sessions, configuration.csrfSecret == nil {
-            log.write(
-                "no --csrf-secret: forms shown to visitors without a session are accepted by this instance only; give every instance sharing Redis the same secret",
-                level: .warn)
-        }
-        if let header = configuration.identityHeader, configuration.trustedProxies.ranges.isEmpty {
-            log.write(
-                "--identity-header \(header) is set but --trusted-proxies is empty: every visitor is anonymous",
-                level: .warn)
-        }
-        TabServerResponder.addLibraryRoutes(to: router)
-        let routes = router.table()
-        let metrics = configuration.metrics ? AppMetrics(routePatterns: routes.labels) : nil
-        let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
+        return LoadedFiles(files: files, library: library, validator: validator, model: model, localizer: localizer)
+    }
+
+    /// The responder made from `loaded` files around the `lasting` parts.
+    private static func assemble(
+        _ loaded: LoadedFiles, lasting: Application.Lasting, configuration: AppConfiguration,
+        setup: Application.Setup, log: LogSink
+    ) -> Application.Built {
+        var configuration = configuration
+        // Development mode keeps no page in a service worker: a worker installed before
+        // removes itself.
+        if configuration.developmentMode { configuration.serviceWorker = false }
         let views = PageRenderer(
-            library: library, basePath: configuration.basePath, appName: configuration.appName,
-            assets: PageRenderer.Assets(files: files, basePath: configuration.basePath),
-            serviceWorker: configuration.serviceWorker)
-        let push = try PushFeature.make(configuration, store: baseStore, log: log)
+            library: loaded.library, basePath: configuration.basePath, appName: configuration.appName,
+            assets: PageRenderer.Assets(files: loaded.files, basePath: configuration.basePath),
+            serviceWorker: configuration.serviceWorker, development: configuration.developmentMode)
         var content = setup.content
         if let fallback = setup.fallback { content.fallback = fallback }
         let responder = TabServerResponder(
-            configuration: configuration, tabs: tabs, store: store, views: views, content: content,
-            files: files, localizer: localizer, hooks: setup.hooks, events: events, routes: routes,
-            middleware: setup.middleware, metrics: metrics, log: log,
-            backup: BackupEndpoint(store: baseStore, log: log), push: push, pageVariantPart: setup.pageVariant,
-            clock: setup.clock)
-        return Application.Built(responder: responder, tabs: tabs, store: baseStore, metrics: metrics)
+            configuration: configuration, tabs: lasting.tabs, store: lasting.store, views: views, content: content,
+            files: loaded.files, localizer: loaded.localizer, hooks: setup.hooks, events: lasting.events,
+            routes: lasting.routes, middleware: setup.middleware, metrics: lasting.metrics, log: log,
+            backup: BackupEndpoint(store: lasting.baseStore, log: log), push: lasting.push,
+            pageVariantPart: setup.pageVariant, clock: setup.clock)
+        return Application.Built(responder: responder, lasting: lasting)
     }
 }
 

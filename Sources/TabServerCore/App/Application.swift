@@ -2,8 +2,10 @@
 import Synchronization
 import TabServerAppModel
 import TabServerHTTP
+import TabServerLive
 import TabServerMetrics
 import TabServerMustache
+import TabServerPush
 import TabServerSessions
 import TabServerTabBar
 import TabServerWeb
@@ -48,16 +50,30 @@ public final class Application: Sendable {
         var pageVariant: PageVariantPart?
     }
 
-    /// What building made.
+    /// What building made: the responder, and what outlives it when development mode
+    /// builds it again from saved files.
     struct Built: Sendable {
         let responder: TabServerResponder
-        let tabs: TabModelHolder
-        let store: any SessionStore
-        let metrics: AppMetrics?
+        let lasting: Lasting
     }
 
-    private let setup = Mutex(Setup())
-    private let built = Mutex<Built?>(nil)
+    /// The parts of a built app that no file change replaces: the tab model's holder (its
+    /// model is replaced), the live events, the store (`baseStore`, and `store` as the
+    /// metrics count it), the routes, the metrics and push.
+    struct Lasting: Sendable {
+        let tabs: TabModelHolder
+        let events: EventHub
+        let baseStore: any SessionStore
+        let store: any SessionStore
+        let routes: RouteTable<RequestContext>
+        let metrics: AppMetrics?
+        let push: PushFeature?
+    }
+
+    let setup = Mutex(Setup())
+    let built = Mutex<Built?>(nil)
+    /// Development mode: the problem of a saved file that does not load, while it lasts.
+    let problemState = Mutex<DevelopmentProblem?>(nil)
 
     /// An app configured with `configuration`, its messages to `log` (standard error,
     /// under the configured app name, unless given).
@@ -152,11 +168,11 @@ public final class Application: Sendable {
     /// The app as a responder (built on first use; call `build()` first to handle its errors).
     public var responder: TabServerResponder { parts.responder }
     /// The shared tab controller (replace the model, set hooks).
-    public var tabs: TabModelHolder { parts.tabs }
+    public var tabs: TabModelHolder { parts.lasting.tabs }
     /// The session store.
-    public var store: any SessionStore { parts.store }
+    public var store: any SessionStore { parts.lasting.baseStore }
     /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
-    public var metrics: AppMetrics? { parts.metrics }
+    public var metrics: AppMetrics? { parts.lasting.metrics }
 
     /// Removes expired sessions every `seconds`, on the blocking pool, for as long as the
     /// application exists. `AppServer` calls it when it starts serving.

@@ -14,13 +14,17 @@ extension TabServerResponder {
     }
 
     /// `GET /events`: this visitor's live updates as Server-Sent Events. A request without
-    /// a session has nothing to follow (204, which tells `EventSource` not to retry); over
-    /// a cap it is a 503 with `Retry-After`, which the page's script retries with backoff.
+    /// a session has nothing to follow (204, which tells `EventSource` not to retry), but in
+    /// development mode, where every page follows the saved files, it gets a stream of its
+    /// own; over a cap it is a 503 with `Retry-After`, which the page's script retries with
+    /// backoff.
     func eventStream(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         // The stored session as fetched before the route ran (off the loop if it waited).
-        guard let value = request.cookie(configuration.cookieName), let id = SessionID(cookieValue: value),
+        let stored = request.cookie(configuration.cookieName).flatMap(SessionID.init(cookieValue:)).flatMap { id in
             (try? state.storedSession(store: store, cookieName: configuration.cookieName, now: now)) ?? nil != nil
-        else {
+                ? id : nil
+        }
+        guard let id = stored ?? (configuration.developmentMode ? SessionID.generate() : nil) else {
             return HTTPResponse(status: .noContent, headers: HTTPHeaders([("Cache-Control", "no-store")]))
         }
         let lastEventID = request.headers["last-event-id"].flatMap { Int($0) }
