@@ -87,6 +87,11 @@ if (!settings.enabled) {
   // badge-only message is {"app_badge": N}.
   self.addEventListener("push", (event) => event.waitUntil(pushed(event)));
 
+  // The browser changed the subscription by itself (expired keys, a moved push
+  // service): subscribe again with the server's key where the browser has not, and
+  // tell the server which subscription the new one replaces.
+  self.addEventListener("pushsubscriptionchange", (event) => event.waitUntil(resubscribed(event)));
+
   // A tap on a notification opens its page (one of this app's), in a window already
   // open when there is one.
   self.addEventListener("notificationclick", (event) => {
@@ -127,6 +132,27 @@ async function pushed(event) {
       data: { navigate: notification.navigate },
     });
   }
+}
+
+// Where the opt-in (push.js) keeps the endpoint it posted, for browsers whose
+// `pushsubscriptionchange` does not say which subscription changed.
+const PUSH_ENDPOINT = "tabserver-push";
+
+async function resubscribed(event) {
+  if (!settings.pushKey) return;
+  const endpointKey = base + "/push/endpoint";
+  const kept = await caches.open(PUSH_ENDPOINT);
+  const stored = await kept.match(endpointKey);
+  const oldEndpoint = (event.oldSubscription && event.oldSubscription.endpoint) || (stored && await stored.text());
+  if (!oldEndpoint) return;
+  const key = Uint8Array.from(atob(settings.pushKey.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const subscription = event.newSubscription
+    || await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  const response = await fetch(settings.resubscribe, {
+    method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...subscription.toJSON(), oldEndpoint }),
+  });
+  if (response.ok) await kept.put(endpointKey, new Response(subscription.endpoint));
 }
 
 // The header that asks the server for the page's cache key.

@@ -15,6 +15,12 @@
   const show = (subscribed) => { on.hidden = subscribed; off.hidden = !subscribed; };
 
   const key = Uint8Array.from(atob(section.dataset.key.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  // The endpoint posted last, where the worker looks for it when the browser changes the
+  // subscription without saying which one it was (sw.js, pushsubscriptionchange).
+  const endpointKey = section.dataset.subscribe.replace(/subscribe$/, "endpoint");
+  const keepEndpoint = (endpoint) => caches.open("tabserver-push")
+    .then((kept) => (endpoint ? kept.put(endpointKey, new Response(endpoint)) : kept.delete(endpointKey)))
+    .catch(() => {});
   const post = (url, body) => fetch(url, {
     method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": section.dataset.csrf },
@@ -44,6 +50,7 @@
       try {
         const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
         await post(section.dataset.subscribe, { ...subscription.toJSON(), notifications: box.checked });
+        await keepEndpoint(subscription.endpoint);
         show(true);
         say("on");
       } catch (error) {
@@ -60,6 +67,7 @@
         if (subscription) {
           await post(section.dataset.unsubscribe, { endpoint: subscription.endpoint });
           await subscription.unsubscribe();
+          await keepEndpoint(null);
         }
         show(false);
         say("off");

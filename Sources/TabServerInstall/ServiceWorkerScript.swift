@@ -25,11 +25,15 @@ package struct ServiceWorkerScript: Sendable {
     /// The strong ETag of `body`.
     package var etag: String { "\"sw-\(version)\"" }
 
-    package init(files: StaticFiles, basePath: String, enabled: Bool) {
+    /// `pushKey` is the server's Web Push key (base64url), nil with push off: the worker
+    /// subscribes again with it when the browser changes a subscription
+    /// (`pushsubscriptionchange`) and posts the new one to `<base>/push/resubscribe`.
+    package init(files: StaticFiles, basePath: String, enabled: Bool, pushKey: String? = nil) {
         let source = files.file(Self.sourcePath)
         let shell = files.paths.filter { path in Self.shellFolders.contains { path.hasPrefix($0) } }
             .map { files.url(for: $0, prefix: basePath) }
-        let fingerprint = ([source?.version ?? "", enabled ? "on" : "off"] + shell).joined(separator: "\n")
+        let fingerprint = ([source?.version ?? "", enabled ? "on" : "off", pushKey ?? ""] + shell)
+            .joined(separator: "\n")
         version = String(Digest.hex(Digest.sha256(Array(fingerprint.utf8))).prefix(16))
         let settings = JSONDocument.object([
             ("enabled", .bool(enabled)),
@@ -39,6 +43,8 @@ package struct ServiceWorkerScript: Sendable {
             ("offline", .string(basePath + "/offline")),
             ("keyHeader", .string(Self.cacheKeyHeader)),
             ("workerHeader", .string(OfflineCacheKey.workerHeader)),
+            ("pushKey", .string(pushKey ?? "")),
+            ("resubscribe", .string(basePath + "/push/resubscribe")),
         ])
         var body = Array("self.tabServerWorker = \(settings.text(indent: nil));\n".utf8)
         body.append(contentsOf: source?.body.array ?? [])

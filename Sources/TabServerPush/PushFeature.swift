@@ -20,6 +20,7 @@ package final class PushFeature: Sendable {
     private let log: LogSink?
     private let subscribedCount = Atomic<Int>(0)
     private let unsubscribedCount = Atomic<Int>(0)
+    private let replacedCount = Atomic<Int>(0)
     private let removedCount = Atomic<Int>(0)
 
     private init(sender: PushSender, allowsLoopback: Bool, store: any SessionStore, log: LogSink?) {
@@ -62,12 +63,22 @@ package final class PushFeature: Sendable {
         }
     }
 
-    /// Counts a subscription taken or dropped by a visitor.
-    package func counted(subscribed: Bool) {
-        if subscribed {
-            subscribedCount.add(1, ordering: .relaxed)
-        } else {
-            unsubscribedCount.add(1, ordering: .relaxed)
+    /// What a visitor's browser did to a subscription.
+    package enum SubscriptionChange: Sendable {
+        /// Taken (the opt-in on More).
+        case subscribed
+        /// Dropped (turned off on More).
+        case unsubscribed
+        /// Replaced by a new one the browser made (`pushsubscriptionchange`).
+        case replaced
+    }
+
+    /// Counts a subscription a visitor's browser took, dropped or replaced.
+    package func counted(_ change: SubscriptionChange) {
+        switch change {
+        case .subscribed: subscribedCount.add(1, ordering: .relaxed)
+        case .unsubscribed: unsubscribedCount.add(1, ordering: .relaxed)
+        case .replaced: replacedCount.add(1, ordering: .relaxed)
         }
     }
 
@@ -132,11 +143,12 @@ package final class PushFeature: Sendable {
         out += "# HELP tabserver_push_messages_waiting Push messages queued, not yet sent.\n"
         out += "# TYPE tabserver_push_messages_waiting gauge\ntabserver_push_messages_waiting \(sender.waiting)\n"
         out += "# HELP tabserver_push_subscriptions_total Push subscriptions taken, dropped by visitors, "
-        out += "and removed because the push service answered 404 or 410.\n"
+        out += "replaced by their browsers, and removed because the push service answered 404 or 410.\n"
         out += "# TYPE tabserver_push_subscriptions_total counter\n"
         out += "tabserver_push_subscriptions_total{change=\"subscribed\"} \(subscribedCount.load(ordering: .relaxed))\n"
         out +=
             "tabserver_push_subscriptions_total{change=\"unsubscribed\"} \(unsubscribedCount.load(ordering: .relaxed))\n"
+        out += "tabserver_push_subscriptions_total{change=\"replaced\"} \(replacedCount.load(ordering: .relaxed))\n"
         out += "tabserver_push_subscriptions_total{change=\"removed\"} \(removedCount.load(ordering: .relaxed))\n"
         return out
     }

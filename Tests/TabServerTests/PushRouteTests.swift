@@ -265,6 +265,86 @@ struct PushRouteTests {
         #expect(try app.sendPush(PushMessage(badge: 1), toVisitor: id) == 0)
     }
 
+    /// What the worker posts on `pushsubscriptionchange`: the new subscription and the
+    /// endpoint it replaces.
+    func replacement(_ device: Device, endpoint: String, replacing old: String) -> [UInt8] {
+        Array(device.json(endpoint).dropLast()) + Array(#","oldEndpoint":"\#(old)"}"#.utf8)
+    }
+
+    @Test(
+        "a subscription the browser changed is replaced, keeping its notifications; the next push goes to the new one")
+    func resubscribe() async throws {
+        let service = try RecordingPushService()
+        defer { service.stop() }
+        let app = try makePushApp(service)
+        let client = TestClient(app.responder)
+        let old = Device()
+        let more = await client.get("/more")
+        let token = more.attribute(named: "data-csrf", inTagContaining: "push-optin") ?? ""
+        let subscribed = await client.send(
+            .post, "/push/subscribe", body: old.json(service.endpoint("/old"), notifications: true),
+            headers: [("Content-Type", "application/json"), ("X-CSRF-Token", token)])
+        #expect(subscribed.status == 200)
+        let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
+        // The worker's settings carry the key it subscribes again with.
+        let key = try #require(more.attribute(named: "data-key", inTagContaining: "push-optin"))
+        await #expect(client.get("/sw.js").body.contains(#""pushKey":"\#(key)""#))
+        let new = Device()
+        let worker = [("Content-Type", "application/json"), ("Sec-Fetch-Site", "same-origin")]
+        let replaced = await client.send(
+            .post, "/push/resubscribe",
+            body: replacement(new, endpoint: service.endpoint("/new"), replacing: service.endpoint("/old")),
+            headers: worker)
+        #expect(replaced.status == 204, "\(replaced.body)")
+        let kept = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        #expect(kept.map(\.endpoint) == [service.endpoint("/new")])
+        #expect(kept.first?.notifications == true)
+        #expect(await client.get("/metrics").body.contains(#"tabserver_push_subscriptions_total{change="replaced"} 1"#))
+        #expect(try app.sendPush(PushMessage(badge: 7), toVisitor: id) == 1)
+        #expect(app.finishPushes(within: .seconds(10)))
+        let received = service.requests()
+        try #require(received.count == 1)
+        #expect(received[0].path == "/new")
+        #expect(try new.decrypt(received[0].body) == #"{"app_badge":7}"#)
+    }
+
+    @Test("resubscribe refuses other origins (403), a session without that endpoint (410) and a bad body (422)")
+    func resubscribeRefused() async throws {
+        let service = try RecordingPushService()
+        defer { service.stop() }
+        let app = try makePushApp(service)
+        let client = TestClient(app.responder)
+        await #expect(subscribe(client, Device(), endpoint: service.endpoint("/old")).status == 200)
+        let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
+        let body = replacement(Device(), endpoint: service.endpoint("/new"), replacing: service.endpoint("/old"))
+        let json = ("Content-Type", "application/json")
+        // Another site's page, and a request no browser vouches for.
+        for site in [[("Sec-Fetch-Site", "cross-site")], [("Origin", "https://evil.example")], []] {
+            let answer = await client.send(.post, "/push/resubscribe", body: body, headers: [json] + site)
+            #expect(answer.status == 403, "\(site)")
+        }
+        let worker = [json, ("Sec-Fetch-Site", "same-origin")]
+        // An endpoint this session never held: the old one is the capability.
+        let guessed = replacement(Device(), endpoint: service.endpoint("/new"), replacing: service.endpoint("/other"))
+        await #expect(client.send(.post, "/push/resubscribe", body: guessed, headers: worker).status == 410)
+        // Another browser (no session): nothing made.
+        let stranger = TestClient(app.responder)
+        let strangers = await stranger.send(.post, "/push/resubscribe", body: body, headers: worker)
+        #expect(strangers.status == 410)
+        #expect(stranger.cookies["tabserver_session"] == nil)
+        // No old endpoint; not a subscription; an http: endpoint.
+        let bad = [
+            Device().json(service.endpoint("/new")),
+            Array(#"{"oldEndpoint":"\#(service.endpoint("/old"))","endpoint":"x"}"#.utf8),
+            replacement(Device(), endpoint: "http://push.example.net/x", replacing: service.endpoint("/old")),
+        ]
+        for body in bad {
+            await #expect(client.send(.post, "/push/resubscribe", body: body, headers: worker).status == 422)
+        }
+        let kept = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        #expect(kept.map(\.endpoint) == [service.endpoint("/old")], "nothing changed")
+    }
+
     @Test("the VAPID key file is made on first start and the same key is used after a restart")
     func keyKept() async throws {
         let path = TestFixtures.temporaryDirectory("vapid-kept") + "/vapid.pem"

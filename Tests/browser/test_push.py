@@ -8,6 +8,8 @@ Chromium's own push service (FCM) cannot be reached from the test machines, so
 `PushManager.subscribe` is replaced in the page by one that answers with a subscription
 to a loopback endpoint; everything after it (the post, the server's checks and storage,
 the worker's handler, fed through the DevTools protocol's `deliverPushMessage`) is real.
+A changed subscription (`pushsubscriptionchange`) is fired in the worker through its own
+DevTools target.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 import urllib.request
 
 import pytest
+import websocket
 from axe_selenium_python import Axe
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
@@ -146,3 +149,67 @@ def test_the_workers_push_handler_shows_the_declarative_notification(browsers_fo
         return notes()
 
     browser.wait(lambda: shown() == [["New episode", "Episode 12 is out", "episodes"]], "no notification was shown")
+
+
+def _in_worker(driver, expression: str):
+    """Evaluates `expression` in the service worker (its own DevTools target, reached over
+    the browser's debugging socket: chromedriver's CDP commands go to the page)."""
+    address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+    with urllib.request.urlopen(f"http://{address}/json/list", timeout=5) as answer:
+        targets = json.load(answer)
+    worker = next(t for t in targets if t["type"] == "service_worker" and t["url"].endswith("/sw.js"))
+    socket = websocket.create_connection(worker["webSocketDebuggerUrl"], timeout=10, suppress_origin=True)
+    try:
+        socket.send(json.dumps({"id": 1, "method": "Runtime.evaluate",
+                                "params": {"expression": expression, "awaitPromise": True, "returnByValue": True}}))
+        while True:
+            reply = json.loads(socket.recv())
+            if reply.get("id") == 1:
+                return reply
+    finally:
+        socket.close()
+
+
+def test_a_subscription_the_browser_changes_is_replaced_on_the_server(browsers_for, push_server):
+    """`pushsubscriptionchange`, fired in the worker as the browser would fire it (the
+    browser fires it only on its push service's word): the worker posts the new
+    subscription with the endpoint it replaces, and the server keeps it in its place."""
+    browser = browsers_for(push_server).open("phone")
+    browser.get("/more")
+    section = browser.driver.find_element(By.CSS_SELECTOR, ".push-optin")
+    browser.wait(lambda: section.is_displayed(), "the opt-in did not show")
+    browser.wait(lambda: browser.run("""return navigator.serviceWorker.getRegistration()
+                     .then((r) => !!(r && r.active && r.active.state === "activated"));"""),
+                 "the service worker did not start")
+    _stub_push_manager(browser, "https://127.0.0.1:9/push/rotated-1")
+    browser.tap_css(".push-optin .push-on")
+    status = browser.driver.find_element(By.CSS_SELECTOR, ".push-status")
+    browser.wait(lambda: status.text == "On for this device.", "the subscription was not taken")
+    replaced = lambda: _metric(push_server, 'tabserver_push_subscriptions_total{change="replaced"}').split(" ")[-1]
+    before = int(replaced())
+
+    def fire(old: str | None, new: str) -> None:
+        # A script's event cannot be waited on (waitUntil throws for it); the handler's
+        # work goes on all the same, and the server's count says when it is done.
+        reply = _in_worker(browser.driver, """
+          (() => {
+            const [oldEndpoint, newEndpoint, p256dh, auth] = %s;
+            const subscription = (endpoint) => endpoint && {
+              endpoint, toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }) };
+            const event = new ExtendableEvent("pushsubscriptionchange");
+            Object.defineProperty(event, "oldSubscription", { value: subscription(oldEndpoint) });
+            Object.defineProperty(event, "newSubscription", { value: subscription(newEndpoint) });
+            self.dispatchEvent(event);
+            return true;
+          })()""" % json.dumps([old, new, P256DH, AUTH]))
+        assert reply.get("result", {}).get("result", {}).get("value") is True, reply
+
+    # Chromium does not say which subscription changed: the endpoint the opt-in kept is used.
+    fire(None, "https://127.0.0.1:9/push/rotated-2")
+    browser.wait(lambda: int(replaced()) == before + 1, "the new subscription did not replace the kept one")
+    # A browser that says so; the endpoint replaced is the one posted just now.
+    fire("https://127.0.0.1:9/push/rotated-2", "https://127.0.0.1:9/push/rotated-3")
+    browser.wait(lambda: int(replaced()) == before + 2, "the second change was not taken")
+    kept = browser.run("""return caches.open("tabserver-push").then((c) => c.match(arguments[0]))
+                          .then((r) => r && r.text());""", push_server.url("/push/endpoint"))
+    assert kept == "https://127.0.0.1:9/push/rotated-3"

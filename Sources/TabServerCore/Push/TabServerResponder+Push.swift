@@ -9,7 +9,8 @@ import TabServerWebPush
 extension TabServerResponder {
     /// The push routes: `POST /push/subscribe` and `POST /push/unsubscribe`, posted by the
     /// More page's opt-in (`Public/js/push.js`) as JSON with the page's token in
-    /// `X-CSRF-Token`. 404 when push is off.
+    /// `X-CSRF-Token`, and `POST /push/resubscribe`, posted by the service worker when the
+    /// browser changes a subscription. 404 when push is off.
     static func addPushRoutes(to router: Router<RequestContext>) {
         router.on(
             .post, "/push/subscribe", crossSite: .checkedByHandler,
@@ -20,6 +21,11 @@ extension TabServerResponder {
             .post, "/push/unsubscribe", crossSite: .checkedByHandler,
             use: library { app, request, _, state throws(HTTPError) in
                 try app.unsubscribePush(request, state: &state)
+            })
+        router.on(
+            .post, "/push/resubscribe", crossSite: .checkedByHandler,
+            use: library { app, request, _, state throws(HTTPError) in
+                try app.resubscribePush(request, state: &state)
             })
     }
 
@@ -60,7 +66,7 @@ extension TabServerResponder {
         // A visitor without a stored session gets one now, and with it a token of its own:
         // the page's forms take it from the answer.
         session = state.keep(session)
-        push.counted(subscribed: true)
+        push.counted(.subscribed)
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/json")
         headers.add("Cache-Control", "no-store")
@@ -81,8 +87,50 @@ extension TabServerResponder {
         if session.pushSubscriptions.contains(where: { $0.endpoint == endpoint }) {
             session.pushSubscriptions = session.pushSubscriptions.removing(endpoint: endpoint)
             state.session = session
-            push.counted(subscribed: false)
+            push.counted(.unsubscribed)
         }
+        return HTTPResponse(status: .noContent)
+    }
+
+    /// Replaces the subscription the browser changed (`pushsubscriptionchange`): the body
+    /// is the new `PushSubscription.toJSON()` with `"oldEndpoint"`, the one it replaces.
+    /// The service worker has no page and so no form token: the old endpoint, a secret
+    /// only this visitor's browser and the push service know, stands for it, with the
+    /// session's cookie and a request the browser says this app's origin made. The new
+    /// subscription keeps the old one's choice of notifications. 204 once replaced; 410
+    /// when this session holds no subscription at that endpoint (the visitor turns push
+    /// on again on More); 403 for another origin's request; 422 for a body that is not a
+    /// subscription.
+    func resubscribePush(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        guard let push else { throw HTTPError.notFound() }
+        let site = RequestSite(
+            of: request, appHost: appHost(of: request), appScheme: configuration.publicOrigin?.scheme.rawValue)
+        guard site == .sameOrigin else {
+            throw HTTPError.forbidden("A subscription is replaced only by this app's own service worker.")
+        }
+        let body = try Self.pushBody(request)
+        guard let oldEndpoint = (try? JSONDecoder().decode(Replacement.self, from: Data(body)))?.oldEndpoint else {
+            throw HTTPError.unprocessable(
+                "The body names no old endpoint: {\"oldEndpoint\": \"https://…\", \"endpoint\": …} is expected.")
+        }
+        let subscription: PushSubscription
+        do {
+            subscription = try PushSubscription(json: body, allowingLoopback: push.allowsLoopback)
+        } catch {
+            throw HTTPError.unprocessable("This is not a push subscription this server can use: \(error.reason).")
+        }
+        var session = try visitor(&state)
+        guard !state.isNewSession, let old = session.pushSubscriptions.first(where: { $0.endpoint == oldEndpoint })
+        else {
+            throw HTTPError(.gone, "This browser has no subscription at that endpoint here; turn push on again.")
+        }
+        session.pushSubscriptions = session.pushSubscriptions.removing(endpoint: oldEndpoint).adding(
+            PushSubscriptionRecord(
+                endpoint: subscription.endpoint.url, p256dh: subscription.p256dh, auth: subscription.auth,
+                created: now, notifications: old.notifications),
+            within: state.user == nil ? .browser : .user)
+        state.session = session
+        push.counted(.replaced)
         return HTTPResponse(status: .noContent)
     }
 
@@ -118,5 +166,9 @@ extension TabServerResponder {
 
     private struct Endpoint: Decodable {
         let endpoint: String
+    }
+
+    private struct Replacement: Decodable {
+        let oldEndpoint: String
     }
 }

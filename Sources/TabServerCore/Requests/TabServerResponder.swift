@@ -138,7 +138,8 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         installed = InstalledAppFiles(
             manifest: WebAppManifest(configuration: configuration, files: files),
             worker: ServiceWorkerScript(
-                files: files, basePath: configuration.basePath, enabled: configuration.serviceWorker),
+                files: files, basePath: configuration.basePath, enabled: configuration.serviceWorker,
+                pushKey: push?.applicationServerKey),
             tabs: tabs, localizer: localizer, basePath: configuration.basePath)
         offlineKey =
             configuration.serviceWorker
