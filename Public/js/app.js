@@ -332,7 +332,8 @@
     const freshToken = token && token.value;
     const anchorTop = submitter && samePage && submitter.isConnected ? submitter.getBoundingClientRect().top : null;
     if (!samePage) rememberScroll();
-    if (how === "push" || how === "none") keepLeftPage();
+    // Android's Back comes back to the first tab: a switch away keeps its page too.
+    if (how === "push" || how === "none" || (type === "switch" && firstTab())) keepLeftPage();
     const swap = () => {
       document.querySelector("main").replaceWith(parts.main);
       // A page may come without the bar (one that hides it) or bring it back.
@@ -542,23 +543,33 @@
   });
 
   // After a tab switch history holds that tab's stack alone (with the Navigation API):
-  // Back pops it, never shows another tab's pages, and leaves the app at its root.
+  // Back pops it, never shows another tab's pages, and leaves the app at its root. On
+  // Android (Material's bar) the first tab's stack comes before another tab's, as
+  // Android's Back goes: from that tab's root to the first tab, then out of the app.
   let rebuilding = null;
+  function firstTab() {
+    if (!document.body.classList.contains("platform-material")) return null;
+    const button = document.querySelector(
+      "nav.tab-bar li.tab-item:not(.is-sidebar-only):not(.in-more-compact) > button[name=tab]");
+    return button && button.value;
+  }
   async function rebuildHistory() {
     if (!window.navigation || !navigation.entries || rebuilding) return;
     const url = placeAddress(shown).href;
     const stack = stacks[tabOf(url)] || [url];
-    const pages = stack[stack.length - 1] === url ? stack : [url];
+    const own = stack[stack.length - 1] === url ? stack : [url];
+    const first = firstTab();
+    const pages = first && first !== tabOf(url) ? [...(stacks[first] || [placeOf(first)]), ...own] : own;
     const entries = navigation.entries();
     const current = navigation.currentEntry;
     if (!current || current.index < 0) return;
-    let first = current.index;
+    let start = current.index;
     // This document's own entries only (traversing to another would leave it).
-    while (first > 0 && entries[first - 1].sameDocument && tabOf(entries[first - 1].url)) first -= 1;
-    if (first === current.index && pages.length === 1) return;
+    while (start > 0 && entries[start - 1].sameDocument && tabOf(entries[start - 1].url)) start -= 1;
+    if (start === current.index && pages.length === 1) return;
     const kept = new Map([...left.values()].map((page) => [page.url, page]));
     rebuilding = (async () => {
-      if (first !== current.index) await navigation.traverseTo(entries[first].key).finished;
+      if (start !== current.index) await navigation.traverseTo(entries[start].key).finished;
       left.delete(entryKey);
       pages.forEach((page, index) => {
         const key = index === pages.length - 1 ? entryKey : newKey();
@@ -727,12 +738,15 @@
   updateShortcuts();
 
   // scrollEdgeAppearance where CSS scroll-driven animations are missing: the bar takes
-  // its scroll-edge look while the content's bottom edge is reached.
+  // its scroll-edge look while the content's bottom edge is reached, and the header's
+  // hairline shows only with content under it.
   const scrollDriven = CSS.supports("animation-timeline: scroll()");
   function updateScrollEdge() {
     if (scrollDriven) return;
     // The large title scrolled under the header: the inline title shows.
     document.documentElement.classList.toggle("title-collapsed", scrollY > 40);
+    // Content under the header: its hairline shows.
+    document.documentElement.classList.toggle("content-under-header", scrollY > 0);
     const atEdge = Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1;
     document.documentElement.classList.toggle("at-scroll-edge", atEdge);
   }

@@ -39,11 +39,11 @@
   }
 
   // The gliding lens: one highlight on the item list, placed over `tab` (the capsule's
-  // items only: the search circle has a lens of its own).
+  // items only: the circle apart has a lens of its own).
   function placeLens(nav, tab, glide) {
     const list = nav.querySelector(".tab-items");
     if (!list) return;
-    if (!tab || tab.closest(".is-search")) {
+    if (!tab || tab.closest(".is-apart")) {
       nav.classList.remove("has-moving-lens", "lens-glides");
       return;
     }

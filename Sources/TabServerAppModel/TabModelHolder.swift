@@ -87,6 +87,8 @@ public final class ModelSnapshot: Sendable {
     package let appearanceCSS: String
     /// The appearance settings that switch styles, as classes of `<body>`.
     package let appearanceClasses: String
+    /// The classes of `<body>` on Material 3's platform.
+    package let materialClasses: String
 
     init(controller: TabBarController, generation: Int) {
         self.controller = controller
@@ -94,5 +96,6 @@ public final class ModelSnapshot: Sendable {
         let appearance = controller.model.appearance
         appearanceCSS = appearance.cssCustomProperties + ";" + appearance.cssExtraProperties
         appearanceClasses = appearance.cssClasses
+        materialClasses = appearance.materialCSSClasses(sidebarHidden: nil)
     }
 }

@@ -23,6 +23,8 @@ public struct Badge: Sendable, Hashable {
 
     /// Counts above this show as "99+" so the badge keeps its size in the bar.
     public static let maxDisplayedCount = 99
+    /// Material 3's large badge holds up to four characters: counts above this show as "999+".
+    public static let materialMaxDisplayedCount = 999
 
     /// What the badge shows.
     public var value: Value
@@ -54,12 +56,16 @@ public struct Badge: Sendable, Hashable {
 
     /// The text drawn inside the badge: counts above 99 become "99+" (as on iOS home
     /// screen badges, the bar has no room for more), a dot draws no text.
-    public var displayText: String {
+    public var displayText: String { displayText(upTo: Self.maxDisplayedCount) }
+
+    /// The text drawn inside the badge, counts above `maxCount` as "`maxCount`+"
+    /// (`materialMaxDisplayedCount` on Material's bar).
+    public func displayText(upTo maxCount: Int) -> String {
         switch value {
         case .text(let text):
             return text
         case .count(let count):
-            return count > Self.maxDisplayedCount ? "\(Self.maxDisplayedCount)+" : String(count)
+            return count > maxCount ? "\(maxCount)+" : String(count)
         case .dot:
             return ""
         }

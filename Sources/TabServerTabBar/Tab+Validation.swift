@@ -48,10 +48,10 @@ extension Tab {
 
     /// Why the placement and hiding settings do not go together, or nil.
     private var placementProblem: String? {
-        if role == .search, preferredPlacement != .automatic {
-            return "the search tab has its own place; leave out preferredPlacement"
+        if role != .standard, preferredPlacement != .automatic {
+            return "the \(role.rawValue) tab has its own place; leave out preferredPlacement"
         }
-        if role == .search, allowsHiding || isHiddenByDefault { return "the search tab cannot be hidden" }
+        if role != .standard, allowsHiding || isHiddenByDefault { return "the \(role.rawValue) tab cannot be hidden" }
         switch preferredPlacement {
         case .fixed, .movable, .pinned, .sidebarOnly:
             if allowsHiding || isHiddenByDefault {

@@ -38,13 +38,14 @@ public struct Tab: Sendable, Hashable {
     /// names a declared `TabGroup` (`TabBarModel.groups`), the group is also one item of
     /// the bar standing for its children.
     public var group: String? = nil
-    /// `.search` makes this the search tab (see `TabRole`).
+    /// `.search` makes this the search tab, `.prominent` the tab drawn apart (see `TabRole`).
     public var role: TabRole = .standard
     /// Where the tab may appear and whether it moves (UIKit's `preferredPlacement`; see
     /// `TabPlacement`).
     public var preferredPlacement: TabPlacement = .automatic
     /// Whether the visitor may hide the tab in Edit (UIKit's `allowsHiding`). Implied by
-    /// `.optional`; refused for `.fixed`, `.movable`, `.pinned`, `.sidebarOnly` and the search tab.
+    /// `.optional`; refused for `.fixed`, `.movable`, `.pinned`, `.sidebarOnly`, the search tab and
+    /// the prominent tab.
     public var allowsHiding: Bool = false
     /// Whether the tab starts hidden for a visitor who has not shown it (UIKit's
     /// `isHiddenByDefault`); needs `allowsHiding`. Implied by `.optional`.
@@ -75,7 +76,7 @@ public struct Tab: Sendable, Hashable {
 
     /// Whether a visitor may hide and show this tab in Edit.
     public var isHideable: Bool {
-        role != .search && (allowsHiding || preferredPlacement == .optional)
+        role == .standard && (allowsHiding || preferredPlacement == .optional)
     }
 
     /// Whether the tab is hidden for a visitor who made no choice about it.
@@ -84,9 +85,9 @@ public struct Tab: Sendable, Hashable {
     }
 
     /// Whether the tab keeps its model position: not customizable, `.fixed`, `.pinned`,
-    /// `.sidebarOnly`, or the search tab.
+    /// `.sidebarOnly`, the search tab or the prominent tab.
     public var isFixedInPlace: Bool {
-        if role == .search { return true }
+        if role != .standard { return true }
         switch preferredPlacement {
         case .fixed, .pinned, .sidebarOnly: return true
         case .movable, .optional: return false
@@ -94,8 +95,9 @@ public struct Tab: Sendable, Hashable {
         }
     }
 
-    /// Whether the tab sits at the bar's trailing end (pinned tabs, then the search tab).
-    public var isTrailing: Bool { role == .search || preferredPlacement == .pinned }
+    /// Whether the tab sits at the bar's trailing end (pinned tabs, the search tab, then
+    /// the prominent tab).
+    public var isTrailing: Bool { role != .standard || preferredPlacement == .pinned }
 
     /// The icon to draw for the given selection state.
     public func icon(selected: Bool) -> String {

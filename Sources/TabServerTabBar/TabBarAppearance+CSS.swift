@@ -111,6 +111,16 @@ extension TabBarAppearance {
     /// `minimize-on-scroll-down` or `minimize-on-scroll-up`, and `bar-floating`.
     public var cssClasses: String { cssClasses(sidebarHidden: nil) }
 
+    /// The classes of `<body>` on Material 3's platform: `platform-material`, and
+    /// `regular-sidebar` where the model (and the visitor) asks for a sidebar, which
+    /// Material draws as a navigation drawer; else the rail. iOS's settings (the floating
+    /// bar, minimizing, title positions, the selection indicator, the scroll edge) are
+    /// iOS's own and not sent.
+    public func materialCSSClasses(sidebarHidden: Bool?) -> String {
+        regularLayout(sidebarHidden: sidebarHidden) == .sidebar
+            ? "platform-material regular-sidebar" : "platform-material"
+    }
+
     /// `cssClasses` for a visitor's choice of sidebar or bar (see
     /// `regularLayout(sidebarHidden:)`).
     public func cssClasses(sidebarHidden: Bool?) -> String {

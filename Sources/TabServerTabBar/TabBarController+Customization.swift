@@ -125,10 +125,10 @@ extension TabBarController {
     }
 
     /// A posted order of the tabs the Edit page lists, with the tabs it does not list
-    /// (hidden, sidebar-only, pinned, search) put back at their places in the visitor's
+    /// (hidden, sidebar-only, pinned, search, prominent) put back at their places in the visitor's
     /// order. An order that names every tab is taken as it is.
     private func completed(_ posted: [String], state: TabBarState) throws(CustomizationError) -> [String] {
-        guard model.hasPlacements || model.searchTab != nil || !model.groups.isEmpty else { return posted }
+        guard model.hasPlacements || model.trailingCount > 0 || !model.groups.isEmpty else { return posted }
         let named = Set(posted)
         let current = effectiveOrder(state)
         let left = current.filter { !named.contains($0) }

@@ -30,6 +30,20 @@ extension TabBarController {
         return id
     }
 
+    /// The badge of a declared group's item (and of its heading in the sidebar): the sum
+    /// of its children's counts, else a dot when a child shows another badge; nil when no
+    /// child shows one. A visitor opening the group sees which child it comes from.
+    public func groupBadge(_ groupID: String, in state: TabBarState) -> Badge? {
+        var total = 0
+        var other = false
+        for child in model.children(ofGroup: groupID) {
+            guard let badge = effectiveBadge(tabID: child, state: state) else { continue }
+            if case .count(let count) = badge.value { total += count } else { other = true }
+        }
+        if total > 0 { return .count(total) }
+        return other ? .dot() : nil
+    }
+
     /// The state after showing the child `tabID`'s page: it goes onto its group's stack.
     /// A tab of no declared group leaves the state as it is.
     public func pushingOntoGroup(_ tabID: String, in state: TabBarState) -> TabBarState {

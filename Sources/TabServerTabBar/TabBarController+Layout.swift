@@ -3,7 +3,8 @@ extension TabBarController {
     /// What to render for this visitor: every tab they can reach, in their order, with its
     /// selection, effective badge and whether it sits in the bar at each width. Hidden
     /// tabs are left out; sidebar-only tabs are in neither bar nor More (the sidebar
-    /// shows them); pinned tabs and the search tab are always in the bar, at its end.
+    /// shows them); pinned tabs, the search tab and the prominent tab are always in the
+    /// bar, at its end.
     public func layout(_ state: TabBarState) -> TabBarLayout {
         let selected = selectedTabID(state)
         let compactCount = compactBarCount(state)
@@ -24,7 +25,8 @@ extension TabBarController {
                 // Dimmed, as a disabled tab, when none of its children can be opened.
                 groupTab.isEnabled = model.children(ofGroup: group.id).contains(where: model.isEnabled(id:))
                 var item = TabBarLayout.Item(
-                    tab: groupTab, position: items.count + 1, isSelected: group.id == selectedGroup, badge: nil,
+                    tab: groupTab, position: items.count + 1, isSelected: group.id == selectedGroup,
+                    badge: groupBadge(group.id, in: state),
                     inCompactBar: offset < compactCount, inRegularBar: offset < regularCount)
                 item.isGroup = true
                 items.append(item)
@@ -47,7 +49,7 @@ extension TabBarController {
                     position: items.count + 1,
                     isSelected: id == selected,
                     badge: effectiveBadge(tabID: id, state: state),
-                    // Pinned tabs and the search tab keep their own places at the end of the bar.
+                    // Pinned, search and prominent tabs keep their own places at the end of the bar.
                     inCompactBar: !sidebarOnly && (offset < compactCount || tab.isTrailing),
                     inRegularBar: !sidebarOnly && (offset < regularCount || tab.isTrailing)))
         }

@@ -20,20 +20,39 @@ extension TabBarController {
         return index >= compactBarCount(state)
     }
 
-    /// The tab on More's stack, if it is still in More and enabled: a tap on More
-    /// shows it again, as `moreNavigationController` keeps its pushed controller.
+    /// The tab (or declared group) on More's stack, if it is still in More and enabled: a
+    /// tap on More shows it again, as `moreNavigationController` keeps its pushed controller.
     public func moreStackTabID(in state: TabBarState) -> String? {
-        guard let id = state.locations[Self.moreStackKey], model.isEnabled(id: id),
+        guard let id = state.locations[Self.moreStackKey], model.isEnabled(id: id) || model.group(id: id) != nil,
             isInCompactMore(id, in: state)
         else { return nil }
         return id
     }
 
-    /// The state after showing `tabID`: a tab of More goes onto More's stack.
+    /// What a tap on More shows when something is on its stack: the tab where it was left,
+    /// or for a declared group its own stack (the child where it was left, else its list),
+    /// with the state after showing it. Nil when More shows its list.
+    public func reopeningMoreStack(in state: TabBarState) -> (state: TabBarState, tabID: String, location: String)? {
+        guard let id = moreStackTabID(in: state) else { return nil }
+        if model.group(id: id) != nil {
+            if let child = groupStackTabID(id, in: state) {
+                let location = location(ofTab: child, in: state)
+                return (visit(child, location: location, in: state).0, child, location)
+            }
+            guard let list = showingGroupList(id, in: state) else { return nil }
+            return (list, id, "")
+        }
+        let location = location(ofTab: id, in: state)
+        return (visit(id, location: location, in: state).0, id, location)
+    }
+
+    /// The state after showing `tabID`: a tab of More goes onto More's stack; a declared
+    /// group's child puts its group there when the group is in More.
     public func pushingOntoMore(_ tabID: String, in state: TabBarState) -> TabBarState {
-        guard isInCompactMore(tabID, in: state), state.locations[Self.moreStackKey] != tabID else { return state }
+        let unit = model.groups.isEmpty ? tabID : model.declaredGroupID(ofTab: tabID) ?? tabID
+        guard isInCompactMore(unit, in: state), state.locations[Self.moreStackKey] != unit else { return state }
         var next = state
-        next.locations[Self.moreStackKey] = tabID
+        next.locations[Self.moreStackKey] = unit
         return next.committed(since: state)
     }
 

@@ -9,20 +9,20 @@ extension TabBarController {
     /// pinning fixed tabs to their model index while the customizable ones keep their
     /// relative order in the remaining places.
     ///
-    /// Pinned tabs and a search tab are not part of that: they always come last (the
-    /// trailing end of the bar), pinned first, in model order. Hidden tabs keep their
+    /// Pinned tabs and the search and prominent tabs are not part of that: they always
+    /// come last (the trailing end of the bar): pinned, search, prominent. Hidden tabs keep their
     /// place in the order (showing one puts it back there).
     public func effectiveOrder(_ state: TabBarState) -> [String] {
         // Most visitors never reorder: their order is the model's, built once.
         guard state.order != nil else { return model.defaultOrder }
-        guard model.searchTab != nil || model.hasPlacements else { return customizedOrder(state, tabs: model.tabs) }
+        guard model.trailingCount > 0 || model.hasPlacements else { return customizedOrder(state, tabs: model.tabs) }
         let trailing = model.defaultOrder.filter { model.tab(id: $0)?.isTrailing == true }
         return customizedOrder(state, tabs: model.tabs.filter { !$0.isTrailing }) + trailing
     }
 
     private func customizedOrder(_ state: TabBarState, tabs: [Tab]) -> [String] {
         guard let stored = state.order else { return tabs.map(\.id) }
-        // (`tabs` never holds the search tab or pinned tabs; see above.)
+        // (`tabs` never holds the tabs at the trailing end; see above.)
 
         var seen = Set<String>()
         var order: [String] = []
@@ -61,7 +61,7 @@ extension TabBarController {
 
     /// Number of the visitor's listed tabs (`isListed`) in the compact bar before More
     /// (all of them, or 4 when More is needed, fewer by the tabs at the trailing end:
-    /// pinned tabs and the search tab keep their own places).
+    /// pinned tabs, the search tab and the prominent tab keep their own places).
     func compactBarCount(_ state: TabBarState) -> Int {
         let (listed, trailing) = listedCounts(state)
         return TabBarLayout.barCount(forTabCount: listed, capacity: TabBarModel.compactBarCapacity - trailing)
@@ -78,10 +78,8 @@ extension TabBarController {
         // A declared group is one item of the bar, however many children it has.
         let groups = model.groups.count - model.groupedTabCount
         guard model.hasPlacements else {
-            let search = model.searchTabID == nil ? 0 : 1
-            return (model.tabs.count - search + groups, search)
+            return (model.tabs.count - model.trailingCount + groups, model.trailingCount)
         }
-        let trailing = model.tabs.count(where: \.isTrailing)
-        return (model.tabs.count(where: { isListed($0.id, in: state) }) + model.groups.count, trailing)
+        return (model.tabs.count(where: { isListed($0.id, in: state) }) + model.groups.count, model.trailingCount)
     }
 }

@@ -56,8 +56,9 @@ extension TabBarController {
 
     /// Whether reconciling keeps a location of the visitor's state.
     private func keepsLocation(_ id: String, _ location: String) -> Bool {
-        // More's stack and the search's return name a tab (see `moreStackKey`).
-        if id == Self.moreStackKey || id == Self.searchReturnKey { return model.contains(id: location) }
+        // More's stack names a tab or a declared group; the search's return a tab (see `moreStackKey`).
+        if id == Self.moreStackKey { return model.contains(id: location) || model.group(id: location) != nil }
+        if id == Self.searchReturnKey { return model.contains(id: location) }
         // A declared group's stack names one of its children.
         if id.hasPrefix(Self.groupStackPrefix) {
             return model.declaredGroupID(ofTab: location) == String(id.dropFirst(Self.groupStackPrefix.count))

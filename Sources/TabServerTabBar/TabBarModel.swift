@@ -19,8 +19,8 @@ public struct TabBarModel: Sendable {
     /// More than this many tabs at regular width (>= 768 px): `regularBarCapacity - 1`
     /// tabs and More.
     public static let regularBarCapacity = 8
-    /// At most this many tabs at the bar's trailing end (pinned tabs and the search
-    /// tab), so a phone's bar keeps room for others and More.
+    /// At most this many tabs at the bar's trailing end (pinned tabs, the search tab and
+    /// the prominent tab), so a phone's bar keeps room for others and More.
     public static let maxTrailingTabs = 2
 
     /// The tabs in their default order.
@@ -38,6 +38,8 @@ public struct TabBarModel: Sendable {
     private let ids: [String]
     /// Where the search tab is, if there is one.
     private let searchIndex: Int?
+    /// How many tabs sit at the trailing end (pinned, search, prominent).
+    let trailingCount: Int
     /// All tab ids in the model's order (a search tab last): every visitor's order until
     /// they customize it. Built once: every request compares against it.
     public let defaultOrder: [String]
@@ -76,6 +78,10 @@ public struct TabBarModel: Sendable {
         if searchTabs.count > 1 {
             throw TabBarModelError(.secondSearchTab(searchTabs[1].id, first: searchTabs[0].id))
         }
+        let prominentTabs = tabs.filter { $0.role == .prominent }
+        if prominentTabs.count > 1 {
+            throw TabBarModelError(.secondProminentTab(prominentTabs[1].id, first: prominentTabs[0].id))
+        }
         if let error = appearance.validationError() { throw error }
         guard tabs.contains(where: \.isEnabled) else { throw TabBarModelError(.noEnabledTab) }
         let trailingCount = tabs.count(where: \.isTrailing)
@@ -84,6 +90,7 @@ public struct TabBarModel: Sendable {
         else { throw TabBarModelError(.noTabInBar) }
         self.tabs = tabs
         self.groups = groups
+        self.trailingCount = trailingCount
         var declaredGroupByTab: [String: Int] = [:]
         for (offset, group) in groups.enumerated() {
             for tab in tabs where tab.group == group.id { declaredGroupByTab[tab.id] = offset }
@@ -94,10 +101,11 @@ public struct TabBarModel: Sendable {
         ids = tabs.map(\.id)
         let searchIndex = tabs.firstIndex { $0.role == .search }
         self.searchIndex = searchIndex
-        // Pinned tabs, then the search tab, at the trailing end.
+        // Pinned tabs, then the search tab, then the prominent tab, at the trailing end.
         defaultOrder =
             tabs.filter { !$0.isTrailing }.map(\.id) + tabs.filter { $0.preferredPlacement == .pinned }.map(\.id)
-            + tabs.filter { $0.role == .search }.map(\.id)
+            + tabs.filter { $0.role == .search }.map(\.id) + prominentTabs.map(\.id)
+        apartTabID = prominentTabs.first?.id ?? searchTabs.first?.id
         firstEnabledTabID =
             tabs.first { $0.isEnabled && !$0.startsHidden && $0.preferredPlacement != .sidebarOnly }?.id ?? tabs[0].id
         hasPlacements = tabs.contains { $0.preferredPlacement != .automatic || $0.isHideable }
@@ -160,6 +168,10 @@ public struct TabBarModel: Sendable {
 
     /// The search tab's id, if the model has one.
     public var searchTabID: String? { searchIndex.map { tabs[$0].id } }
+
+    /// The tab the floating bar draws apart from the others: the prominent tab, else the
+    /// search tab, else none.
+    public let apartTabID: String?
 }
 
 extension TabBarModel: Hashable {

@@ -40,9 +40,11 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
         case invalidJSON(String)
         /// More than one tab has `"role": "search"`.
         case secondSearchTab(String, first: String)
+        /// More than one tab has `"role": "prominent"`.
+        case secondProminentTab(String, first: String)
         /// The tab's `preferredPlacement`, `allowsHiding` and `isHiddenByDefault` contradict each other.
         case invalidPlacement(String, tabID: String)
-        /// More tabs at the bar's trailing end (pinned and search) than leave room for others.
+        /// More tabs at the bar's trailing end (pinned, search and prominent) than leave room for others.
         case tooManyPinned(count: Int)
         /// Every enabled tab starts hidden or lives only in the sidebar, so a phone's bar would be empty.
         case noTabInBar
@@ -98,10 +100,13 @@ public struct TabBarModelError: Error, Sendable, CustomStringConvertible, Equata
             return "invalid JSON: \(detail)"
         case .secondSearchTab(let id, let first):
             return "tab \(ErrorText.quoted(id)): a second search tab (\(ErrorText.quoted(first)) is one already)"
+        case .secondProminentTab(let id, let first):
+            return "tab \(ErrorText.quoted(id)): a second prominent tab (\(ErrorText.quoted(first)) is one already)"
         case .invalidPlacement(let problem, let tabID):
             return "tab \(ErrorText.quoted(tabID)): \(problem)"
         case .tooManyPinned(let count):
-            return "\(count) tabs at the bar's trailing end (pinned and search): at most \(TabBarModel.maxTrailingTabs)"
+            return
+                "\(count) tabs at the bar's trailing end (pinned, search and prominent): at most \(TabBarModel.maxTrailingTabs)"
         case .noTabInBar:
             return "no enabled tab is shown in the bar by default (all start hidden or are sidebarOnly)"
         case .invalidGroupID(let id, let index):

@@ -23,11 +23,11 @@ extension TabGroup {
         }
         for offset in members {
             let tab = tabs[offset]
-            if tab.role == .search || tab.preferredPlacement != .automatic || tab.isHideable {
+            if tab.role != .standard || tab.preferredPlacement != .automatic || tab.isHideable {
                 return TabBarModelError(
                     .invalidGroup(
                         "tab \(ErrorText.quoted(tab.id)) is a child of the group, which is one item of the bar: "
-                            + "its children cannot be the search tab, have a preferredPlacement or allow hiding",
+                            + "its children cannot be the search or prominent tab, have a preferredPlacement or allow hiding",
                         groupID: id))
             }
         }

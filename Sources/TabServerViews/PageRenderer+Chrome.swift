@@ -13,11 +13,11 @@ extension PageRenderer {
     package func chrome(title: String, model: ModelSnapshot, language: Language, variant: PageVariant)
         -> [String: MustacheValue]
     {
-        [
+        let material = variant.platform == .material
+        return [
             "lang": .string(language.code), "dir": .string(language.direction), "t": language.templateValue,
             "appName": .string(appName), "title": .string(title), "base": .string(basePath),
             "css": .string(assets.css), "script": .string(assets.script),
-            "barCSS": .string(assets.barCSS), "scrubScript": .string(assets.scrubScript),
             "liveScript": .string(assets.liveScript), "installScript": .string(assets.installScript),
             "worker": serviceWorker ? .string(assets.worker) : .null, "workerScope": .string(assets.workerScope),
             "manifest": .string(assets.manifest + "?lang=" + language.code),
@@ -25,10 +25,12 @@ extension PageRenderer {
             "themeColor": .string(model.controller.model.appearance.tint),
             "themeColorDark": .string(model.controller.model.appearance.effectiveDarkTint),
             "appearance": .string(appearanceStyle(model)),
-            "appearanceClasses": .string(
-                variant.platform == .material ? model.appearanceClasses + " platform-material" : model.appearanceClasses
-            ),
+            "appearanceClasses": .string(material ? model.materialClasses : model.appearanceClasses),
             "platform": .string(variant.platform.rawValue),
+            // Each platform's own styles and gestures: iOS's floating bar and its scrub, Material's bar.
+            "barCSS": material ? .null : .string(assets.barCSS),
+            "scrubScript": material ? .null : .string(assets.scrubScript),
+            "materialCSS": material ? .string(assets.materialCSS) : .null,
             "dev": development ? .string(assets.devScript) : .null,
             "appVariant": variant.app.isEmpty ? .null : .string(variant.app),
         ]
@@ -61,14 +63,17 @@ extension PageRenderer {
         context["bar"] = barCache.value(for: barKey(state, onMorePage: onMorePage, variant: variant)) {
             bar(
                 model.controller.layout(state), controller: model.controller, onMorePage: onMorePage,
-                language: language,
+                language: language, platform: variant.platform,
                 sidebarToggle: sidebarToggle(state, model: model, language: language),
                 collapsedGroups: state.collapsedGroups)
         }
         if state.isSidebarHidden != nil, model.controller.model.appearance.allowsSidebarToggle {
             // The visitor's choice of sidebar or bar decides the layout classes.
+            let appearance = model.controller.model.appearance
             context["appearanceClasses"] = .string(
-                model.controller.model.appearance.cssClasses(sidebarHidden: state.isSidebarHidden))
+                variant.platform == .material
+                    ? appearance.materialCSSClasses(sidebarHidden: state.isSidebarHidden)
+                    : appearance.cssClasses(sidebarHidden: state.isSidebarHidden))
         }
         if let notice {
             var value: [String: MustacheValue] = ["message": Self.isolating(language.translate(notice.message))]
@@ -104,7 +109,7 @@ extension PageRenderer {
 
     package func bar(
         _ layout: TabBarLayout, controller: TabBarController, onMorePage: Bool, language: Language,
-        sidebarToggle: MustacheValue, collapsedGroups: [String] = []
+        platform: TabBarAppearance.PlatformStyle = .ios, sidebarToggle: MustacheValue, collapsedGroups: [String] = []
     ) -> MustacheValue {
         let positions = BarPositions(layout)
         func label(_ position: (Int, Int)?) -> MustacheValue {
@@ -112,12 +117,14 @@ extension PageRenderer {
             return .string(language.text("tabPosition", ["position": String(position), "count": String(count)]))
         }
         func barItem(_ offset: Int, _ entry: TabBarLayout.Item) -> MustacheValue {
-            var value = item(item: entry, count: layout.count, onMorePage: onMorePage, language: language)
+            var value = item(
+                item: entry, count: layout.count, onMorePage: onMorePage, language: language, platform: platform)
             guard case .object(var fields) = value else { return value }
             // What a screen reader says: the place among the items on screen at each width.
             fields["compactPositionLabel"] = label(positions.compact[entry.tab.id])
             fields["regularPositionLabel"] = label(positions.regular[entry.tab.id])
             if entry.isGroup { fields["isGroup"] = true }
+            if entry.tab.id == controller.model.apartTabID { fields["apart"] = true }
             // The first tab of a group carries the group's heading (sidebar layout).
             if let group = entry.tab.group {
                 let collapsed = collapsedGroups.contains(group)
@@ -126,11 +133,14 @@ extension PageRenderer {
                     let heading =
                         controller.model.group(id: group)?.title(in: language) ?? language.messages[group] ?? group
                     // A button of the bar's form: it posts the form's token and return path.
+                    // A declared group's badge shows on its heading too (the sidebar has no group item).
+                    let badge = layout.items.first { $0.isGroup && $0.tab.id == group }?.badge
                     fields["group"] = [
                         "title": .string(heading),
                         "name": .string(group),
                         "collapsed": .bool(collapsed), "action": .string(basePath + "/sidebar/group"),
                         "id": .string("group-" + String(offset)),
+                        "groupBadge": badge.map { badgeValue($0, language: language, platform: platform) } ?? .null,
                     ]
                 }
                 if collapsed { fields["inCollapsedGroup"] = true }
@@ -139,8 +149,8 @@ extension PageRenderer {
             return value
         }
         let indexed = Array(layout.items.enumerated())
-        // Pinned tabs and the search tab come after More, in the markup as on screen, so
-        // reading order is the screen's.
+        // Pinned tabs, the search tab and the prominent tab come after More, in the markup
+        // as on screen, so reading order is the screen's.
         let trailing = indexed.filter { $0.element.tab.isTrailing }
         return [
             "items": .array(indexed.filter { !$0.element.tab.isTrailing }.map { barItem($0.offset, $0.element) }),
@@ -152,6 +162,7 @@ extension PageRenderer {
             "moreCompactPositionLabel": label(positions.moreCompact),
             "moreRegularPositionLabel": label(positions.moreRegular),
             "moreHref": .string(basePath + "/more"),
+            "editHref": .string(basePath + "/more/edit"),
             "moreAction": .string(basePath + "/more/open"),
             "action": .string(basePath + "/select"),
             "count": .int(layout.count + (layout.showsMoreCompact ? 1 : 0)),
@@ -159,12 +170,14 @@ extension PageRenderer {
         ]
     }
 
-    package func item(item: TabBarLayout.Item, count: Int, onMorePage: Bool = false, language: Language)
-        -> MustacheValue
-    {
+    package func item(
+        item: TabBarLayout.Item, count: Int, onMorePage: Bool = false, language: Language,
+        platform: TabBarAppearance.PlatformStyle = .ios
+    ) -> MustacheValue {
         var value: [String: MustacheValue] = [
             "id": .string(item.tab.id), "title": .string(language.tabTitles[item.tab.id] ?? item.tab.title),
             "search": .bool(item.tab.role == .search),
+            "prominent": .bool(item.tab.role == .prominent),
             "positionLabel": .string(
                 language.text("tabPosition", ["position": String(item.position), "count": String(count)])),
             "icon": .string(assets.icons[item.icon] ?? ""),
@@ -175,22 +188,33 @@ extension PageRenderer {
             "pinned": .bool(item.tab.preferredPlacement == .pinned),
         ]
         if let badge = item.badge {
-            let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
-            var badgeValue: [String: MustacheValue] = [
-                "text": .string(language.messages[badge.displayText] ?? badge.displayText),
-                "label": .string(language.messages[label] ?? label),
-            ]
-            if case .dot = badge.value { badgeValue["dot"] = true }
-            // The exact number, for the app badge (the sum of the counts: install.js).
-            if case .count(let count) = badge.value { badgeValue["exactCount"] = .string(String(count)) }
-            // Longer than two letters: wider than the room beside the icon on a phone.
-            if case .text = badge.value, (language.messages[badge.displayText] ?? badge.displayText).count > 2 {
-                badgeValue["wide"] = true
+            var badgeValue = badgeValue(badge, language: language, platform: platform)
+            // The exact number, for the app badge (the sum of the counts: install.js); a
+            // group's badge sums its children's, which are counted already.
+            if !item.isGroup, case .count(let count) = badge.value, case .object(var fields) = badgeValue {
+                fields["exactCount"] = .string(String(count))
+                badgeValue = .object(fields)
             }
-            if let color = badge.color { badgeValue["color"] = .string(color) }
-            value["badge"] = .object(badgeValue)
+            value["badge"] = badgeValue
         }
         return .object(value)
+    }
+
+    /// A badge as the templates draw it: its text ("99+" on iOS, "999+" on Material), what
+    /// a screen reader says, its colour.
+    func badgeValue(_ badge: Badge, language: Language, platform: TabBarAppearance.PlatformStyle) -> MustacheValue {
+        let label = if case .dot = badge.value { language.text("badgeDot") } else { badge.accessibleText }
+        let shown = badge.displayText(
+            upTo: platform == .material ? Badge.materialMaxDisplayedCount : Badge.maxDisplayedCount)
+        let text = language.messages[shown] ?? shown
+        var fields: [String: MustacheValue] = [
+            "text": .string(text), "label": .string(language.messages[label] ?? label),
+        ]
+        if case .dot = badge.value { fields["dot"] = true }
+        // Longer than two letters: wider than the room beside the icon on a phone.
+        if case .text = badge.value, text.count > 2 { fields["wide"] = true }
+        if let color = badge.color { fields["color"] = .string(color) }
+        return .object(fields)
     }
 
     /// A text made of parts, where the parts marked `isolated` (names of tabs, text

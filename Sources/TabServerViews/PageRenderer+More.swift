@@ -22,7 +22,10 @@ extension PageRenderer {
         if let accessory { context["accessory"] = accessoryValue(accessory, session: session, path: "/more") }
         let layout = model.controller.layout(session.state)
         context["more"] = [
-            "items": .array(layout.compactMoreItems.map { item(item: $0, count: layout.count, language: language) }),
+            "items": .array(
+                layout.compactMoreItems.map {
+                    item(item: $0, count: layout.count, language: language, platform: variant.platform)
+                }),
             "listPath": "/more",
             "editHref": .string(basePath + "/more/edit"),
             "languageAction": .string(basePath + "/language"),

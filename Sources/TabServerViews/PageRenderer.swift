@@ -69,6 +69,8 @@ package struct PageRenderer: Sendable {
         let css: String
         /// The floating bar's styles and its scrub gesture (`"barStyle": "floating"`).
         let barCSS: String
+        /// Material 3's bar and rail, for the pages of the Material platform.
+        let materialCSS: String
         let script: String
         let scrubScript: String
         let liveScript: String
@@ -95,6 +97,7 @@ package struct PageRenderer: Sendable {
         package init(files: StaticFiles, basePath: String) {
             css = files.url(for: "css/app.css", prefix: basePath)
             barCSS = files.url(for: "css/floating-bar.css", prefix: basePath)
+            materialCSS = files.url(for: "css/material.css", prefix: basePath)
             script = files.url(for: "js/app.js", prefix: basePath)
             scrubScript = files.url(for: "js/tab-scrub.js", prefix: basePath)
             liveScript = files.url(for: "js/live.js", prefix: basePath)
@@ -235,7 +238,10 @@ package struct PageRenderer: Sendable {
         if let back = moreBack(group.id, session: session, model: model, language: language) { context["back"] = back }
         let layout = model.controller.layout(session.state)
         let rows: [MustacheValue] = layout.items.filter { $0.groupID == group.id }.map { entry in
-            guard case .object(var fields) = item(item: entry, count: layout.count, language: language) else {
+            guard
+                case .object(var fields) = item(
+                    item: entry, count: layout.count, language: language, platform: variant.platform)
+            else {
                 return .null
             }
             fields["regularMore"] = true

@@ -31,7 +31,16 @@ struct GroupTabRouteTests {
         let client = TestClient(try app().0.responder)
         let first = await client.get("/tabs/featured")
         let groupItem = try #require(try first.document.first("nav.tab-bar li.tab-item.is-group"))
-        #expect(try groupItem.first(".tab-position-compact")?.text == "Video, tab 3 of 5", "one item among 4 + More")
+        // One item among 4 + More, with its children's badges summed (TV Shows has 2); the
+        // app badge's sum counts the child's, not the group's again.
+        #expect(try groupItem.first(".tab-position-compact")?.text == "Video, 2, tab 3 of 5", "one item among 4 + More")
+        let groupBadge = try #require(try groupItem.first(".tab-badge"))
+        #expect(groupBadge.text == "2" && !groupBadge.hasAttribute("data-count"))
+        // The sidebar's heading of the group shows it too.
+        let heading = try #require(try first.document.first(".tab-group-title button"))
+        #expect(heading.text.hasPrefix("Video2"), "\(heading.text)")
+        #expect(try heading.first(".tab-group-badge")?.text == "2")
+        #expect(try heading.first(".visually-hidden")?.text == ", 2")
         #expect(try groupItem.first("button[name=tab]")?.attribute("value") == "video")
         let token = try #require(first.csrfToken)
         let open = await client.post(
@@ -165,5 +174,23 @@ struct GroupInMoreRouteTests {
         let page = await client.get("/tabs/video")
         #expect(try page.document.first("header a.back-link.back-to-more.only-compact")?.attribute("href") == "/more")
         #expect(try page.document.first("main button.row[name=tab][value=movies]") != nil)
+        // More keeps the group's own stack: its child where it was left, after another tab.
+        let session = try #require(page.csrfToken)
+        let child = await client.post("/select", form: [("csrf", session), ("tab", "tv"), ("return", "/tabs/video")])
+        #expect(child.location == "/tabs/tv")
+        await #expect(client.get("/tabs/tv").status == 200)
+        await #expect(
+            client.post("/select", form: [("csrf", session), ("tab", "featured")]).location == "/tabs/featured")
+        let reopened = await client.post("/more/open", form: [("csrf", session), ("return", "/tabs/featured")])
+        #expect(reopened.location == "/tabs/tv", "More shows the group's child again")
+        await #expect(client.get("/").location == "/tabs/tv")
+        // A tap on More while the group's child shows pops More to its list.
+        let popped = await client.post("/more/open", form: [("csrf", session), ("return", "/tabs/tv")])
+        #expect(popped.location == "/more")
+        await #expect(client.get("/more").status == 200)
+        await #expect(
+            client.post("/select", form: [("csrf", session), ("tab", "featured")]).location == "/tabs/featured")
+        let list = await client.post("/more/open", form: [("csrf", session), ("return", "/tabs/featured")])
+        #expect(list.location == "/more", "popped: More shows its list")
     }
 }

@@ -50,21 +50,19 @@ extension TabServerResponder {
 
     /// `POST /more/open`: a tap on the bar's More item (a button like the other items,
     /// so a screen reader counts it among them). As UIKit's `moreNavigationController`:
-    /// More shows the tab left on its stack, where it was left; a tap while More is
-    /// already selected pops to the list.
+    /// More shows the tab left on its stack, where it was left (a declared group with its
+    /// own stack); a tap while More is already selected pops to the list.
     func openMore(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         var session = try visitor(&state)
         try verifyCSRF(request, state: state)
         let controller = state.controller
-        let onMore =
-            request.formValue("return") == "/more"
-            || controller.isInCompactMore(controller.selectedTabID(session.state), in: session.state)
-        if !onMore, let id = controller.moreStackTabID(in: session.state) {
-            let location = controller.location(ofTab: id, in: session.state)
-            let (visited, _) = controller.visit(id, location: location, in: session.state)
-            session.state = visited
+        // A declared group's child shows under its group, which may be in More.
+        let selected = controller.selectedGroupID(session.state) ?? controller.selectedTabID(session.state)
+        let onMore = request.formValue("return") == "/more" || controller.isInCompactMore(selected, in: session.state)
+        if !onMore, let shown = controller.reopeningMoreStack(in: session.state) {
+            session.state = shown.state
             state.session = session
-            return redirect(to: TabPaths.tab(id, location))
+            return redirect(to: TabPaths.tab(shown.tabID, shown.location))
         }
         session.state = controller.poppingMore(session.state)
         state.session = session

@@ -8,7 +8,7 @@ import TabServerWeb
 extension TabServerResponder {
     /// `GET /tabs/<group>`: a declared group's page, the list of its children (UIKit's
     /// `UITabGroup` as a tab on a phone). While it shows, the group's stack is empty and
-    /// the group is the bar's selected item.
+    /// the group is the bar's selected item (on More's stack when it is in More).
     func groupPage(_ group: TabGroup, session loaded: Session, state: inout RequestState) throws(HTTPError)
         -> HTTPResponse
     {
@@ -19,7 +19,7 @@ extension TabServerResponder {
                 throw HTTPError.forbidden(
                     language.isolatedText("tabUnavailable", ["tab": group.title(in: language)]))
             }
-            session.state = next
+            session.state = state.controller.pushingOntoMore(group.id, in: next)
         }
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
