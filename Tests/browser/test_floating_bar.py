@@ -65,6 +65,22 @@ def floating(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def prominent(tmp_path_factory):
+    """The floating model with Purchased as iOS 27's prominent tab (the search tab then
+    joins the capsule)."""
+    def change(spec):
+        _floating(spec)
+        next(tab for tab in spec["tabs"] if tab["id"] == "purchased")["role"] = "prominent"
+    path = changed_tabs_file(tmp_path_factory, "floating-prominent", change)
+    with running_server("--tabs", str(path)) as srv:
+        pool = BrowserPool(srv)
+        try:
+            yield pool
+        finally:
+            pool.close()
+
+
+@pytest.fixture(scope="module")
 def minimizing(tmp_path_factory):
     """The same, minimizing while the page scrolls down."""
     def change(spec):
@@ -407,3 +423,44 @@ def test_minimized_the_capsule_is_the_selected_circle_with_the_accessory_beside_
     else:
         assert c["right"] <= strip["left"] and strip["right"] <= search["left"], s
     assert abs((strip["top"] + strip["bottom"]) / 2 - (c["top"] + c["bottom"]) / 2) <= 2, s
+
+
+_APART = r"""
+const nav = document.querySelector("nav.tab-bar");
+const list = nav.querySelector(".tab-items");
+const l = list.getBoundingClientRect(), b = getComputedStyle(list, "::before");
+const capsule = {left: l.left + parseFloat(b.left), right: l.right - parseFloat(b.right)};
+const rect = (selector) => nav.querySelector(selector).getBoundingClientRect().toJSON();
+const prominent = nav.querySelector(".is-prominent > .tab");
+return {capsule, prominent: rect(".is-prominent > .tab"), search: rect(".is-search > .tab"),
+        fill: getComputedStyle(prominent).backgroundColor,
+        apart: [...nav.querySelectorAll(".is-apart > .tab")].map((tab) => tab.value),
+        label: prominent.querySelector(".tab-position-compact").textContent};
+"""
+
+
+@BOTH_JS_MODES
+@LANGS
+@pytest.mark.webkit
+def test_the_prominent_tab_is_a_tinted_circle_apart_and_the_search_tab_joins_the_capsule(prominent, js, lang):
+    browser = prominent.open("phone", js=js, lang=lang)
+    browser.get("/tabs/featured")
+
+    def settled():
+        first = browser.run(_APART)
+        time.sleep(0.1)
+        return first if browser.run(_APART) == first else None
+
+    a = browser.wait(settled, "the bar did not settle")
+    capsule, circle, search = a["capsule"], a["prominent"], a["search"]
+    assert a["apart"] == ["purchased"], a
+    # Apart: at least 8 px from the capsule, at its trailing end (leading in right-to-left).
+    gap = circle["left"] - capsule["right"] if lang != "ar" else capsule["left"] - circle["right"]
+    assert gap >= 8, a
+    assert abs(circle["width"] - circle["height"]) <= 1, a
+    # The search tab is the capsule's last item now.
+    assert capsule["left"] - 0.5 <= search["left"] and search["right"] <= capsule["right"] + 0.5, a
+    # Filled with the tint, opaque.
+    assert rgba(browser, a["fill"])[3] > 0.9, a
+    # VoiceOver counts it among the items on screen: Featured, Music, More, Search, it.
+    assert a["label"].endswith(("5 of 5", "5 من 5")), a

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The bar's geometry: fixed to the viewport bottom, never covering content, items big
-enough to tap, labels readable."""
+"""The bar's geometry (fixed to the viewport bottom, never covering content, items big
+enough to tap, labels readable), the header's hairline and the sidebar's end."""
 
 from __future__ import annotations
 
 import pytest
+from selenium.webdriver.common.by import By
 
-from support import ALL_VIEWPORTS, visible_ids
+from support import ALL_VIEWPORTS, BOTH_JS_MODES, visible_ids
+from test_minimize import _long_page, _scroll
 
 # The last content element of <main> (the deepest last element with a box) and whether
 # the element drawn at its centre belongs to it, i.e. nothing (the bar) lies on top.
@@ -178,3 +180,49 @@ def test_titles_are_whole_and_badges_leave_icons_seen(browsers_for, server, eigh
             assert item["badgeTop"] >= 0, f"the badge of {item['title']!r} sticks out above the bar: {item}"
             if viewport == "landscape" and not item["dot"]:
                 assert item["covered"] <= 0.3, f"the badge of {item['title']!r} covers its icon: {item}"
+
+
+_HAIRLINE_ALPHA = r"""
+const color = getComputedStyle(document.querySelector(".app-header")).borderBottomColor;
+const rgba = color.match(/[\d.]+/g).map(Number);
+return rgba.length > 3 ? rgba[3] : 1;
+"""
+
+
+@BOTH_JS_MODES
+@pytest.mark.webkit(js=[True])
+def test_the_headers_hairline_shows_only_with_content_under_it(browsers, js):
+    """UIKit's scroll-edge appearance of the navigation bar: no hairline at the top of a
+    page; once content scrolls under the header, the hairline; back at the top, none."""
+    browser = browsers.open("phone", js=js)
+    _long_page(browser, "/tabs/music")
+    browser.wait(lambda: browser.run(_HAIRLINE_ALPHA) == 0, "a hairline at the top of the page")
+    _scroll(browser, 300)
+    browser.wait(lambda: browser.run(_HAIRLINE_ALPHA) > 0, "no hairline with content under the header")
+    _scroll(browser, 0)
+    browser.wait(lambda: browser.run(_HAIRLINE_ALPHA) == 0, "the hairline stayed back at the top")
+
+
+_SHOWN_LINKS = r"""
+const shown = (e) => !!e && e.getBoundingClientRect().width > 0 && getComputedStyle(e).visibility !== "hidden";
+return {header: shown(document.querySelector(".header-more")),
+        sidebar: [...document.querySelectorAll(".sidebar-links a")].filter(shown)
+          .map((a) => [new URL(a.href).pathname, a.getAttribute("aria-current")])};
+"""
+
+
+def test_the_sidebar_ends_with_edit_and_settings_and_the_header_has_no_more(browsers_for, shipped_server):
+    """iPadOS's sidebar lists every tab and has no More: the header's More link goes, and
+    Edit and the settings (More's page) end the sidebar; on a phone neither changes."""
+    pool = browsers_for(shipped_server)
+    desktop = pool.open("desktop")
+    desktop.get("/tabs/featured")
+    links = desktop.run(_SHOWN_LINKS)
+    assert not links["header"], links
+    assert links["sidebar"] == [["/more/edit", None], ["/more", None]], links
+    desktop.driver.find_element(By.CSS_SELECTOR, ".sidebar-links a[href$='/more']").click()
+    desktop.wait(lambda: desktop.run(_SHOWN_LINKS)["sidebar"] == [["/more/edit", None], ["/more", "page"]],
+                 "the settings link does not mark the More page")
+    phone = pool.open("phone")
+    phone.get("/tabs/featured")
+    assert phone.run(_SHOWN_LINKS)["sidebar"] == []
