@@ -7,9 +7,12 @@ import CLinuxIO
 
 /// The loop's epoll registrations.
 extension EventLoop {
-    /// While a response is pending, only writability matters, and while an answer is
-    /// awaited nothing does: reading more would buffer pipelined requests without bound.
-    /// False when epoll refused the change: the connection is then closed.
+    /// Sets what the loop waits for on `connection` (see `Connection.Interest`): input
+    /// between requests and while an answer is awaited (pipelined requests are buffered
+    /// up to the connection's limit, and a reset is seen at once), output while a
+    /// response is stuck on a full socket, nothing once an awaited answer's client has
+    /// closed its side or filled its buffer. False when epoll refused the change: the
+    /// connection is then closed.
     @discardableResult
     func setInterest(_ connection: Connection, _ wanted: Connection.Interest) -> Bool {
         guard connection.interest != wanted else { return true }

@@ -14,6 +14,12 @@ public enum SessionCodec {
     /// The format written now.
     public static let format = 2
 
+    /// The first tail tag whose entry starts with its length (a varint): every entry a
+    /// later build adds is tagged from here on, so a session it writes loads in this
+    /// build with everything this one knows, the newer entries skipped (and dropped at
+    /// the session's next write).
+    static let firstFramedTag: UInt8 = pushSubscriptionsTag + 1
+
     /// The stored form of `session`.
     public static func encode(_ session: Session) -> [UInt8] {
         var writer = SessionBytesWriter(capacity: 96)
@@ -46,6 +52,7 @@ public enum SessionCodec {
         // existed): 1 the merged user, 2 the app's values, 3 the sidebar choice, 4 the
         // hide and show choices, 5 the collapsed sidebar groups, 6 the push subscriptions
         // (a versioned part of its own: see `SessionCodec+PushSubscriptions.swift`).
+        // Entries from `firstFramedTag` on carry their length (see `decode`).
         if let merged = session.mergedUser {
             writer.byte(1)
             writer.id(merged)
@@ -133,6 +140,9 @@ public enum SessionCodec {
                     }
                 case pushSubscriptionsTag:
                     pushSubscriptions = try decodePushSubscriptions(&reader)
+                case firstFramedTag...:
+                    // An entry of a newer build: its length, then bytes this one skips.
+                    _ = try reader.raw(count: try reader.count())
                 default:
                     throw SessionBytesReader.Malformed()
                 }

@@ -2,7 +2,8 @@
 /// One visitor's tab bar state, the part of `UITabBarController` that differs per
 /// person: selection, each tab's navigation position, custom order and badges.
 ///
-/// It is a small value stored in the visitor's session as JSON. It refers to tabs by
+/// It is a small value stored in the visitor's session (in the session store's binary
+/// form; its `Codable` form is for apps). It refers to tabs by
 /// id only, so it survives model changes; `TabBarController.reconciled(_:)` drops
 /// what no longer applies. Change it through the controller, which keeps `version`.
 public struct TabBarState: Sendable, Hashable {

@@ -119,6 +119,26 @@ struct SessionCodecTests {
         #expect(try SessionCodec.decode(SessionCodec.encode(session), id: id, revision: 4) == session)
     }
 
+    @Test("a session a newer build wrote loads with everything this one knows: its new entries, framed, are skipped")
+    func newerEntriesSkipped() throws {
+        var session = RedisTestHelpers.richSession(now: 1_700_000_000)
+        session.state.collapsedGroups = ["watch"]
+        let bytes = SessionCodec.encode(session)
+        // Two entries of a later build after everything this one writes: tag, length, bytes.
+        let newer = bytes + [7, 3, 0xAA, 0xBB, 0xCC] + [40, 0]
+        #expect(
+            try SessionCodec.decode(newer, id: session.id, revision: 3)
+                == SessionCodec.decode(
+                    bytes, id: session.id, revision: 3))
+        // A framed entry whose length runs past the end is malformed, as is one out of order.
+        #expect(throws: SessionStoreError.self) {
+            try SessionCodec.decode(bytes + [7, 9, 1], id: session.id, revision: 0)
+        }
+        #expect(throws: SessionStoreError.self) {
+            try SessionCodec.decode(bytes + [9, 0, 8, 0], id: session.id, revision: 0)
+        }
+    }
+
     @Test("truncated, padded or corrupted bytes are refused, never a crash")
     func malformed() {
         let session = RedisTestHelpers.richSession(now: 0)
