@@ -86,10 +86,12 @@ extension EventLoop: TaskExecutor {
         if let answer = responder.immediateAnswer(to: request) { return .now(answer) }
         let pending = PendingAnswer()
         // Moved into the task, not copied (a copy retains each of its strings and arrays).
-        Task.immediate(executorPreference: self) { [request = consume request] in
+        let task = Task.immediate(executorPreference: self) { [request = consume request] in
             pending.complete(await responder.answer(to: request))
         }
         if let answer = pending.take() { return .now(answer) }
+        // Given up (a reset, a stream reset, its deadline), the answer's task is cancelled.
+        pending.hold(task)
         return .later(pending)
     }
 

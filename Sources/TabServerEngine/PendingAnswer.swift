@@ -9,9 +9,11 @@ final class PendingAnswer: Sendable {
     private struct State {
         var answer: ResponderAnswer?
         /// The loop to tell, and the connection that waits: held, not a closure (a
-        /// closure's context was one more allocation a request).
+        /// closure's context would be one more allocation a request).
         var waiting: (loop: EventLoop, descriptor: Int32)?
         var taken = false
+        /// The task that makes the answer, cancelled when the answer is given up.
+        var task: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -24,6 +26,7 @@ final class PendingAnswer: Sendable {
         let waiting = state.withLock { state -> (loop: EventLoop, descriptor: Int32)? in
             guard state.answer == nil, !state.taken else { return nil }
             state.answer = given.take()
+            state.task = nil
             defer { state.waiting = nil }
             return state.waiting
         }
@@ -49,12 +52,25 @@ final class PendingAnswer: Sendable {
         }
     }
 
-    /// Gives up on the answer (the connection is gone or out of time): the task's answer,
-    /// when it comes, is dropped.
+    /// Keeps the task making the answer, to cancel it if the answer is given up first.
+    func hold(_ task: Task<Void, Never>) {
+        let abandoned = state.withLock { state -> Bool in
+            if !state.taken { state.task = task }
+            return state.taken && state.answer == nil
+        }
+        if abandoned { task.cancel() }
+    }
+
+    /// Gives up on the answer (the client reset the connection or the stream, or it is
+    /// out of time): the task making it is cancelled, and its answer, when it comes, is
+    /// dropped.
     func abandon() {
-        state.withLock { state in
+        let task = state.withLock { state -> Task<Void, Never>? in
             state.taken = true
             state.waiting = nil
+            defer { state.task = nil }
+            return state.answer == nil ? state.task : nil
         }
+        task?.cancel()
     }
 }

@@ -9,7 +9,7 @@ import TabServerHTTP
 /// given: for malformed framing, keep-alive and slow clients, which no ordinary client
 /// would send. Every read has a timeout so a test cannot hang.
 public final class RawHTTPConnection {
-    private let descriptor: Int32
+    private var descriptor: Int32
     private var pending: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`; nil if the connection is refused.
@@ -35,7 +35,17 @@ public final class RawHTTPConnection {
         descriptor = fd
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Resets the connection: closed at once with an RST (SO_LINGER of zero), as a client
+    /// that gives up does; nothing more can be sent or read.
+    public func reset() {
+        guard descriptor >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(descriptor)
+        descriptor = -1
+    }
 
     /// Sends bytes as they are.
     @discardableResult

@@ -19,6 +19,22 @@ struct LaterResponder: HTTPResponder {
     }
 }
 
+/// Awaits an answer that never comes unless its task is cancelled, and counts both.
+final class CancellableResponder: HTTPResponder {
+    let started = Atomic<Int>(0)
+    let cancelled = Atomic<Int>(0)
+
+    func answer(to request: HTTPRequest) async -> ResponderAnswer {
+        started.add(1, ordering: .relaxed)
+        do {
+            try await Task.sleep(for: .seconds(120))
+        } catch {
+            cancelled.add(1, ordering: .relaxed)
+        }
+        return ResponderAnswer(.text("late\n"))
+    }
+}
+
 @Suite("HTTP engine: answers given later")
 struct DeferredAnswerTests {
     func withServer(threads: Int = 1, _ body: (HTTPServer) throws -> Void) throws {
@@ -86,6 +102,25 @@ struct DeferredAnswerTests {
             after.send("GET /later/1 HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(after.readResponse()?.status == 200)
         }
+    }
+
+    @Test("a client that resets its connection while its answer is pending cancels the task making it")
+    func resetCancels() throws {
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, threads: 1, connectionLimit: 64, connectionTimeout: .seconds(5),
+            shutdownGracePeriod: .seconds(1))
+        let responder = CancellableResponder()
+        let server = try HTTPServer(configuration: configuration, responder: responder, accessLog: nil)
+        defer { server.shutdown() }
+        let connection = try #require(RawHTTPConnection(port: server.port))
+        connection.send("GET /wait HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(waitUntil(.seconds(10)) { responder.started.load(ordering: .relaxed) == 1 })
+        #expect(responder.cancelled.load(ordering: .relaxed) == 0)
+        connection.reset()
+        #expect(
+            waitUntil(.seconds(10)) { responder.cancelled.load(ordering: .relaxed) == 1 },
+            "the handler kept waiting after its client reset the connection")
+        #expect(waitUntil(.seconds(10)) { server.inFlightRequests == 0 })
     }
 
     @Test("a pending answer keeps a graceful shutdown waiting until it is sent")

@@ -36,6 +36,10 @@ extension TabServerResponder {
             answer.headers = error.headers
             answer.fieldErrors = error.fieldErrors
             return answer
+        case is CancellationError:
+            // The client went away and the handler stopped: not a failure of the app, and
+            // an answer no one reads.
+            return HTTPError(.serviceUnavailable, "The request was cancelled.")
         case is BlockingPool.Busy:
             var busy = HTTPError.unavailable("The server is busy. Please try again in a moment.")
             busy.headers.add("Retry-After", "1")

@@ -40,7 +40,7 @@ extension TabServerResponder {
     ///
     /// Never inlined, nor is `runAttempts`: an async function's values take room in its
     /// frame, which the task allocates for every call, and inlined at each of their call
-    /// sites they took that room once per site.
+    /// sites they would take that room once per site.
     @inline(never)
     private nonisolated(nonsending) func run(
         _ request: HTTPRequest, bodyError: HTTPError?, context: RequestContext,
@@ -128,8 +128,8 @@ extension TabServerResponder {
 
     /// What every attempt of a request starts from.
     ///
-    /// A class: as a struct (about 200 bytes) it took that room several times over in the
-    /// frame of `run`.
+    /// A class: as a struct it would take its whole size several times over in the frame
+    /// of `run`.
     final class Attempt: Sendable {
         let request: HTTPRequest
         let cookie: String?
@@ -162,6 +162,9 @@ extension TabServerResponder {
                 } else {
                     await respond(request, context: context, route: route)
                 }
+            // The client is gone (its task was cancelled) before anything was committed:
+            // nothing is written, and the answer goes nowhere.
+            if Task.isCancelled { return cancelled(response, handle) }
             let compressed = compress(response, for: request, handle)
             let settled =
                 if let unasked = settledUnasked(compressed, handle) { unasked } else {
@@ -229,6 +232,14 @@ extension TabServerResponder {
         handle.state.session == nil ? committed(response, cookie: nil, handle) : nil
     }
 
+    /// How a request ends whose task was cancelled before its commit: its changes dropped.
+    @inline(never)
+    private func cancelled(_ response: HTTPResponse, _ handle: VisitorHandle) -> AttemptsOutcome {
+        handle.state.discardChanges()
+        handle.prepared = nil
+        return .answer(response, nil)
+    }
+
     /// 409 when every attempt lost to another write.
     @inline(never)
     private func conflictPage(_ request: HTTPRequest) -> HTTPResponse {
@@ -274,7 +285,7 @@ extension TabServerResponder {
     /// store that reads users with a round trip.
     @inline(never)
     func wouldWait(_ handle: VisitorHandle) -> Bool {
-        // The memory store: nothing to ask (the page path's cost, measured per request).
+        // The memory store: nothing to ask, so no cookie is decoded (this runs per request).
         guard !readsEverythingAtOnce else { return false }
         let user = handle.state.user
         if user != nil, store.waitsForUsers { return true }
