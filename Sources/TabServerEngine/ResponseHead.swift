@@ -25,8 +25,9 @@ enum ResponseHead {
     ///
     /// Every response not prepared once takes this path, and every page entry the first
     /// time it is sent: each field is checked and copied in one pass over its bytes, the
-    /// engine's own fields told apart by their length first (45 case-insensitive compares
-    /// of `String`s made this 13,800 instructions a page head; callgrind).
+    /// engine's own fields told apart by their length first and then compared as bytes:
+    /// case-insensitive compares of `String`s, every field against every engine name,
+    /// would cost many times the copying on every head written.
     static func appendStable(_ response: HTTPResponse, to out: inout [UInt8], log: LogSink?) {
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(response.status.code, to: &out)
@@ -88,7 +89,8 @@ enum ResponseHead {
             return value.withUTF8 { value in
                 if breaksLine(value) { return .invalid }
                 // The line is put together first and appended once: six appends (two of
-                // them generic over their source) cost twice as much (callgrind).
+                // them generic over their source) would each check the array's room and
+                // that its buffer is not shared.
                 let count = name.count + value.count + 4
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
                     var end = line.baseAddress!
@@ -137,7 +139,7 @@ enum ResponseHead {
     /// Whether a field value holds CR, LF or NUL. Eight bytes at a time: a word whose bytes
     /// are all 0x20 or more (visible text, UTF-8) is passed with three operations, and
     /// only a word holding a control byte (a tab, most likely) is looked at byte by byte.
-    /// A byte-at-a-time loop was about three instructions a byte, a thousand a page head.
+    /// A page head's values add up to hundreds of bytes, every one of them checked here.
     static func breaksLine(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         hasByte(in: value, wordIsPlain: { !hasControlByte($0) }, where: isLineBreakOrNul)
     }
@@ -249,7 +251,7 @@ func appendDecimal(_ value: Int, to out: inout [UInt8]) {
 /// Writes `value` in decimal at `end` in `buffer` (room for 20 bytes there), moving `end`
 /// past it: its last 16 digits gathered four bits each in a word, the most significant
 /// lowest, and the digits above them (three at most) written first. No division but by the
-/// constant 10: a length or a status costs a few instructions a digit.
+/// constant 10, which compiles to a multiplication: a length or a status is cheap to write.
 func writeDecimal(_ value: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at end: inout Int) {
     if value < 0 {
         buffer[end] = UInt8(ascii: "-")

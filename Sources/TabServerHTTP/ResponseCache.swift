@@ -22,8 +22,8 @@ public final class ResponseCache: Sendable {
     }
 
     /// The entry's address once stored (0 before), retained by the slot until it goes.
-    /// An atomic word of our own rather than `AtomicLazyReference`, whose `load` ran
-    /// unspecialized at ~570 instructions on every cached answer.
+    /// An atomic word of our own rather than `AtomicLazyReference`, whose `load` runs
+    /// unspecialized (a generic call) on every cached answer.
     private let slot = Atomic<UInt>(0)
 
     /// An empty slot.

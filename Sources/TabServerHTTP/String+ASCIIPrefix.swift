@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 extension String {
     /// Whether the string's bytes start with `prefix`'s (`"/tabs/"`), compared in place.
-    /// `hasPrefix` compares Characters, about 250 instructions for a short path, on
+    /// `hasPrefix` compares Characters (Unicode grapheme by grapheme), and this runs on
     /// every request that may be a page seen before.
     package func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 extension String {
     /// The text `bytes` spell when they are valid UTF-8, else nil: what
-    /// `String(validating:as: UTF8.self)` answers, without its unspecialized generic path
-    /// (about 1,000 instructions for a short form field, twice in every form post).
+    /// `String(validating:as: UTF8.self)` answers, without its unspecialized generic path,
+    /// whose overhead outweighs checking a short form field (twice in every form post).
     ///
     /// ASCII is taken at once. Anything else is decoded with repair and kept only if the
     /// repair changed nothing: a repair puts U+FFFD where bytes were invalid, and invalid

@@ -3,9 +3,8 @@ import TabServerHTTP
 
 /// The method and the field names most requests carry, recognised from their bytes: a
 /// known one becomes its enum case or a string literal (no allocation, no UTF-8 check),
-/// anything else a new string. Building a `String` from a name's bytes cost about 330
-/// instructions (callgrind), as much as a tenth of the cached page's whole path with the
-/// two fields wrk sends; a browser sends a dozen.
+/// anything else a new string. Building a `String` from a name's bytes is a large share
+/// of a cached page's whole path, and a browser sends a dozen names a request.
 extension RequestHead {
     /// The method `bytes` spell (a token: the parser checked it).
     static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {

@@ -242,7 +242,7 @@ package struct RequestHead {
     /// `host[:port]` of an absolute-form target (`http://host/path`), and what follows it.
     private static func absoluteFormAuthority(_ raw: [UInt8]) -> (host: String, rest: ArraySlice<UInt8>)? {
         // Nearly every request is origin-form: no scheme to look for (the comparison
-        // below allocates, and showed in profiles of every request).
+        // below allocates, which every request would pay for).
         guard let first = raw.first, first | 0x20 == UInt8(ascii: "h") else { return nil }
         let lowered = raw.prefix(8).map { $0 | 0x20 }
         let schemeLength: Int

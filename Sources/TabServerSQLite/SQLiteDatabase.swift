@@ -242,9 +242,9 @@ public final class SQLiteDatabase {
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         // A statement's text is most often a literal, the same `String` value each time:
         // the value's own two words (a literal's address and length, or a short text's
-        // bytes) pick a slot, found without hashing the text (about 900 instructions a
-        // look-up in profiles of durable posts). The slot keeps the text too, and `==` on
-        // identical values answers at once, so a value that only shares a slot is
+        // bytes) pick a slot, found without hashing the text (a pass over all its bytes
+        // for each look-up, several a durable post). The slot keeps the text too, and `==`
+        // on identical values answers at once, so a value that only shares a slot is
         // compared, never mistaken for another.
         let slot = Self.slot(of: sql)
         if let recent = recent[slot], recent.sql == sql { return recent.statement }

@@ -22,8 +22,9 @@ extension SQLiteSessionStore {
         CREATE TABLE probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);
         """,
         // An integer key (the rowid) beside the id: the writer's UPDATE finds its row by an
-        // integer seek instead of comparing 16-byte blob keys at each level (the seek was
-        // 12 % of the writer's time); the id stays unique, for loads, through its index.
+        // integer seek instead of comparing 16-byte blob keys at each level (the seek is a
+        // large part of the writer's work); the id stays unique, for loads, through its
+        // index.
         """
         CREATE TABLE sessions_keyed (
             key INTEGER PRIMARY KEY,

@@ -2,7 +2,7 @@
 /// The few fields of a held session that name the page it would be shown
 /// (`SessionStore.heldSummary`): what a page seen before is looked up by, read in place
 /// under the store's lock instead of copying the whole session out (a `Session` is large:
-/// copying and destroying one cost more than the rest of a cached page's lookup).
+/// copying and destroying one costs more than the rest of a cached page's lookup).
 public struct HeldSessionSummary: Sendable, Equatable {
     /// The session's id.
     public let id: SessionID

@@ -37,8 +37,9 @@ public struct Session: Sendable, Hashable {
     /// The parts most sessions leave empty (`notice`, `pushSubscriptions`,
     /// `customizationStart`, `appValues`), held by one reference, nil when all are empty.
     /// Inline they would make every session a size class larger in a store's memory
-    /// (measured: 514 B a session at 100,000 sessions in the memory store, the target being
-    /// 512), and every copy of a session (several a request) retain and release each.
+    /// (the memory store is held to 512 B a session at 100,000 sessions, and the next
+    /// class is past it), and every copy of a session (several a request) retain and
+    /// release each.
     private var rare: RareParts?
     /// Creation time, seconds since 1970 (the absolute timeout counts from it).
     public let created: Int64

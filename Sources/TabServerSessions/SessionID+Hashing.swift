@@ -5,7 +5,7 @@ extension SessionID {
     /// with the dictionary's seed by a 64-bit finalizer (Stafford's "mix13", as in
     /// SplitMix64), in place of SipHash over both words. An id is a dictionary key several
     /// times a request (a store's cache, its pending writes, its commit groups), and
-    /// hashing it took about a hundred instructions each time.
+    /// SipHash over both words would be the dominant cost of each look-up.
     ///
     /// SipHash guards a table against keys chosen to collide. Ids need no such guard: the
     /// keys a table holds are ids this server drew from the CSPRNG (or derived with HMAC,

@@ -20,8 +20,8 @@ extension TabBarController {
     public func reconciled(_ state: TabBarState) -> TabBarState {
         var next = state
         // Whether anything may have changed: most states are reconciled already, and
-        // comparing two whole states (their dictionaries hash every key) on every request
-        // showed in profiles; only a state that may differ is compared (`committed`).
+        // comparing two whole states (their dictionaries hash every key) would run on every
+        // request; only a state that may differ is compared (`committed`).
         var mayDiffer = false
         if state.order != nil {
             let order = effectiveOrder(state)
@@ -42,7 +42,7 @@ extension TabBarController {
         }
         // Filtered only when something goes: a new dictionary per request would cost more
         // than the check. (Methods, not stored closures: a closure kept in a constant
-        // copies the controller, model and all, and that showed in profiles.)
+        // copies the controller, model and all, on every request.)
         if !state.locations.allSatisfy({ keepsLocation($0.key, $0.value) }) {
             next.locations = state.locations.filter { keepsLocation($0.key, $0.value) }
             mayDiffer = true

@@ -2,7 +2,7 @@
 
 /// A dictionary key that is already a hash (a `hashValue`, an FNV-1a of a cookie): the
 /// table mixes it with its seed by a 64-bit finalizer (SplitMix64's) instead of hashing
-/// it again with SipHash, which cost about a hundred instructions a look-up. A value
+/// it again with SipHash, which would be the dominant cost of a look-up. A value
 /// that SipHash made already needs no second guard; one a client can choose (a cookie's
 /// FNV-1a) is only looked up and held while its requests run.
 package struct PrehashedKey: Hashable, Sendable {

@@ -114,8 +114,8 @@ package final class VisitorLocks: Sendable {
     }
 
     /// The key of a cookie's value (FNV-1a over its bytes: cheap, and the ids are random).
-    /// The bytes are read in place: stepping through `utf8` cost about twelve instructions
-    /// a byte, seven hundred a session cookie.
+    /// The bytes are read in place: `utf8` iteration goes through String's index machinery
+    /// for each byte, and every request with a session cookie hashes its value.
     package static func key(_ text: String) -> Int {
         var text = text
         return text.withUTF8 { bytes in

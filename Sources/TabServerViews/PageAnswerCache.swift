@@ -100,8 +100,8 @@ package final class PageAnswerCache: Sendable {
             hasher.combine(gzip)
         }
 
-        /// FNV-1a of `text`'s bytes: a short path in a few instructions a byte (the result
-        /// is mixed with a seed, never used alone).
+        /// FNV-1a of `text`'s bytes: an xor and a multiplication a byte, cheap for a short
+        /// path (the result is mixed with a seed, never used alone).
         private static func digest(_ text: String) -> UInt64 {
             var text = text
             return text.withUTF8 { bytes in

@@ -21,7 +21,7 @@ extension TabServerResponder {
         let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
         let origin = configuration.trustedProxies.origin(of: request)
         // Without a base path the request is used as it is: `belowBasePath` would hand back
-        // a copy of it, and copying and destroying a request showed in every page's profile.
+        // a copy of it, and every page would pay for copying and destroying a request.
         if configuration.basePath.isEmpty { return immediateAnswer(below: request, origin: origin, started: started) }
         guard let below = belowBasePath(request, origin: origin) else {
             return finish(ResponderAnswer(.text("404 Not Found\n", status: .notFound)), request, origin, started)

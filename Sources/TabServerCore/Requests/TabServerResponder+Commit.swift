@@ -26,8 +26,8 @@ extension TabServerResponder {
     /// What an answer waits for once committed: the writes it rests on made durable, then
     /// the page it rendered for them kept and the others told.
     ///
-    /// A class: as a struct (about 550 bytes) it took that room, several times over, in
-    /// the frames of the async functions that hand it on.
+    /// A class: as a struct it would take its whole size, several times over, in the
+    /// frames of the async functions that hand it on.
     final class Finishing: Sendable {
         let announcement: Announcement
         let keeping: PageAnswerCache.Pending?
@@ -75,7 +75,7 @@ extension TabServerResponder {
     /// Commits the attempt's state and gives its answer.
     ///
     /// Each way of it is a function of its own, the ones that never wait never inlined:
-    /// inlined into this one, their values took room in its frame, which the task
+    /// inlined into this one, their values would take room in its frame, which the task
     /// allocates whole for every request.
     @inline(never)
     nonisolated(nonsending) func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {

@@ -180,7 +180,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     /// A 303 See Other to a path inside the app.
     func redirect(to path: String) -> HTTPResponse {
         // Room for what the commit and middleware add (a cookie, a timing): grown from
-        // empty, the list was allocated twice.
+        // empty, the list would be allocated twice.
         var headers = HTTPHeaders(capacity: 4)
         headers.add("Location", configuration.basePath + path)
         headers.add("Cache-Control", "no-store")

@@ -40,7 +40,7 @@ final class VisitorHandle: @unchecked Sendable {
     }
 
     // The request's state is about two kilobytes. Built in an async function, a new one
-    // took that room in the function's frame, which the task allocates whole for every
+    // takes that room in the function's frame, which the task allocates whole for every
     // call; so the two functions that build one are never inlined.
 
     /// A handle whose state starts from `request` (the signed-in `user`'s, if any).
@@ -55,8 +55,8 @@ final class VisitorHandle: @unchecked Sendable {
     /// with the cookie it came with and whether the page cache was asked already.
     ///
     /// The first attempt goes on from the state the request began with, on the same
-    /// model, when nothing touched it (building one anew cost about a thousand
-    /// instructions) or the app's middleware only made a new visitor a session. Otherwise
+    /// model, when nothing touched it (building one anew would repeat work the request has
+    /// done already) or the app's middleware only made a new visitor a session. Otherwise
     /// (a stored session the middleware read before the visitor's lock was taken; a later
     /// attempt, after another instance changed the session) it starts anew from the store,
     /// and what the middleware stored is stored again on top (`replayOuterValues()` once

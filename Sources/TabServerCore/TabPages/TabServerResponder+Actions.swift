@@ -14,8 +14,8 @@ extension TabServerResponder {
     /// a one-shot notice; or 422 with the form again and nothing stored.
     ///
     /// The steps before and after the action's own are functions of their own, never
-    /// inlined: in this async function their values took room in its frame (23.6 KB),
-    /// which the task allocates whole for every post.
+    /// inlined: in this async function their values would take room in its frame, which
+    /// the task allocates whole for every post.
     nonisolated(nonsending) func tabAction(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) async throws

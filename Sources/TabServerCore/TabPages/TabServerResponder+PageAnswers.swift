@@ -180,7 +180,7 @@ extension TabServerResponder {
     }
 
     /// `"p<hex>"`, or `"p<hex>-gz"` for a gzip'd body, written into the string's own
-    /// storage (appending pieces cost ~2,000 instructions a page entry).
+    /// storage in one pass rather than appended piece by piece: every page entry makes one.
     static func etag(_ tag: UInt64, gzip: Bool) -> String {
         let digits = max(1, (64 - tag.leadingZeroBitCount + 3) / 4)
         let count = 3 + digits + (gzip ? 3 : 0)

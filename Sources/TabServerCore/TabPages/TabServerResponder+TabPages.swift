@@ -42,8 +42,8 @@ extension TabServerResponder {
     /// remembers the location, so selecting the tab later comes back here.
     ///
     /// The steps before and after the content's own are functions of their own, never
-    /// inlined: in this async function their values took room in its frame, which the
-    /// task allocates whole for every page rendered.
+    /// inlined: in this async function their values would take room in its frame, which
+    /// the task allocates whole for every page rendered.
     nonisolated(nonsending) func tabPage(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) async throws

@@ -76,7 +76,7 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
 
     /// `a.b.c.d` with four decimal numbers of at most 255 and no leading zeros (what
     /// `inet_pton` accepts for IPv4), parsed here: every request asks whether its peer is a
-    /// trusted proxy, and converting the text for `inet_pton` showed in profiles.
+    /// trusted proxy, and `inet_pton` would need the text made a C string each time.
     private static func dottedQuad(_ text: String) -> [UInt8]? {
         var bytes: [UInt8] = []
         var value = 0

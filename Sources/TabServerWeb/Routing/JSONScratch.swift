@@ -7,8 +7,8 @@ import Synchronization
 /// `@unchecked Sendable` is safe because ownership is exclusive at every moment: a
 /// scratch is either lent to one encoding, on one thread, or lying in `spares`.
 final class JSONScratch: @unchecked Sendable {
-    // No dynamic exclusivity checks (about 700 instructions a value): one encoding at a
-    // time uses a scratch.
+    // No dynamic exclusivity checks, which every append and push of a value would pay: one
+    // encoding at a time uses a scratch.
     @exclusivity(unchecked) var out = JSONOutput()
     @exclusivity(unchecked) var frames: [JSONStreamEncoder.Frame] = []
     @exclusivity(unchecked) var members: [JSONStreamEncoder.Member] = []
@@ -22,7 +22,7 @@ final class JSONScratch: @unchecked Sendable {
     private static let keptStack = 256
 
     /// Room for a small answer and a few levels and members from the start: grown from
-    /// empty, each took several allocations for the tutorial's array of objects.
+    /// empty, each would take several allocations for a small array of objects.
     init() {
         out.reserve(1024)
         frames.reserveCapacity(8)

@@ -14,9 +14,8 @@ import FoundationEssentials
 /// a number JSON cannot hold, two keys of an object equal as strings but not in their
 /// bytes, or any error thrown.
 ///
-/// Measured with callgrind on the tutorial's two-item array: the tree took about 14,700
-/// instructions to encode it, most of them a dozen small allocations (a slot per value, a
-/// box and an array per object or array) and their release.
+/// No tree on this path: building one takes small allocations (a slot per value, a box and
+/// an array per object or array), a dozen for a two-item array, and their release.
 ///
 /// Each value gets an encoder of its own, and the encoder takes its room (its buffer and
 /// stacks) from a `JSONScratch` kept between values and gives it back when the value is

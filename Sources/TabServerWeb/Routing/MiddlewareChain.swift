@@ -32,8 +32,7 @@ public struct MiddlewareChain<Context: Sendable>: Sendable {
     /// Runs `request` through every step, then `terminal`.
     ///
     /// Inlinable, so the caller's build knows `Context`: run generically, every request
-    /// asked the runtime for the metadata of `any RouterMiddleware<Context>` (about 400
-    /// instructions).
+    /// would ask the runtime for the metadata of `any RouterMiddleware<Context>`.
     @inlinable
     public func run(
         _ request: HTTPRequest, _ context: Context,

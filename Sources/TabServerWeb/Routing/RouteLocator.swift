@@ -19,7 +19,7 @@ struct RouteLocator: Sendable {
     private let patterns: [RoutePattern]
     /// The distinct literal first segments and the routes (indices) under each, searched
     /// in turn: a router has a dozen at most, and comparing one costs less than hashing
-    /// the path's (callgrind).
+    /// the path's.
     private let firstSegments: [(segment: Substring, routes: [Int])]
     /// Routes whose first segment is a parameter (or the root), tried for every path.
     private let open: [Int]

@@ -81,8 +81,8 @@ public struct RouteTable<Context: RouterContext>: Sendable {
     /// Finds the route for a request.
     ///
     /// Inlinable, so it is built for the caller's `Context`: run generically, every routed
-    /// request asked the runtime for the metadata of `Route` (about 600 instructions with
-    /// the copy it made); the search itself (`RouteLocator`) is not generic.
+    /// request would ask the runtime for the metadata of `Route` and copy the route; the
+    /// search itself (`RouteLocator`) is not generic.
     @inlinable
     public func resolve(_ method: HTTPMethod, _ path: String) -> Resolution {
         switch locator.locate(method, path) {
