@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "TabServerTabBar"),
         // Web Push as protocol: VAPID (RFC 8292), payload encryption (RFC 8291, aes128gcm of
         // RFC 8188), subscriptions, Declarative Web Push payloads; no I/O but its key file.
-        .target(name: "TabServerWebPush", dependencies: ["TabServerCrypto"]),
+        .target(name: "TabServerWebPush", dependencies: ["TabServerCrypto", "TabServerHTTP"]),
         // Posting push messages to push services: HTTPS (libssl's client side), SSRF-safe
         // addresses, bounded time and size, a bounded queue on threads of its own.
         .target(
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "TabServerInstall",
             dependencies: [
-                "TabServerAppModel", "TabServerLocalization", "TabServerLive", "TabServerHTTP", "TabServerWeb",
+                "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb",
                 "TabServerSessions", "TabServerTabBar", "TabServerCrypto",
             ]),
         // Web Push for an app: the server's keys, sending to a visitor's or a user's devices.

@@ -36,7 +36,7 @@ public struct JSONLogLine: Sendable {
     public mutating func add(_ name: StaticString, _ value: some StringProtocol) {
         key(name)
         bytes.append(UInt8(ascii: "\""))
-        Self.appendEscaped(value.utf8, to: &bytes)
+        JSONString.appendEscaped(value.utf8, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -88,28 +88,6 @@ public struct JSONLogLine: Sendable {
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-    }
-
-    /// JSON string escaping (RFC 8259): quote, backslash and every control character
-    /// (DEL too, so a terminal never sees it); other bytes, UTF-8 included, pass as they are.
-    public static func appendEscaped(_ utf8: some Sequence<UInt8>, to out: inout [UInt8]) {
-        let hex: StaticString = "0123456789abcdef"
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: "\\u00".utf8)
-                hex.withUTF8Buffer { digits in
-                    out.append(digits[Int(byte >> 4)])
-                    out.append(digits[Int(byte & 0x0F)])
-                }
-            default: out.append(byte)
-            }
-        }
     }
 
     private static func appendDecimal(_ value: UInt, to out: inout [UInt8]) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerLive
+import TabServerHTTP
 
 /// A small JSON writer for the documents the server generates (the web app manifest, the
 /// service worker's settings): objects keep their keys in the order written, and the
@@ -21,7 +21,7 @@ package indirect enum JSONDocument: Sendable {
         let newline = indent == nil ? "" : "\n"
         func pad(_ level: Int) -> String { indent.map { String(repeating: $0, count: level) } ?? "" }
         switch self {
-        case .string(let text): out += EventHub.jsonString(text)
+        case .string(let text): out += JSONString.quoted(text)
         case .bool(let value): out += value ? "true" : "false"
         case .array(let items):
             // Short lists of strings stay on one line, as in a hand-written manifest.
@@ -39,7 +39,7 @@ package indirect enum JSONDocument: Sendable {
         case .object(let fields):
             out += "{" + newline
             for (index, (key, value)) in fields.enumerated() {
-                out += pad(level + 1) + EventHub.jsonString(key) + (indent == nil ? ":" : ": ")
+                out += pad(level + 1) + JSONString.quoted(key) + (indent == nil ? ":" : ": ")
                 value.write(into: &out, level: level + 1, indent: indent)
                 out += (index < fields.count - 1 ? "," : "") + newline
             }

@@ -160,27 +160,6 @@ public final class EventHub: Sendable {
     static func event(id: Int, name: String, data: String) -> [UInt8] {
         Array("id: \(id)\nevent: \(name)\ndata: \(data)\n\n".utf8)
     }
-
-    /// A JSON string literal for `text` (quotes, backslashes and control characters escaped).
-    package static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }
 
 extension String {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerHTTP
+
 /// What a push tells the installed app: the number on its icon (`badge`) and, where the
 /// app asks, a notification. Its payload is Declarative Web Push JSON (`"web_push":
 /// 8030`) when it shows a notification, so Safari 18.4+ shows it without running the
@@ -77,7 +79,7 @@ public struct PushMessage: Sendable, Hashable {
     /// service (only the newest count matters); nil for a notification.
     public var topic: String? { notification == nil ? "badge" : nil }
 
-    private static func string(_ text: String) -> String { "\"" + VAPID.escaped(text) + "\"" }
+    private static func string(_ text: String) -> String { JSONString.quoted(text) }
 
     private static func object(_ members: [(String, String)]) -> String {
         "{" + members.sorted { $0.0 < $1.0 }.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"

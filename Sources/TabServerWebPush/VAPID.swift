@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
+import TabServerHTTP
 
 /// Voluntary Application Server Identification (RFC 8292): the `Authorization` a push
 /// service asks of the server, a JWT signed with ES256 that names the push service's
@@ -19,7 +20,8 @@ public enum VAPID {
         throws(CryptoError) -> String
     {
         let header = #"{"typ":"JWT","alg":"ES256"}"#
-        let claims = #"{"aud":"\#(escaped(audience))","exp":\#(now + lifetime),"sub":"\#(escaped(subject))"}"#
+        let claims =
+            #"{"aud":"\#(JSONString.escaped(audience))","exp":\#(now + lifetime),"sub":"\#(JSONString.escaped(subject))"}"#
         let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         let signature = try key.signature(for: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
@@ -31,27 +33,5 @@ public enum VAPID {
     {
         let token = try token(audience: endpoint.origin, key: key, subject: subject, now: now)
         return "vapid t=\(token), k=\(Base64URL.encode(key.publicKey.rawRepresentation))"
-    }
-
-    /// `text` as the inside of a JSON string.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
+import TabServerHTTP
 import TabServerLive
 import TabServerSessions
 import TabServerTabBar
@@ -48,10 +49,10 @@ extension Application {
         }
         if found {
             // The visitor's open pages show it without a reload.
-            let text = EventHub.jsonString(shown?.displayText ?? "")
-            let label = EventHub.jsonString(shown?.accessibleText ?? "")
+            let text = JSONString.quoted(shown?.displayText ?? "")
+            let label = JSONString.quoted(shown?.accessibleText ?? "")
             responder.events.publish(
-                "badge", data: "{\"tab\":\(EventHub.jsonString(tabID)),\"text\":\(text),\"label\":\(label)}", to: id)
+                "badge", data: "{\"tab\":\(JSONString.quoted(tabID)),\"text\":\(text),\"label\":\(label)}", to: id)
         }
         return found
     }

@@ -39,7 +39,8 @@ extension TabServerResponder {
         // (shown as it is where app.js does not run) would post the old one and be refused.
         if !state.isNewSession, let next = Self.likeliestNextTab(controller, session.state) {
             let path = base + TabPaths.tab(next, controller.location(ofTab: next, in: session.state))
-            rules += #","prerender":[{"source":"list","urls":["\#(Self.jsonEscaped(path))"],"eagerness":"immediate"}]"#
+            rules +=
+                #","prerender":[{"source":"list","urls":["\#(JSONString.escaped(path))"],"eagerness":"immediate"}]"#
         }
         rules += "}"
         var headers = HTTPHeaders()
@@ -69,9 +70,5 @@ extension TabServerResponder {
         guard let index = order.firstIndex(of: selected) else { return candidates.first?.tab.id }
         let after = order[(index + 1)...] + order[..<index]
         return after.first { id in candidates.contains { $0.tab.id == id } }
-    }
-
-    private static func jsonEscaped(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
+import TabServerHTTP
 
 /// Encodes an `Encodable` value as JSON bytes the way `JSONEncoder` does with
 /// `[.sortedKeys, .withoutEscapingSlashes]` and its default strategies (dates as their
@@ -146,48 +147,20 @@ struct JSONBytesEncoder {
         return .literal(text)
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped, the
-    /// rest (slashes, non-ASCII) as it is.
+    /// `text` as a JSON string, escaped as `JSONString` escapes.
     static func writeString<Sink: JSONByteSink & ~Copyable>(_ text: String, to out: inout Sink) {
         var text = text
         text.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
             // Runs of bytes that need no escape are copied at once; most strings are one run.
             var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard needsEscape(byte) else { continue }
+            for index in 0..<bytes.count where JSONString.needsEscape(bytes[index]) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                default:
-                    out.append(UInt8(ascii: "u"))
-                    out.append(UInt8(ascii: "0"))
-                    out.append(UInt8(ascii: "0"))
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0x0F))
-                }
+                JSONString.escape(bytes[index]) { out.append($0) }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             out.append(UInt8(ascii: "\""))
         }
-    }
-
-    /// Whether a JSON string writes `byte` escaped: a quote, a backslash or a control
-    /// character.
-    @inline(__always)
-    static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
+import TabServerHTTP
 
 /// `JSONBytesEncoder`'s fast path: writes a value's JSON into one buffer as its
 /// `encode(to:)` calls come, with no tree in between. An object's members are written in
@@ -193,7 +194,7 @@ final class JSONStreamEncoder {
     private func writeKey(_ key: String) -> KeyForm {
         var key = key
         let plain = key.withUTF8 { bytes in
-            for byte in bytes where byte >= 0x80 || JSONBytesEncoder.needsEscape(byte) { return false }
+            for byte in bytes where byte >= 0x80 || JSONString.needsEscape(byte) { return false }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
