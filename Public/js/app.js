@@ -128,7 +128,8 @@
 
   function currentParts() {
     return {
-      url: shown, main: document.querySelector("main"), bar: document.querySelector("nav.tab-bar"),
+      // The bar as the server drew it: a tap marks its item selected before the answer comes.
+      url: shown, main: document.querySelector("main"), bar: barBeforeTap || document.querySelector("nav.tab-bar"),
       accessory: document.querySelector("aside.tab-accessory"),
       header: document.querySelector(".app-header"), bodyClass: document.body.className, title: document.title,
       scroll: scrollY,
@@ -241,8 +242,10 @@
   // soon as the tap is sent; the page that answers brings the bar as it really is (a
   // refusal or a question keeps the old selection), and a failure puts the old one back.
   const selectedClasses = ["is-selected", "is-selected-compact", "is-selected-regular"];
+  let barBeforeTap = null;
   function showSelected(item) {
     const nav = item.closest("nav.tab-bar");
+    barBeforeTap = nav.cloneNode(true);
     const before = [...nav.querySelectorAll(".tab")].map((el) => [el, el.className, el.getAttribute("aria-current")]);
     for (const [el] of before) {
       el.classList.remove(...selectedClasses, "is-pressed");
@@ -251,6 +254,7 @@
     item.classList.add(...(item.name === "more" ? ["is-selected-compact", "is-selected-regular"] : ["is-selected"]));
     item.setAttribute("aria-current", "page");
     return () => {
+      barBeforeTap = null;
       for (const [el, className, current] of before) {
         el.className = className;
         el.classList.remove("is-pressed");
@@ -359,6 +363,7 @@
         entryKey = key;
       }
       shown = withoutHash(location.href);
+      barBeforeTap = null;
       rememberPlace(shown);
       recordStack(shown, how === "none" && !back ? "push" : how);
       if (type === "switch") rebuildHistory();
@@ -600,7 +605,8 @@
   async function revisit(url) {
     try {
       const response = await fetch(url, { credentials: "same-origin" });
-      if (!response.ok || withoutHash(url) !== shown) return;
+      // The page at this address still (the swap that shows it may not have run yet).
+      if (!response.ok || withoutHash(url) !== withoutHash(location.href)) return;
       const text = await response.text();
       takeBar(text);
       takeTokens(text);

@@ -32,7 +32,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 import webkit
-from support import PHONES, VIEWPORTS, Browser
+from support import ANDROID, PHONES, SIZES, Browser
 
 ROOT = Path(__file__).resolve().parents[2]
 # The tab model the tests were written for, owned by the tests: seven tabs and a search
@@ -248,8 +248,23 @@ def shipped_server():
         yield srv
 
 
+# Chrome on an Android phone: the reduced User-Agent (Android 10, model "K") and the
+# client hints a real one sends (Sec-CH-UA-Platform: "Android" is what the server reads).
+ANDROID_CHROME = "156"
+ANDROID_USER_AGENT = (f"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
+                      f"Chrome/{ANDROID_CHROME}.0.0.0 Mobile Safari/537.36")
+ANDROID_CLIENT_HINTS = {
+    "platform": "Android", "platformVersion": "15", "mobile": True, "model": "Pixel 9", "architecture": "",
+    "brands": [{"brand": "Chromium", "version": ANDROID_CHROME}, {"brand": "Google Chrome", "version": ANDROID_CHROME},
+               {"brand": "Not.A/Brand", "version": "99"}],
+    "fullVersionList": [{"brand": "Chromium", "version": f"{ANDROID_CHROME}.0.0.0"},
+                        {"brand": "Google Chrome", "version": f"{ANDROID_CHROME}.0.0.0"},
+                        {"brand": "Not.A/Brand", "version": "99.0.0.0"}],
+}
+
+
 def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
-    width, height = VIEWPORTS[viewport]
+    width, height = SIZES[viewport]
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in (
@@ -270,13 +285,19 @@ def _make_driver(viewport: str, js: bool, lang: str) -> webdriver.Chrome:
             "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3,
                               "touch": True, "mobile": True},
         })
+    elif viewport == ANDROID:
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.625,
+                              "touch": True, "mobile": True},
+            "userAgent": ANDROID_USER_AGENT, "clientHints": ANDROID_CLIENT_HINTS,
+        })
     service = Service(executable_path=CHROMEDRIVER, log_output=subprocess.DEVNULL)
     driver = webdriver.Chrome(options=options, service=service)
     # A browser command that hangs fails within a minute instead of selenium's two.
     driver.command_executor.client_config.timeout = 60
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
-    if viewport not in PHONES:
+    if viewport not in (*PHONES, ANDROID):
         # --window-size sizes the window, and headless Chromium keeps part of it for
         # browser chrome: pin the layout viewport itself.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -306,7 +327,7 @@ class BrowserPool:
                 _quit(self.drivers.pop(next(iter(self.drivers))))
             if engine == "webkit":
                 assert viewport in PHONES, f"a test marked webkit opens the {viewport} size: WebKitGTK runs the phones"
-                driver = webkit.make_driver(*VIEWPORTS[viewport], js=js, lang=lang)
+                driver = webkit.make_driver(*SIZES[viewport], js=js, lang=lang)
             else:
                 driver = _make_driver(viewport, js, lang)
         self.drivers[key] = driver  # most recently used last

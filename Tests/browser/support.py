@@ -31,6 +31,13 @@ from selenium.webdriver.support.ui import WebDriverWait
 VIEWPORTS = {"phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180), "desktop": (1440, 900)}
 # Phones (touch, 3x): portrait and landscape.
 PHONES = ("phone", "landscape")
+# An Android phone (Chromium's mobile emulation with an Android user agent and client
+# hints, so the server draws Material's bar): apart from the lists above, which the
+# other tests run through; test_material.py opens it by name.
+ANDROID = "android"
+SIZES = {**VIEWPORTS, ANDROID: (412, 915)}
+# Sizes a finger taps (the others are clicked).
+TOUCH = (*PHONES, ANDROID)
 ALL_VIEWPORTS = pytest.mark.parametrize("viewport", ["phone", "tablet", "desktop"])
 # The sizes: phone portrait and landscape, tablet, desktop.
 EVERY_VIEWPORT = pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -224,7 +231,7 @@ class Browser:
         assert element.is_displayed(), f"cannot tap a hidden {element.tag_name}"
         # As a person would, wait for the page to stop cross-fading.
         self.wait(lambda: not self.run(_TRANSITION), "a view transition did not end")
-        if self.viewport not in PHONES or self.webkit:
+        if self.viewport not in TOUCH or self.webkit:
             element.click()
             return
         # Pointer actions do not scroll: bring the element into view first, and out from
