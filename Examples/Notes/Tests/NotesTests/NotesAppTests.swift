@@ -84,7 +84,9 @@ struct NotesAppTests {
         #expect(full.body.contains("This notebook is full"))
         #expect(try notes.store.count(owner: "") == NotesContent.maximumNotes)
         // Another notebook is not affected.
-        #expect(try notes.store.add(Note.Draft(title: "Mine", body: ""), owner: "alice", limit: NotesContent.maximumNotes) != nil)
+        #expect(
+            try notes.store.add(Note.Draft(title: "Mine", body: ""), owner: "alice", limit: NotesContent.maximumNotes)
+                != nil)
     }
 
     @Test("without the CSRF token nothing is stored: 403")
