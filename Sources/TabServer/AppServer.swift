@@ -29,6 +29,8 @@ public final class AppServer: Sendable {
     private let liveEventsClosed = Mutex<Bool>(false)
     /// Development mode's watcher of the app's files (nil outside it).
     private let watcher: FileWatcher?
+    /// The periodic sweep of expired sessions, cancelled by `shutdown()`.
+    private let sweep: Task<Void, Never>
 
     /// Binds, starts the engine threads, begins serving, and sweeps expired sessions
     /// every `sweepInterval` seconds. The access log goes to `accessLog` (standard output
@@ -58,7 +60,11 @@ public final class AppServer: Sendable {
             throw StartupError(.listener, error.description, underlying: error)
         }
         application.metrics?.attach(engine: engine)
-        application.scheduleSweep(every: sweepInterval)
+        sweep = Task { [application] in
+            while (try? await Task.sleep(for: .seconds(max(sweepInterval, 1)))) != nil {
+                await application.sweepExpiredSessions()
+            }
+        }
     }
 
     /// Development mode's watcher, which builds the app again on every save (nil outside
@@ -111,7 +117,7 @@ public final class AppServer: Sendable {
     /// Whether the server is draining (refusing new connections, closing kept-alive ones).
     public var isDraining: Bool { engine.isDraining }
 
-    /// Ends the live-event streams, stops accepting connections, lets in-flight requests
+    /// Stops the periodic sweep, ends the live-event streams, stops accepting connections, lets in-flight requests
     /// finish for up to the configured grace period, stops the engine, then gives the
     /// observers up to 5 s to hear of every change committed. Safe to call more than once
     /// and from any thread; every call returns only when the engine has stopped (a second
@@ -119,6 +125,7 @@ public final class AppServer: Sendable {
     /// of time.
     public func shutdown() {
         watcher?.stop()
+        sweep.cancel()
         let first = liveEventsClosed.withLock { closed -> Bool in
             defer { closed = true }
             return !closed

@@ -49,8 +49,9 @@ extension Application {
     }
 
     /// Builds the app, serves it until SIGTERM or SIGINT (then drains and returns; SIGHUP
-    /// reloads the tab file and the TLS certificate), logging where it listens. A start-up
-    /// error is thrown, naming the file, line and reason.
+    /// reloads the tab file and the TLS certificate), logging where it listens. Cancelling
+    /// the task that runs it drains and returns as SIGTERM does. A start-up error is thrown,
+    /// naming the file, line and reason.
     ///
     /// ```swift
     /// @main struct Groceries {
@@ -72,19 +73,24 @@ extension Application {
             log.write("redirecting http://\(configuration.http.host):\(redirectPort)/ to HTTPS (308)")
         }
         log.flush()
-        // The signals are waited for on a thread of their own (it blocks reading their pipe).
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            let waiter = SignalWaiter {
-                ProcessSignals.serve(
-                    log: self.log, inFlight: { server.inFlightRequests },
-                    onReload: {
-                        self.reloadTabs()
-                        Self.reloadCertificate(of: server, log: self.log)
-                    },
-                    stop: { server.shutdown() })
-                continuation.resume()
+        // The signals are waited for on a thread of their own (it blocks reading their
+        // pipe); cancelling the task that runs this puts a stop on that pipe.
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let waiter = SignalWaiter {
+                    ProcessSignals.serve(
+                        log: self.log, inFlight: { server.inFlightRequests },
+                        onReload: {
+                            self.reloadTabs()
+                            Self.reloadCertificate(of: server, log: self.log)
+                        },
+                        stop: { server.shutdown() })
+                    continuation.resume()
+                }
+                waiter.start()
             }
-            waiter.start()
+        } onCancel: {
+            ProcessSignals.requestStop()
         }
     }
 

@@ -48,8 +48,20 @@ public enum ProcessSignals {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Asks `serve` to stop as SIGTERM would (what cancelling `Application.run()` does);
+    /// safe from any thread, and before `serve` has started (it stops at once then).
+    public static func requestStop() {
+        install()
+        var byte = stopRequest
+        _ = write(signalPipe.write, &byte, 1)
+    }
+
+    /// What `requestStop` writes to the pipe: no signal has this number.
+    private static let stopRequest: UInt8 = 0
+
     /// Waits for signals on the calling thread (`install` first): SIGHUP runs `onReload`;
-    /// SIGTERM or SIGINT runs `stop` (which drains and stops the server) and returns.
+    /// SIGTERM, SIGINT or `requestStop()` runs `stop` (which drains and stops the server)
+    /// and returns.
     public static func serve(
         log: LogSink, inFlight: () -> Int = { 0 }, onReload: () -> Void = {}, stop: () -> Void
     ) {
@@ -64,7 +76,8 @@ public enum ProcessSignals {
                 onReload()
                 continue
             }
-            log.write("signal \(received), draining \(inFlight()) request(s)")
+            let reason = byte == stopRequest ? "stop requested" : "signal \(received)"
+            log.write("\(reason), draining \(inFlight()) request(s)")
             let started = monotonicMilliseconds()
             stop()
             log.write("stopped in \(monotonicMilliseconds() - started) ms")

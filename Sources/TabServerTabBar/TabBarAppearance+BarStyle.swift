@@ -6,7 +6,7 @@ extension TabBarAppearance {
     /// var look = TabBarAppearance()
     /// look.barStyle = .floating  // iOS 26: a glass capsule, the search tab apart
     /// ```
-    public enum BarStyle: String, Sendable, Codable, CaseIterable {
+    public enum BarStyle: String, Sendable, Codable, CaseIterable, NamedChoice {
         /// The iOS 18 bar: full width, flush with the bottom edge, a hairline on top
         /// (the default).
         case classic
@@ -15,17 +15,11 @@ extension TabBarAppearance {
         /// finger that scrubs across the items with the script.
         case floating
 
+        static let choiceDescription = "bar style"
+
         /// Reads the style's name; any other value is refused with the names it may take.
         public init(from decoder: any Decoder) throws {
-            let name = try decoder.singleValueContainer().decode(String.self)
-            guard let style = Self(rawValue: name) else {
-                let allowed = Self.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                throw DecodingError.dataCorrupted(
-                    DecodingError.Context(
-                        codingPath: decoder.codingPath,
-                        debugDescription: "unknown bar style \(ErrorText.quoted(name)) (use \(allowed))"))
-            }
-            self = style
+            try self.init(decodingNameFrom: decoder)
         }
     }
 }

@@ -8,7 +8,7 @@ extension TabBarAppearance {
     /// var look = TabBarAppearance()
     /// look.platformStyle = .material  // Material 3's navigation bar on every platform
     /// ```
-    public enum PlatformStyle: String, Sendable, Codable, CaseIterable, Hashable {
+    public enum PlatformStyle: String, Sendable, Codable, CaseIterable, Hashable, NamedChoice {
         /// Each request gets its platform's: Material's on Android, iOS's elsewhere.
         case automatic
         /// iOS's bar (classic or floating, see `BarStyle`) everywhere.
@@ -16,17 +16,11 @@ extension TabBarAppearance {
         /// Material 3's navigation bar (and rail on wide screens) everywhere.
         case material
 
+        static let choiceDescription = "platform style"
+
         /// Reads the style's name; any other value is refused with the names it may take.
         public init(from decoder: any Decoder) throws {
-            let name = try decoder.singleValueContainer().decode(String.self)
-            guard let style = Self(rawValue: name) else {
-                let allowed = Self.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw DecodingError.dataCorrupted(
-                    DecodingError.Context(
-                        codingPath: decoder.codingPath,
-                        debugDescription: "unknown platform style \(ErrorText.quoted(name)) (use \(allowed))"))
-            }
-            self = style
+            try self.init(decodingNameFrom: decoder)
         }
     }
 }

@@ -12,11 +12,18 @@
 /// or moved. The floating bar draws it as its own tinted circle; with no prominent tab
 /// the search tab has that place. The classic bar draws it as its last item, and
 /// Material's navigation bar as an ordinary destination.
-public enum TabRole: String, Sendable, Hashable, Codable {
+public enum TabRole: String, Sendable, Hashable, Codable, CaseIterable, NamedChoice {
     /// An ordinary tab.
     case standard
     /// The search tab (at most one per model).
     case search
     /// The tab drawn apart with emphasis (at most one per model).
     case prominent
+
+    static let choiceDescription = "role"
+
+    /// Reads the role's name; any other value is refused with the names it may take.
+    public init(from decoder: any Decoder) throws {
+        try self.init(decodingNameFrom: decoder)
+    }
 }

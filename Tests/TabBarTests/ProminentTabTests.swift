@@ -75,4 +75,14 @@ struct ProminentTabTests {
         #expect(model.tab(id: "p")?.role == .prominent)
         #expect(model.apartTabID == "p")
     }
+
+    @Test("a role that is none of the three stops start-up naming the tab's key and the roles")
+    func unknownRole() {
+        let json = #"{"tabs":[{"id":"a","title":"A","icon":"a.svg","role":"primary"}]}"#
+        let error = #expect(throws: TabBarModelError.self) { try TabBarModel.decode(json: Array(json.utf8)) }
+        let text = error?.description ?? ""
+        #expect(
+            text.contains(#"unknown role 'primary' (use "standard", "search" or "prominent")"#)
+                && text.contains("role"), "\(text)")
+    }
 }

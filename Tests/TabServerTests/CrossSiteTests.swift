@@ -266,11 +266,11 @@ private final class StaleCopies: SessionStore {
     private let base = MemorySessionStore()
     let stale = Atomic<Bool>(false)
 
-    func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { try base.load(id, now: now) }
-    func insert(_ session: Session) throws(SessionStoreError) { try base.insert(session) }
-    func update(_ session: Session) throws(SessionStoreError) -> Session? { try base.update(session) }
-    func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
-    func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
+    func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { base.load(id, now: now) }
+    func insert(_ session: Session) throws(SessionStoreError) { base.insert(session) }
+    func update(_ session: Session) throws(SessionStoreError) -> Session? { base.update(session) }
+    func delete(_ id: SessionID) throws(SessionStoreError) { base.delete(id) }
+    func sweep(now: Int64) throws(SessionStoreError) -> Int { base.sweep(now: now) }
     func checkReady() -> Bool { true }
     func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { !stale.load(ordering: .relaxed) }
     func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? { nil }

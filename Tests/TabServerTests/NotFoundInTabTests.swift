@@ -42,4 +42,22 @@ struct NotFoundInTabTests {
         }
         #expect(await client.get("/").location == "/tabs/music")
     }
+
+    @Test("a tab's pages are matched as the router's routes are: the most specific, then the first declared")
+    func mostSpecificThenFirst() async throws {
+        let app = Application(configuration: sevenTabConfiguration())
+        app.tab("music") { music in music.page { _, _ in TabPage(title: "Music", context: [:]) } }
+        app.tab("movies") { movies in
+            movies.page("{id}") { _, context in TabPage(title: "Item \(context.parameters["id"] ?? "")", context: [:]) }
+            movies.page("new") { _, _ in TabPage(title: "New movie", context: [:]) }
+            movies.page("{id}") { _, _ in TabPage(title: "Declared second", context: [:]) }
+            movies.page("{id}/{rest*}") { _, _ in TabPage(title: "Below an item", context: [:]) }
+        }
+        let client = try TestClient(app)
+        let new = await client.get("/tabs/movies/new")
+        #expect(new.body.contains("New movie"), "a literal beats a parameter declared before it")
+        let item = await client.get("/tabs/movies/7")
+        #expect(item.body.contains("Item 7") && !item.body.contains("Declared second"), "the first of equals")
+        #expect(await client.get("/tabs/movies/7/cast/2").body.contains("Below an item"))
+    }
 }

@@ -174,23 +174,17 @@ public final class Application: Sendable {
     /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
     public var metrics: AppMetrics? { parts.lasting.metrics }
 
-    /// Removes expired sessions every `seconds`, on the blocking pool, for as long as the
-    /// application exists. `AppServer` calls it when it starts serving.
-    public func scheduleSweep(every seconds: Int) {
-        Task.detached { [weak self] in
-            while true {
-                try? await Task.sleep(for: .seconds(seconds))
-                guard let self else { return }
-                let store = self.store
-                do {
-                    let removed = try await self.responder.blockingPool.run { () throws -> Int in
-                        try store.sweep(now: wallClockSeconds())
-                    }
-                    if removed > 0 { self.log.write("swept \(removed) expired session(s)") }
-                } catch {
-                    self.log.write("session sweep failed: \(error)", level: .error)
-                }
+    /// Removes expired sessions once, on the blocking pool, logging how many went (or why
+    /// it failed). `AppServer` runs it periodically while it serves.
+    public func sweepExpiredSessions() async {
+        let store = self.store
+        do {
+            let removed = try await responder.blockingPool.run { () throws -> Int in
+                try store.sweep(now: wallClockSeconds())
             }
+            if removed > 0 { log.write("swept \(removed) expired session(s)") }
+        } catch {
+            log.write("session sweep failed: \(error)", level: .error)
         }
     }
 

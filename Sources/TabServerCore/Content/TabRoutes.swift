@@ -19,25 +19,25 @@ import TabServerWeb
 /// }
 /// ```
 public struct TabRoutes: Sendable {
-    struct PageRoute: Sendable {
-        let pattern: RoutePattern
-        let make: TabPageMaker
+    /// What a pattern leads to: a page (GET) or an action (POST).
+    private enum Route: Sendable {
+        case page(TabPageMaker)
+        case action(TabAction)
     }
 
-    struct ActionRoute: Sendable {
-        let pattern: RoutePattern
-        let action: TabAction
-    }
-
-    private(set) var pages: [PageRoute] = []
-    private(set) var actions: [ActionRoute] = []
+    private var routes: [Route] = []
+    private var methods: [HTTPMethod] = []
+    private var patterns: [RoutePattern] = []
+    /// The router's matcher over `patterns`, made again as routes are added (while the
+    /// app is set up, never per request).
+    private var locator = RouteLocator(methods: [], patterns: [])
 
     /// No pages and no actions.
     public init() {}
 
     /// A page at `pattern` ("" is the tab's root): nil is a 404 with the bar.
     public mutating func page(_ pattern: String = "", _ make: @escaping TabPageMaker) {
-        pages.append(PageRoute(pattern: RoutePattern(pattern), make: make))
+        add(.page(make), .get, pattern)
     }
 
     /// An action at `pattern` ("" is the tab's root). `confirm` gives the question to ask
@@ -47,29 +47,29 @@ public struct TabRoutes: Sendable {
         _ perform:
             nonisolated(nonsending) @escaping @Sendable (HTTPRequest, RequestContext) async throws -> TabActionResult
     ) {
-        actions.append(ActionRoute(pattern: RoutePattern(pattern), action: TabAction(confirm: confirm, perform)))
+        add(.action(TabAction(confirm: confirm, perform)), .post, pattern)
+    }
+
+    private mutating func add(_ route: Route, _ method: HTTPMethod, _ pattern: String) {
+        routes.append(route)
+        methods.append(method)
+        patterns.append(RoutePattern(pattern))
+        locator = RouteLocator(methods: methods, patterns: patterns)
     }
 
     /// The most specific page whose pattern matches, with what it captured.
     func page(at location: [Substring]) -> (TabPageMaker, RouteParameters)? {
-        Self.best(pages, location, pattern: \.pattern).map { ($0.route.make, $0.parameters) }
+        guard case .found(let index, let parameters) = locator.locate(.get, segments: location),
+            case .page(let make) = routes[index]
+        else { return nil }
+        return (make, parameters)
     }
 
     /// The most specific action whose pattern matches, with what it captured.
     func action(at location: [Substring]) -> (TabAction, RouteParameters)? {
-        Self.best(actions, location, pattern: \.pattern).map { ($0.route.action, $0.parameters) }
-    }
-
-    private static func best<Route>(_ routes: [Route], _ location: [Substring], pattern: KeyPath<Route, RoutePattern>)
-        -> (route: Route, parameters: RouteParameters)?
-    {
-        var found: (route: Route, parameters: RouteParameters, pattern: RoutePattern)? = nil
-        for route in routes {
-            guard let parameters = route[keyPath: pattern].match(location) else { continue }
-            // Replaced only by a strictly more specific one: the first declared wins a tie.
-            if let current = found, !route[keyPath: pattern].isMoreSpecific(than: current.pattern) { continue }
-            found = (route, parameters, route[keyPath: pattern])
-        }
-        return found.map { ($0.route, $0.parameters) }
+        guard case .found(let index, let parameters) = locator.locate(.post, segments: location),
+            case .action(let action) = routes[index]
+        else { return nil }
+        return (action, parameters)
     }
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
 
-/// The part of a `RouteTable` that finds which route a request takes: each route's method
-/// and pattern, indexed by a literal first segment. Not generic, so a lookup asks the
-/// runtime for no type's metadata; the table keeps the routes' handlers beside it.
+/// The one matcher of routes: each route's method and pattern, indexed by a literal first
+/// segment, and the tie-break (the most specific pattern, then the first added). A
+/// `RouteTable` finds a request's route with it, and a tab its pages and actions. Not
+/// generic, so a lookup asks the runtime for no type's metadata; its owner keeps the
+/// routes' handlers beside it, by index.
 @usableFromInline
-struct RouteLocator: Sendable {
+package struct RouteLocator: Sendable {
     /// What a lookup found, by route index.
     @usableFromInline
-    enum Located {
+    package enum Located {
         case found(Int, RouteParameters)
         /// The path exists for these methods only; the first route whose pattern matched.
         case methodNotAllowed([HTTPMethod], first: Int)
@@ -24,7 +26,8 @@ struct RouteLocator: Sendable {
     /// Routes whose first segment is a parameter (or the root), tried for every path.
     private let open: [Int]
 
-    init(methods: [HTTPMethod], patterns: [RoutePattern]) {
+    /// Routes by index: `methods[i]` and `patterns[i]` are route `i`'s.
+    package init(methods: [HTTPMethod], patterns: [RoutePattern]) {
         self.methods = methods
         self.patterns = patterns
         var firstSegments: [(segment: Substring, routes: [Int])] = []
@@ -48,8 +51,12 @@ struct RouteLocator: Sendable {
     /// the method (HEAD takes GET's routes), the first added on a tie.
     @usableFromInline
     func locate(_ method: HTTPMethod, _ path: String) -> Located {
+        locate(method, segments: RoutePattern.segments(of: path))
+    }
+
+    /// The route `method` takes to a path already split into `segments`.
+    package func locate(_ method: HTTPMethod, segments: [Substring]) -> Located {
         let lookupMethod: HTTPMethod = method == .head ? .get : method
-        let segments = RoutePattern.segments(of: path)
         var best: (index: Int, parameters: RouteParameters)?
         var allowed: [HTTPMethod] = []
         var firstMatch: Int?
