@@ -52,6 +52,34 @@ public final class BlockingPool: Sendable {
         }
     }
 
+    /// `run` for an app's own work (`context.blocking`), which stops waiting when its task
+    /// is cancelled: work its lane has not reached yet is never run, and work already
+    /// running finishes on its thread while the caller gets `CancellationError` at once
+    /// (a blocking call cannot be stopped from outside). The engine's own store calls use
+    /// `run`, which always waits: a write that started is seen through.
+    public func runCancellable<Result: Sendable>(
+        key: Int? = nil, _ work: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        try Task.checkCancellation()
+        let key = key ?? nextKey()
+        let job = CancellableJob<Result>()
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                guard job.attach(continuation) else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let added = lanes.add(key: key) {
+                    guard job.start() else { return }
+                    job.finish(Swift.Result { try work() })
+                }
+                if !added { job.finish(.failure(Busy())) }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+    }
+
     private func nextKey() -> Int { turn.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max }
 
     /// Jobs the pool has taken since start (`/metrics`).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
+import TabServerTesting
 import Testing
 
 @testable import TabServerThreads
@@ -30,6 +31,64 @@ struct BlockingPoolTests {
             }
             for try await allStarted in group { #expect(allStarted, "a job waited alone: the lanes were not shared") }
         }
+    }
+
+    @Test("a cancelled caller stops waiting at once while its work runs on; the result is dropped")
+    func cancelledWhileRunning() async throws {
+        let pool = BlockingPool(lanes: 1, capacity: 4)
+        let (started, release, finished) = (Flag(), Flag(), Flag())
+        let caller = Task {
+            try await pool.runCancellable { () -> Int in
+                started.set()
+                release.wait()
+                finished.set()
+                return 1
+            }
+        }
+        #expect(await waitUntil(.seconds(30)) { () async in started.isSet })
+        caller.cancel()
+        let outcome = await caller.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(!finished.isSet, "the caller did not wait for the work")
+        release.set()
+        #expect(await waitUntil(.seconds(30)) { () async in finished.isSet }, "the work itself ran to its end")
+    }
+
+    @Test("work its cancelled caller had queued never runs; a caller cancelled before asking runs nothing")
+    func cancelledWhileQueued() async throws {
+        let pool = BlockingPool(lanes: 1, capacity: 4)
+        let (busy, release, ran) = (Flag(), Flag(), Flag())
+        let occupying = Task {
+            try await pool.run { () -> Bool in
+                busy.set()
+                release.wait()
+                return true
+            }
+        }
+        #expect(await waitUntil(.seconds(30)) { () async in busy.isSet })
+        let queued = Task { try await pool.runCancellable { ran.set() } }
+        #expect(await waitUntil(.seconds(30)) { () async in pool.waiting == 1 }, "queued behind the busy lane")
+        queued.cancel()
+        await #expect(throws: CancellationError.self) { try await queued.value }
+        release.set()
+        #expect(try await occupying.value)
+        try await pool.run {}  // one lane, in order: the cancelled job's turn has come and gone
+        #expect(!ran.isSet, "the cancelled job was skipped")
+
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await pool.runCancellable { ran.set() }
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        #expect(pool.waiting == 0 && !ran.isSet)
+    }
+
+    /// A one-way switch a job can wait on (bounded: 30 s).
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
+        func wait() { for _ in 0..<3_000 where !isSet { usleep(10_000) } }
     }
 
     private final class Counter: Sendable {

@@ -30,6 +30,14 @@ struct CancellationTests {
 
         let app: Application
         let runs = Runs()
+        /// Lets the blocking variant's work end (it waits for this, at most 30 s).
+        final class Release: Sendable {
+            let given = Atomic<Bool>(false)
+            /// Set when the blocking work has ended.
+            let workEnded = Atomic<Bool>(false)
+        }
+
+        let released = Release()
         let logPath = TestFixtures.temporaryDirectory("cancel-log") + "/server.log"
         let log: LogSink
 
@@ -46,12 +54,18 @@ struct CancellationTests {
             app.router.get("/api/mark") { _, context in
                 HTTPResponse.text(context.visitorValue(Mark.self)?.text ?? "none")
             }
-            app.router.post("/api/slow/{how}") { [runs] _, context in
+            app.router.post("/api/slow/{how}") { [runs, released] _, context in
                 runs.count.add(1, ordering: .relaxed)
                 context.setVisitorValue(Mark(text: "written"))
-                if context.parameters["how"] == "throwing" {
+                switch context.parameters["how"] {
+                case "throwing":
                     try await Task.sleep(for: .seconds(120))
-                } else {
+                case "blocking":
+                    try await context.blocking {
+                        for _ in 0..<3_000 where !released.given.load(ordering: .relaxed) { usleep(10_000) }
+                        released.workEnded.store(true, ordering: .relaxed)
+                    }
+                default:
                     try? await Task.sleep(for: .seconds(120))
                 }
                 return HTTPResponse.text("done")
@@ -66,7 +80,7 @@ struct CancellationTests {
 
     @Test(
         "a handler cancelled before its commit writes nothing, is not run again and logs no failure",
-        arguments: ["throwing", "swallowing"])
+        arguments: ["throwing", "swallowing", "blocking"])
     func writesNothing(how: String) async throws {
         let slow = try SlowApp()
         let client = try TestClient(slow.app)
@@ -86,9 +100,14 @@ struct CancellationTests {
             "runs: \(slow.runs.count.load(ordering: .relaxed))")
         request.cancel()
         #expect(await request.value == nil, "no cookie set")
+        if how == "blocking" {
+            let ended = slow.released.workEnded.load(ordering: .relaxed)
+            #expect(!ended, "the handler stopped waiting for its work")
+        }
         #expect(slow.runs.count.load(ordering: .relaxed) == 1, "run once, not again")
         await #expect(client.get("/api/mark").body == "first", "the cancelled handler's change was dropped")
         #expect(client.cookies["tabserver_session"] == cookie)
         #expect(!slow.logged.contains("failed"), "\(slow.logged)")
+        slow.released.given.store(true, ordering: .relaxed)
     }
 }

@@ -148,9 +148,11 @@ public struct RequestContext: RouterContext {
 
     /// Runs `work`, which may block (a database call, a file), on the server's blocking
     /// pool, so no engine loop waits for it; the handler goes on when it is done. 503 when
-    /// the pool is full.
+    /// the pool is full. When the request is cancelled (its client gone) the handler stops
+    /// waiting with `CancellationError`: work not yet started never runs, and work already
+    /// running finishes on its thread, its result dropped.
     public func blocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await visitor.app.blockingPool.run(work)
+        try await visitor.app.blockingPool.runCancellable(work)
     }
 
     /// Where the app's server messages go (its own name starts each line).
