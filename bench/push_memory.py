@@ -28,6 +28,13 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_arguments, sys.argv = sys.argv, sys.argv[:1]  # bench.py reads its duration from argv
+from bench import free_port, rss_kib  # noqa: E402
+
+sys.argv = _arguments
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.environ.get("TABSERVER_BINARY", os.path.join(ROOT, ".build/release/tabserver"))
 SESSIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
@@ -38,20 +45,6 @@ P256DH = base64.urlsafe_b64encode(bytes.fromhex(
     "04" "6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296"
     "4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5")).rstrip(b"=").decode()
 AUTH = base64.urlsafe_b64encode(b"0123456789abcdef").rstrip(b"=").decode()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise SystemExit("no VmRSS")
 
 
 class Connection:

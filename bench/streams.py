@@ -15,22 +15,15 @@ import sys
 import time
 import urllib.request
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_arguments, sys.argv = sys.argv, sys.argv[:1]  # bench.py reads its duration from argv
+from bench import free_port, rss_kib  # noqa: E402
+
+sys.argv = _arguments
+
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/release/tabserver"
 STREAMS = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def page_latencies(port, cookie, count=200):
