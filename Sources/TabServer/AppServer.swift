@@ -117,12 +117,12 @@ public final class AppServer: Sendable {
     /// Whether the server is draining (refusing new connections, closing kept-alive ones).
     public var isDraining: Bool { engine.isDraining }
 
-    /// Stops the periodic sweep, ends the live-event streams, stops accepting connections, lets in-flight requests
-    /// finish for up to the configured grace period, stops the engine, then gives the
-    /// observers up to 5 s to hear of every change committed. Safe to call more than once
-    /// and from any thread; every call returns only when the engine has stopped (a second
-    /// call waits for the first: `HTTPServer.shutdown()`) and the hooks are done or out
-    /// of time.
+    /// Stops the periodic sweep, ends the live-event streams, stops accepting
+    /// connections, lets in-flight requests finish for up to the configured grace period,
+    /// stops the engine, then gives the observers up to 5 s to hear of every change
+    /// committed. Safe to call more than once and from any thread; every call returns only
+    /// when the engine has stopped (a second call waits for the first:
+    /// `HTTPServer.shutdown()`) and the hooks are done or out of time.
     public func shutdown() {
         watcher?.stop()
         sweep.cancel()
