@@ -14,8 +14,7 @@ import TabServerTLS
 /// Its stored properties skip the runtime's exclusivity check (`@exclusivity(unchecked)`):
 /// one thread touches them, and none is reached again while a change to it is under way
 /// (the state machine, the buffer and the record hold no reference back). The check
-/// would be about 6 % of a cached page's instructions, in every access the loop makes
-/// per request.
+/// would run in every access the loop makes per request, on the hottest path there is.
 final class Connection {
     enum Phase {
         /// Between requests; the idle timeout runs from `since`.

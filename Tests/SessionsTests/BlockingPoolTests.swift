@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 import Synchronization
 import TabServerTesting
 import Testing
@@ -86,9 +87,13 @@ struct BlockingPoolTests {
     /// A one-way switch a job can wait on (bounded: 30 s).
     private final class Flag: Sendable {
         private let value = Atomic<Bool>(false)
+        private let signal = DispatchSemaphore(value: 0)
         var isSet: Bool { value.load(ordering: .acquiring) }
-        func set() { value.store(true, ordering: .releasing) }
-        func wait() { for _ in 0..<3_000 where !isSet { usleep(10_000) } }
+        func set() {
+            value.store(true, ordering: .releasing)
+            signal.signal()
+        }
+        func wait() { _ = isSet || signal.wait(timeout: .now() + 30) == .success }
     }
 
     private final class Counter: Sendable {
