@@ -118,7 +118,9 @@ let package = Package(
         .target(
             name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite", "TabServerThreads"]),
         // Live updates for open pages (Server-Sent Events), relayed between instances.
-        .target(name: "TabServerLive", dependencies: ["TabServerCrypto", "TabServerHTTP", "TabServerSessions"]),
+        .target(
+            name: "TabServerLive",
+            dependencies: ["TabServerCrypto", "TabServerHTTP", "TabServerSessions", "TabServerThreads"]),
         // The UI's languages: one JSON file each, and the choice of one per request.
         .target(
             name: "TabServerLocalization", dependencies: ["TabServerHTTP", "TabServerMustache", "TabServerTabBar"]),
@@ -180,7 +182,7 @@ let package = Package(
             name: "TabServerProcess",
             dependencies: [
                 "TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
-                "TabServerEngineConfiguration",
+                "TabServerEngineConfiguration", "TabServerThreads",
             ]),
         .target(
             name: "TabServer",
@@ -188,6 +190,7 @@ let package = Package(
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
                 "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerWebPush", "TabServerAppModel",
                 "TabServerLive", "TabServerLocalization", "TabServerViews", "TabServerEngineConfiguration",
+                "TabServerThreads",
             ]),
 
         // The demo store: one app built on the library, as any other package would.

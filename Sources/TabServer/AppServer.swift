@@ -5,6 +5,7 @@ import TabServerCore
 import TabServerEngine
 import TabServerHTTP
 import TabServerProcess
+import TabServerThreads
 
 /// An `Application` served on a socket by the HTTP engine. The embedding program owns
 /// the process: it decides when to stop (a signal, a test, a supervisor) and calls
@@ -30,7 +31,7 @@ public final class AppServer: Sendable {
     /// Development mode's watcher of the app's files (nil outside it).
     private let watcher: FileWatcher?
     /// The periodic sweep of expired sessions, cancelled by `shutdown()`.
-    private let sweep: Task<Void, Never>
+    private let sweep: RepeatingTimer
 
     /// Binds, starts the engine threads, begins serving, and sweeps expired sessions
     /// every `sweepInterval` seconds. The access log goes to `accessLog` (standard output
@@ -60,10 +61,9 @@ public final class AppServer: Sendable {
             throw StartupError(.listener, error.description, underlying: error)
         }
         application.metrics?.attach(engine: engine)
-        sweep = Task { [application] in
-            while (try? await Task.sleep(for: .seconds(max(sweepInterval, 1)))) != nil {
-                await application.sweepExpiredSessions()
-            }
+        sweep = RepeatingTimer(every: .seconds(max(sweepInterval, 1))) { [application] in
+            Task { await application.sweepExpiredSessions() }
+            return true
         }
     }
 

@@ -3,6 +3,7 @@ import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
 import TabServerProcess
+import TabServerThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -73,11 +74,11 @@ extension Application {
             log.write("redirecting http://\(configuration.http.host):\(redirectPort)/ to HTTPS (308)")
         }
         log.flush()
-        // The signals are waited for on a thread of their own (it blocks reading their
-        // pipe); cancelling the task that runs this puts a stop on that pipe.
+        // The signals are waited for on a worker thread of their own (it blocks reading
+        // their pipe); cancelling the task that runs this puts a stop on that pipe.
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let waiter = SignalWaiter {
+                WorkerThread.detach {
                     ProcessSignals.serve(
                         log: self.log, inFlight: { server.inFlightRequests },
                         onReload: {
@@ -87,7 +88,6 @@ extension Application {
                         stop: { server.shutdown() })
                     continuation.resume()
                 }
-                waiter.start()
             }
         } onCancel: {
             ProcessSignals.requestStop()
@@ -103,30 +103,5 @@ extension Application {
             log.write("TLS certificate not reloaded, the current one stays: \(error)", level: .error)
         }
         log.flush()
-    }
-}
-
-/// The thread `run()` waits for signals on.
-private final class SignalWaiter: Sendable {
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                let waiter = Unmanaged<SignalWaiter>.fromOpaque(context!).takeRetainedValue()
-                waiter.body()
-                return nil
-            }, context)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<SignalWaiter>.fromOpaque(context).release()
-            body()
-        }
     }
 }

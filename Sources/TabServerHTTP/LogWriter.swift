@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
 
 // scripts/fuzz.sh compiles this module's files and TabServerThreads' as one module.
@@ -17,7 +16,8 @@ import Synchronization
 /// No caller ever waits for the descriptor. Lines are appended to `pending` under a lock
 /// (an engine loop hands over all the lines of one pass of its loop at once); the writer
 /// thread takes the whole buffer and writes it with as few `write(2)`s as it can, when
-/// 16 KiB have gathered and at least every 200 ms. The thread is `SCHED_BATCH`: waking it
+/// 16 KiB have gathered or 200 ms after the first line of the buffer (`WorkerThread`'s
+/// `wake(within:)`: no timer runs while nothing waits). The thread is `SCHED_BATCH`: waking it
 /// never preempts a loop in the middle of a request.
 ///
 /// A descriptor slower than the lines arrive (a full disk, a stalled pipe) fills `pending`
@@ -30,6 +30,8 @@ final class LogWriter: Sendable {
     static let capacity = 4 * 1024 * 1024
     /// Bytes waiting that wake the writer before its next tick.
     static let wakeThreshold = 16 * 1024
+    /// The longest a line waits before it is written.
+    static let tick: Duration = .milliseconds(200)
 
     private struct Pending {
         var bytes: [UInt8] = []
@@ -53,7 +55,6 @@ final class LogWriter: Sendable {
             Self.blockPipeSignal()
             self?.drain()
         }
-        scheduleTick()
     }
 
     deinit {
@@ -64,32 +65,19 @@ final class LogWriter: Sendable {
     /// Lines dropped so far: the buffer was full, or the descriptor failed.
     var dropped: Int { droppedLines.load(ordering: .relaxed) }
 
-    /// Wakes the writer every 200 ms while there is something to write, for as long as
-    /// the writer exists (the weak reference ends the chain).
-    private func scheduleTick() {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in
-            guard let self else { return }
-            let waiting = self.pending.withLock { pending in
-                guard !pending.bytes.isEmpty, !pending.woken else { return false }
-                pending.woken = true
-                return true
-            }
-            if waiting { self.thread.wake() }
-            self.scheduleTick()
-        }
-    }
-
     /// Appends `lines` complete lines (each ending in a newline) and empties `batch`,
     /// keeping its capacity where it can (it gets the writer's spare buffer back).
     func append(_ batch: inout [UInt8], lines: Int) {
         guard !batch.isEmpty else { return }
-        let wake = pending.withLock { pending -> Bool in
+        enum Wake { case none, now, byTick }
+        let wake = pending.withLock { pending -> Wake in
             if pending.bytes.count + batch.count > Self.capacity {
                 droppedLines.add(lines, ordering: .relaxed)
                 batch.removeAll(keepingCapacity: true)
-                return false
+                return .none
             }
-            if pending.bytes.isEmpty {
+            let first = pending.bytes.isEmpty
+            if first {
                 // Nothing waits: the batch becomes the pending buffer and the caller gets
                 // the spare one, no bytes copied.
                 swap(&pending.bytes, &batch)
@@ -99,11 +87,15 @@ final class LogWriter: Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
             pending.lines += lines
-            guard pending.bytes.count >= Self.wakeThreshold, !pending.woken else { return false }
+            guard pending.bytes.count >= Self.wakeThreshold, !pending.woken else { return first ? .byTick : .none }
             pending.woken = true
-            return true
+            return .now
         }
-        if wake { thread.wake() }
+        switch wake {
+        case .none: break
+        case .now: thread.wake()
+        case .byTick: thread.wake(within: Self.tick)
+        }
     }
 
     /// Writes whatever is waiting, on the caller's thread, before it returns.

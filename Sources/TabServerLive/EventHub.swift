@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
 import TabServerCrypto
 import TabServerHTTP
 import TabServerSessions
+import TabServerThreads
 
 /// Live updates for open pages, as Server-Sent Events (`GET /events`): which visitor
 /// listens on which streams, the recent events for `Last-Event-ID` resumption, caps on
@@ -44,13 +44,19 @@ public final class EventHub: Sendable {
     /// Streams in all; the rest of the connection budget stays for pages.
     public let maximumTotal: Int
     private static let recentCapacity = 512
+    /// Writes the heartbeat every `heartbeat`, until `closeAll()`.
+    private let heartbeat = Mutex<RepeatingTimer?>(nil)
 
     /// A hub allowing `maximumPerSession` streams per visitor and `maximumTotal` in all,
     /// writing a heartbeat comment every `heartbeat` to every stream.
     public init(maximumPerSession: Int = 4, maximumTotal: Int = 5_000, heartbeat: Duration = .seconds(15)) {
         self.maximumPerSession = max(1, maximumPerSession)
         self.maximumTotal = max(1, maximumTotal)
-        scheduleHeartbeat(every: heartbeat)
+        self.heartbeat.withLock {
+            $0 = RepeatingTimer(every: heartbeat) { [weak self] in
+                self?.beat() != nil
+            }
+        }
     }
 
     /// Streams open now.
@@ -128,6 +134,7 @@ public final class EventHub: Sendable {
 
     /// Ends every stream and stops relaying (the server is stopping).
     public func closeAll() {
+        heartbeat.withLock { $0?.cancel() }
         relay.withLock { relay in
             relay?.stop()
             relay = nil
@@ -144,16 +151,11 @@ public final class EventHub: Sendable {
         }
     }
 
-    private func scheduleHeartbeat(every interval: Duration) {
-        let (seconds, attoseconds) = interval.components
-        let nanos = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [weak self] in
-            guard let self else { return }
-            let streams = self.state.withLock { $0.subscribers.values.map(\.stream) }
-            let beat = Array(": heartbeat\n\n".utf8)
-            for stream in streams { stream.write(beat) }
-            self.scheduleHeartbeat(every: interval)
-        }
+    /// Writes a comment to every stream, so proxies and browsers keep idle ones open.
+    private func beat() {
+        let streams = state.withLock { $0.subscribers.values.map(\.stream) }
+        let beat = Array(": heartbeat\n\n".utf8)
+        for stream in streams { stream.write(beat) }
     }
 
     /// One event in the text/event-stream format.

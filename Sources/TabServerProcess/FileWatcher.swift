@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
 import Synchronization
+import TabServerThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -68,26 +69,9 @@ public final class FileWatcher: Sendable {
             close(descriptor)
             throw Failure(description: "none of \(paths.joined(separator: ", ")) can be watched")
         }
-        startThread()
-    }
-
-    /// The thread that reads the events: inotify is read blocking (with a short poll, so
-    /// `stop` is seen), which no task may do.
-    private func startThread() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                let watcher = Unmanaged<FileWatcher>.fromOpaque(context!).takeRetainedValue()
-                watcher.run()
-                return nil
-            }, context)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<FileWatcher>.fromOpaque(context).release()
-        }
+        // Its own worker thread: inotify is read blocking (with a short poll, so `stop` is
+        // seen), which no task may do.
+        WorkerThread.detach { self.run() }
     }
 
     /// The longest a change waits for the burst it is part of to end.

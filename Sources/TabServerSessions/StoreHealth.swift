@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
 import TabServerHTTP
+import TabServerThreads
 
 /// Whether a session store works, as its own operations find it, with one log line per
 /// change of state and a background probe while it does not.
@@ -26,7 +26,10 @@ public final class StoreHealth: Sendable {
     private struct State {
         var isUp = true
         var lastFailure: SessionStoreError?
-        var probing = false
+        /// The background probe, while one runs.
+        var probing: RepeatingTimer?
+        /// Whether a probe is running on the background pool now.
+        var probeRunning = false
     }
 
     private let state = Mutex(State())
@@ -72,34 +75,47 @@ public final class StoreHealth: Sendable {
     /// Notes a failure: when the store was up, logs it and starts `probe` in the
     /// background, every `probeInterval` until it returns true (then the store is up).
     public func recordFailure(_ error: SessionStoreError, probe: @escaping @Sendable () -> Bool) {
-        let (wentDown, startProbe) = state.withLock { state -> (Bool, Bool) in
+        let wentDown = state.withLock { state -> Bool in
             let wentDown = state.isUp
             state.isUp = false
             state.lastFailure = error
-            let startProbe = !state.probing
-            state.probing = true
-            return (wentDown, startProbe)
+            if state.probing == nil { state.probing = probing(probe) }
+            return wentDown
         }
         if wentDown { log?("session store \(name) failing: \(error.reason)", true) }
-        if startProbe { scheduleProbe(probe) }
     }
 
-    private func scheduleProbe(_ probe: @escaping @Sendable () -> Bool) {
-        let delay = DispatchTimeInterval.nanoseconds(
-            Int(probeInterval.components.seconds) * 1_000_000_000
-                + Int(probeInterval.components.attoseconds / 1_000_000_000))
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self else { return }
-            // A request's success may have ended the outage already: then stop probing.
-            let succeeded = !self.isUp && probe()
-            let (stop, recovered) = self.state.withLock { state -> (Bool, Bool) in
-                guard succeeded || state.isUp else { return (false, false) }
-                state.probing = false
-                defer { state.isUp = true }
-                return (true, !state.isUp)
+    /// Probes every `probeInterval`, on the background pool (a probe blocks), one probe at
+    /// a time, until a probe or a request's success ends the outage.
+    private func probing(_ probe: @escaping @Sendable () -> Bool) -> RepeatingTimer {
+        RepeatingTimer(every: probeInterval) { [weak self] in
+            guard let self else { return false }
+            let start = state.withLock { state in
+                defer { state.probeRunning = true }
+                return !state.probeRunning
             }
-            if recovered { self.log?("session store \(self.name) works again", false) }
-            if !stop { self.scheduleProbe(probe) }
+            guard start else { return true }
+            let submitted = BlockingPool.background.submit {
+                // A request's success may have ended the outage already: then stop probing.
+                let succeeded = !self.isUp && probe()
+                self.endProbing(ifUp: succeeded)
+            }
+            if !submitted { state.withLock { $0.probeRunning = false } }
+            return true
         }
+    }
+
+    /// After a probe: when it succeeded, or a request's success came first, the store is up
+    /// and the probing stops.
+    private func endProbing(ifUp succeeded: Bool) {
+        let recovered = state.withLock { state -> Bool? in
+            state.probeRunning = false
+            guard succeeded || state.isUp else { return nil }
+            state.probing?.cancel()
+            state.probing = nil
+            defer { state.isUp = true }
+            return !state.isUp
+        }
+        if recovered == true { log?("session store \(name) works again", false) }
     }
 }

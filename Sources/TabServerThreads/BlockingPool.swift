@@ -18,6 +18,10 @@ public final class BlockingPool: Sendable {
         public var description: String { "the blocking pool is full" }
     }
 
+    /// The pool for the library's own background work that belongs to no app: a session
+    /// store's health probe while the store is down. Its two lanes start when first used.
+    package static let background = BlockingPool(lanes: 2, capacity: 64)
+
     private let lanes: LaneQueue
     /// The lane the next work without a key goes to, in turn.
     private let turn = Atomic<Int>(0)
@@ -78,6 +82,14 @@ public final class BlockingPool: Sendable {
         } onCancel: {
             job.cancel()
         }
+    }
+
+    /// Queues `work` to run on the lanes in turn, without waiting for it (a timer's tick
+    /// hands its blocking work over this way); false, and `work` not run, when the lane is
+    /// full.
+    @discardableResult
+    package func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        lanes.add(key: nextKey(), work)
     }
 
     private func nextKey() -> Int { turn.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max }

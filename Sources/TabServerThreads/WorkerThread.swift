@@ -12,7 +12,9 @@ import Synchronization
 /// up, and a wake while a run is in progress runs the work once more after it.
 ///
 /// A worker waits for a wake without a timeout (it never polls): an idle worker costs
-/// nothing.
+/// nothing. `wake(within:)` asks for a run by a deadline instead of at once (the log
+/// writer's flush of what gathered): the worker then waits until the earliest deadline
+/// asked for, or a `wake()`, whichever comes first.
 ///
 /// `Policy.batch` schedules it as `SCHED_BATCH`. Why, for the SQLite writer: it is woken
 /// thousands of times a second under load, and a normal thread that wakes preempts
@@ -43,6 +45,10 @@ package final class WorkerThread: @unchecked Sendable {
     }
 
     private let wakeUps = DispatchSemaphore(value: 0)
+    /// The earliest run asked for by `wake(within:)`, in uptime nanoseconds (0: none).
+    private let deadline = Atomic<UInt64>(0)
+    /// Signals of `wakeUps` that only brought a new deadline, not a wake.
+    private let deadlineSignals = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
     private var work: (@Sendable () -> Void)?
     private let policy: Policy
@@ -108,6 +114,27 @@ package final class WorkerThread: @unchecked Sendable {
         wakeUps.signal()
     }
 
+    /// Has the work run within `delay`, or sooner when a `wake()` comes first. Of several
+    /// deadlines asked for before a run, the earliest holds.
+    package func wake(within delay: Duration) {
+        let at = DispatchTime.after(delay).uptimeNanoseconds
+        if let fallback {
+            fallbackQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at), execute: fallback)
+            return
+        }
+        var current = deadline.load(ordering: .acquiring)
+        while current == 0 || at < current {
+            let (exchanged, found) = deadline.compareExchange(
+                expected: current, desired: at, ordering: .acquiringAndReleasing)
+            if exchanged {
+                deadlineSignals.add(1, ordering: .releasing)
+                wakeUps.signal()
+                return
+            }
+            current = found
+        }
+    }
+
     /// Ends the thread after the run in progress, if any.
     package func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
@@ -120,12 +147,25 @@ package final class WorkerThread: @unchecked Sendable {
             _ = sched_setscheduler(0, Self.batchPolicy, &parameters)
         }
         while true {
-            wakeUps.wait()
+            let due = deadline.load(ordering: .acquiring)
+            var timedOut = false
+            if due == 0 {
+                wakeUps.wait()
+            } else {
+                timedOut = wakeUps.wait(timeout: DispatchTime(uptimeNanoseconds: due)) == .timedOut
+            }
             if stopped.load(ordering: .sequentiallyConsistent) {
                 // Lets go of the work, and whatever it holds (often this thread's owner).
                 work = nil
                 return
             }
+            if !timedOut, deadlineSignals.load(ordering: .acquiring) > 0 {
+                // A new deadline, not a wake: wait again, until it.
+                deadlineSignals.subtract(1, ordering: .relaxed)
+                continue
+            }
+            // This run serves whatever deadline was asked for.
+            deadline.store(0, ordering: .releasing)
             if gather > .zero, lastRunEnd > 0, Self.nanoseconds(since: lastRunEnd) < busyWindow {
                 gatheredRuns.add(1, ordering: .relaxed)
                 var pause = timespec(tv_sec: 0, tv_nsec: Int(gather.components.attoseconds / 1_000_000_000))

@@ -56,4 +56,33 @@ struct WorkerThreadTests {
             worker.stop()
         }
     }
+
+    @Test("a deadline runs the work once it passes; a wake before it runs it sooner; earlier deadlines win")
+    func deadlines() {
+        let worker = WorkerThread()
+        let runs = Runs()
+        worker.start { runs.record() }
+        defer { worker.stop() }
+
+        // Only a deadline: the work runs when it passes, once.
+        worker.wake(within: .milliseconds(20))
+        #expect(runs.awaitRun())
+        #expect(runs.total == 1)
+
+        // A far deadline, then a near one: the near one holds (the far one would outlast
+        // the five seconds `awaitRun` waits).
+        worker.wake(within: .seconds(600))
+        worker.wake(within: .milliseconds(20))
+        #expect(runs.awaitRun())
+        #expect(runs.total == 2)
+
+        // A far deadline, then a wake: the wake runs the work at once; a near deadline
+        // after that run is kept as ever.
+        worker.wake(within: .seconds(600))
+        worker.wake()
+        #expect(runs.awaitRun())
+        worker.wake(within: .milliseconds(20))
+        #expect(runs.awaitRun())
+        #expect(runs.total == 4)
+    }
 }
