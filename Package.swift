@@ -96,19 +96,22 @@ let package = Package(
         // Pure Swift.
         // The server's worker threads and bounded waits (no dependency: every layer may use them).
         .target(name: "TabServerThreads"),
-        .target(name: "TabServerHTTP", dependencies: ["TabServerThreads"]),
+        // JSON written as bytes: the one string escaper, and the JSON routes' encoder.
+        .target(name: "TabServerJSON"),
+        .target(name: "TabServerHTTP", dependencies: ["TabServerThreads", "TabServerJSON"]),
         .target(name: "TabServerRedisConfiguration"),
         .target(name: "TabServerMustache"),
         .target(name: "TabServerTabBar"),
         // Web Push as protocol: VAPID (RFC 8292), payload encryption (RFC 8291, aes128gcm of
         // RFC 8188), subscriptions, Declarative Web Push payloads; no I/O but its key file.
-        .target(name: "TabServerWebPush", dependencies: ["TabServerCrypto", "TabServerHTTP"]),
+        .target(name: "TabServerWebPush", dependencies: ["TabServerCrypto", "TabServerHTTP", "TabServerJSON"]),
         // Posting push messages to push services: HTTPS (libssl's client side), SSRF-safe
         // addresses, bounded time and size, a bounded queue on threads of its own.
         .target(
             name: "TabServerPushDelivery",
             dependencies: ["CLinuxIO", "TabServerWebPush", "TabServerTLS", "TabServerThreads", "TabServerCrypto"]),
-        .target(name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto"]),
+        .target(
+            name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto", "TabServerJSON"]),
         .target(
             name: "TabServerSessions",
             dependencies: [
@@ -144,7 +147,7 @@ let package = Package(
             name: "TabServerInstall",
             dependencies: [
                 "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb",
-                "TabServerSessions", "TabServerTabBar", "TabServerCrypto",
+                "TabServerSessions", "TabServerTabBar", "TabServerCrypto", "TabServerJSON",
             ]),
         // Web Push for an app: the server's keys, sending to a visitor's or a user's devices.
         .target(
@@ -170,7 +173,7 @@ let package = Package(
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
                 "TabServerGzip", "TabServerWebPush", "TabServerPushDelivery", "TabServerLive", "TabServerLocalization",
                 "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerInstall", "TabServerPush",
-                "TabServerAdmin",
+                "TabServerAdmin", "TabServerJSON",
             ]),
         .target(
             name: "TabServerRedisSessions",
@@ -242,7 +245,8 @@ let package = Package(
                 "CLinuxIO", "TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting",
                 "TabServerTestSupport",
             ]),
-        .testTarget(name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip"]),
+        .testTarget(
+            name: "WebTests", dependencies: ["TabServerWeb", "TabServerHTTP", "TabServerGzip", "TabServerJSON"]),
         .testTarget(
             name: "SessionsTests",
             dependencies: [

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerJSON
 
 /// A small JSON writer for the documents the server generates (the web app manifest, the
 /// service worker's settings): objects keep their keys in the order written, and the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
+import TabServerJSON
 
 /// What a push tells the installed app: the number on its icon (`badge`) and, where the
 /// app asks, a notification. Its payload is Declarative Web Push JSON (`"web_push":

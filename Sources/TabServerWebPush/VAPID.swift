@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
 import TabServerHTTP
+import TabServerJSON
 
 /// Voluntary Application Server Identification (RFC 8292): the `Authorization` a push
 /// service asks of the server, a JWT signed with ES256 that names the push service's

@@ -2,7 +2,7 @@
 import FoundationEssentials
 import Testing
 
-@testable import TabServerWeb
+@testable import TabServerJSON
 
 /// The JSON routes' encoder writes what `JSONEncoder` writes with sorted keys and
 /// unescaped slashes, byte for byte, for every shape a `Codable` value takes.

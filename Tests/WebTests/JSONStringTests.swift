@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import TabServerHTTP
+import TabServerJSON
 import Testing
 
 @Suite("JSONString: the one JSON string escaper")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
+import TabServerJSON
 import TabServerLive
 import TabServerSessions
 import TabServerTabBar

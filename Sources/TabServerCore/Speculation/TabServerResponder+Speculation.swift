@@ -2,6 +2,7 @@
 import TabServerAppModel
 import TabServerCrypto
 import TabServerHTTP
+import TabServerJSON
 import TabServerTabBar
 import TabServerWeb
 

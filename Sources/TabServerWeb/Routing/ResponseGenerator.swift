@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
 import TabServerHTTP
+import TabServerJSON
 
 /// Anything a route handler may return that knows its response. `HTTPResponse` is one;
 /// any `Encodable` value answers as JSON (the router's `Encodable` overloads), so a

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import TabServerHTTP
 
 /// Encodes an `Encodable` value as JSON bytes the way `JSONEncoder` does with
 /// `[.sortedKeys, .withoutEscapingSlashes]` and its default strategies (dates as their
@@ -13,9 +12,9 @@ import TabServerHTTP
 /// small tree is built (objects are sorted when written) and written once: every shape
 /// `Codable` allows, with the coding path an error names. `JSONBytesEncoderTests` holds
 /// both to `JSONEncoder`'s bytes.
-struct JSONBytesEncoder {
+package struct JSONBytesEncoder {
     /// The JSON of `value`.
-    static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+    package static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         if let bytes = JSONStreamEncoder.encode(value) { return bytes }
         return try encodeWithTree(value)
     }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import FoundationEssentials
-import TabServerHTTP
 
 /// `JSONBytesEncoder`'s fast path: writes a value's JSON into one buffer as its
 /// `encode(to:)` calls come, with no tree in between. An object's members are written in
