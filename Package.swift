@@ -102,14 +102,6 @@ let package = Package(
         .target(name: "TabServerRedisConfiguration"),
         .target(name: "TabServerMustache"),
         .target(name: "TabServerTabBar"),
-        // Web Push as protocol: VAPID (RFC 8292), payload encryption (RFC 8291, aes128gcm of
-        // RFC 8188), subscriptions, Declarative Web Push payloads; no I/O but its key file.
-        .target(name: "TabServerWebPush", dependencies: ["TabServerCrypto", "TabServerHTTP", "TabServerJSON"]),
-        // Posting push messages to push services: HTTPS (libssl's client side), SSRF-safe
-        // addresses, bounded time and size, a bounded queue on threads of its own.
-        .target(
-            name: "TabServerPushDelivery",
-            dependencies: ["CLinuxIO", "TabServerWebPush", "TabServerTLS", "TabServerThreads", "TabServerCrypto"]),
         .target(
             name: "TabServerWeb", dependencies: ["TabServerHTTP", "TabServerGzip", "TabServerCrypto", "TabServerJSON"]),
         .target(
@@ -149,12 +141,16 @@ let package = Package(
                 "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb",
                 "TabServerSessions", "TabServerTabBar", "TabServerCrypto", "TabServerJSON",
             ]),
-        // Web Push for an app: the server's keys, sending to a visitor's or a user's devices.
+        // Web Push: the protocol (VAPID of RFC 8292, payload encryption of RFC 8291 and
+        // RFC 8188, subscriptions, Declarative Web Push payloads), posting messages to push
+        // services (HTTPS with libssl's client side, SSRF-safe addresses, one deadline a
+        // message, a bounded queue on threads of its own), and the app's push feature (its
+        // keys, a visitor's and a user's devices).
         .target(
             name: "TabServerPush",
             dependencies: [
-                "TabServerAppModel", "TabServerCrypto", "TabServerHTTP", "TabServerPushDelivery", "TabServerSessions",
-                "TabServerWebPush",
+                "CLinuxIO", "TabServerAppModel", "TabServerCrypto", "TabServerHTTP", "TabServerJSON",
+                "TabServerSessions", "TabServerThreads", "TabServerTLS",
             ]),
         // `POST /admin/backup`: a consistent copy of the SQLite store, for an operator's token.
         .target(
@@ -171,7 +167,7 @@ let package = Package(
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
-                "TabServerGzip", "TabServerWebPush", "TabServerPushDelivery", "TabServerLive", "TabServerLocalization",
+                "TabServerGzip", "TabServerLive", "TabServerLocalization",
                 "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerInstall", "TabServerPush",
                 "TabServerAdmin", "TabServerJSON",
             ]),
@@ -191,7 +187,7 @@ let package = Package(
             name: "TabServer",
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
-                "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerWebPush", "TabServerAppModel",
+                "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerPush", "TabServerAppModel",
                 "TabServerLive", "TabServerLocalization", "TabServerViews", "TabServerEngineConfiguration",
                 "TabServerThreads",
             ]),
@@ -242,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "WebPushTests",
             dependencies: [
-                "CLinuxIO", "TabServerWebPush", "TabServerPushDelivery", "TabServerCrypto", "TabServerTesting",
+                "CLinuxIO", "TabServerPush", "TabServerCrypto", "TabServerTesting",
                 "TabServerTestSupport",
             ]),
         .testTarget(
@@ -262,7 +258,7 @@ let package = Package(
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
-                "TabServerRedisConfiguration", "TabServerWebPush", "TabServerCrypto", "TabServerEngineConfiguration",
+                "TabServerRedisConfiguration", "TabServerPush", "TabServerCrypto", "TabServerEngineConfiguration",
             ]),
         .testTarget(
             name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],

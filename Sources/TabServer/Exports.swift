@@ -14,8 +14,8 @@ import TabServerAppModel
 @_exported import TabServerLocalization
 @_exported import TabServerMustache
 @_exported import TabServerProcess
+@_exported import TabServerPush
 @_exported import TabServerSessions
 @_exported import TabServerTabBar
 @_exported import TabServerViews
 @_exported import TabServerWeb
-@_exported import TabServerWebPush

@@ -3,9 +3,7 @@ import Synchronization
 import TabServerAppModel
 import TabServerCrypto
 import TabServerHTTP
-import TabServerPushDelivery
 import TabServerSessions
-import TabServerWebPush
 
 /// Web Push as the app uses it: the VAPID key, the sender and its queue, and what
 /// becomes of each message — a 404 or 410 removes the subscription from the session (or

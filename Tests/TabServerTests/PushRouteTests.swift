@@ -4,10 +4,10 @@ import TabServerAppModel
 import TabServerCore
 import TabServerCrypto
 import TabServerHTTP
+import TabServerPush
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
-import TabServerWebPush
 import Testing
 
 /// Web Push in the app: the opt-in on More, `POST /push/subscribe` and `/push/unsubscribe`,

@@ -2,10 +2,9 @@
 import CLinuxIO
 import Synchronization
 import TabServerCrypto
-import TabServerPushDelivery
+import TabServerPush
 import TabServerTestSupport
 import TabServerTesting
-import TabServerWebPush
 import Testing
 
 #if canImport(Glibc)

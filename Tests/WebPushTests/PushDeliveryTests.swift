@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
-import TabServerPushDelivery
+import TabServerPush
 import TabServerTestSupport
 import TabServerTesting
-import TabServerWebPush
 import Testing
 
 #if canImport(Glibc)

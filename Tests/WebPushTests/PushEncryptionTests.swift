@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
-import TabServerWebPush
+import TabServerPush
 import Testing
 
 /// RFC 8291's published example (Appendix A): its keys, salt and secret give exactly its

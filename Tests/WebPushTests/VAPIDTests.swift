@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCrypto
-import TabServerWebPush
+import TabServerPush
 import Testing
 
 #if canImport(Glibc)

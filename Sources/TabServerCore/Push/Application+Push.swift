@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
+import TabServerPush
 import TabServerSessions
 import TabServerTabBar
-import TabServerWebPush
 
 extension Application {
     /// Whether Web Push is on (`--vapid-key`).

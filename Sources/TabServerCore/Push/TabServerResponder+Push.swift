@@ -4,7 +4,6 @@ import TabServerHTTP
 import TabServerPush
 import TabServerSessions
 import TabServerWeb
-import TabServerWebPush
 
 extension TabServerResponder {
     /// The push routes: `POST /push/subscribe` and `POST /push/unsubscribe`, posted by the

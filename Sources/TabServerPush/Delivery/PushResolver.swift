@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
 import Synchronization
-import TabServerWebPush
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,6 @@ import Synchronization
 import TabServerCrypto
 import TabServerTLS
 import TabServerThreads
-import TabServerWebPush
 
 /// Sends push messages to push services off the caller's thread: a bounded queue on two
 /// threads of its own (`LaneQueue`: a message waits at most behind 128 others of its

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerTLS
-import TabServerWebPush
 
 #if canImport(Glibc)
     import Glibc
