@@ -9,15 +9,17 @@ import PackageDescription
 //
 // Layers, bottom up (each imports only what is below it); every module is prefixed
 // `TabServer` so none clashes with a well-known package:
-//   TabServerHTTP           request/response values, the `HTTPResponder` seam, settings, log sink
+//   TabServerJSON           JSON as bytes: the string escaper, the JSON routes' encoder
+//   TabServerHTTP           request/response values, the `HTTPResponder` seam, the server's settings, log sink
 //   TabServerTLS            OpenSSL's libssl for the engine: contexts from PEM files, non-blocking sessions
 //   TabServerHTTP2          libnghttp2 for the engine: an HTTP/2 server session fed and drained as bytes
 //   TabServerEngine         the epoll HTTP/1.1 and HTTP/2 engine behind `HTTPResponder` (picohttpparser, TLS, h2)
 //   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
-//   TabServerSessions       sessions, the store protocol and registry; SQLite and Redis stores in targets of their own
+//   TabServerSessions       sessions, the store protocol and registry; SQLite (with its online backup) and
+//                           Redis stores in targets of their own
 //   TabServerAppModel       what every part of an app reads: configuration, the tab model, pages' values, errors
 //   (features)              TabServerLive, TabServerLocalization, TabServerViews, TabServerInstall,
-//                           TabServerPush, TabServerAdmin, TabServerMetrics: one feature each, below the core
+//                           TabServerPush, TabServerMetrics: one feature each, below the core
 //   TabServerCore           the tab app's request path: routes, request context, pages and actions — no engine
 //   TabServer               the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
@@ -75,10 +77,7 @@ let package = Package(
             name: "TabServerEngine",
             dependencies: [
                 "CLinuxIO", "TabServerHTTP", "TabServerHTTP1", "TabServerTLS", "TabServerHTTP2", "TabServerThreads",
-                "TabServerEngineConfiguration",
             ]),
-        // The engine's and TLS's settings, without the engine (the app's configuration holds them).
-        .target(name: "TabServerEngineConfiguration"),
         // HTTP/1.1 heads (picohttpparser) and chunked bodies, strictly; no picohttpparser type leaves it.
         .target(name: "TabServerHTTP1", dependencies: ["CPicoHTTPParser", "TabServerHTTP"]),
         // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
@@ -111,7 +110,10 @@ let package = Package(
                 "TabServerRedisConfiguration",
             ]),
         .target(
-            name: "TabServerSQLiteSessions", dependencies: ["TabServerSessions", "TabServerSQLite", "TabServerThreads"]),
+            name: "TabServerSQLiteSessions",
+            dependencies: [
+                "TabServerCrypto", "TabServerHTTP", "TabServerSessions", "TabServerSQLite", "TabServerThreads",
+            ]),
         // Live updates for open pages (Server-Sent Events), relayed between instances.
         .target(
             name: "TabServerLive",
@@ -125,7 +127,7 @@ let package = Package(
             name: "TabServerAppModel",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerTabBar", "TabServerMustache",
-                "TabServerLive", "TabServerEngineConfiguration",
+                "TabServerLive",
             ]),
         // The pages' HTML: the layout and bar around a tab's page, More, the error pages.
         .target(
@@ -152,12 +154,6 @@ let package = Package(
                 "CLinuxIO", "TabServerAppModel", "TabServerCrypto", "TabServerHTTP", "TabServerJSON",
                 "TabServerSessions", "TabServerThreads", "TabServerTLS",
             ]),
-        // `POST /admin/backup`: a consistent copy of the SQLite store, for an operator's token.
-        .target(
-            name: "TabServerAdmin",
-            dependencies: [
-                "TabServerCrypto", "TabServerHTTP", "TabServerSQLiteSessions", "TabServerSessions", "TabServerThreads",
-            ]),
         // `/metrics`: the app's counters and histograms in Prometheus' text format.
         .target(
             name: "TabServerMetrics",
@@ -169,7 +165,7 @@ let package = Package(
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
                 "TabServerGzip", "TabServerLive", "TabServerLocalization",
                 "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerInstall", "TabServerPush",
-                "TabServerAdmin", "TabServerJSON",
+                "TabServerJSON",
             ]),
         .target(
             name: "TabServerRedisSessions",
@@ -181,15 +177,14 @@ let package = Package(
             name: "TabServerProcess",
             dependencies: [
                 "TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
-                "TabServerEngineConfiguration", "TabServerThreads",
+                "TabServerThreads",
             ]),
         .target(
             name: "TabServer",
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
                 "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerPush", "TabServerAppModel",
-                "TabServerLive", "TabServerLocalization", "TabServerViews", "TabServerEngineConfiguration",
-                "TabServerThreads",
+                "TabServerLive", "TabServerLocalization", "TabServerViews", "TabServerThreads", "TabServerJSON",
             ]),
 
         // The demo store: one app built on the library, as any other package would.
@@ -258,7 +253,7 @@ let package = Package(
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
                 "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
-                "TabServerRedisConfiguration", "TabServerPush", "TabServerCrypto", "TabServerEngineConfiguration",
+                "TabServerRedisConfiguration", "TabServerPush", "TabServerCrypto",
             ]),
         .testTarget(
             name: "FirstTabAppTests", dependencies: ["FirstTabApp", "TabServer", "TabServerTesting"],

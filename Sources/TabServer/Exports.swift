@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerAppModel
 // The library product's one import: `import TabServer` brings the app layer and the
 // modules its public API is written in: the HTTP values (`HTTPRequest`, `HTTPResponse`,
 // `LogSink`), the server's settings (`HTTPServerConfiguration`, `TLSSettings`), the web
@@ -8,8 +7,8 @@ import TabServerAppModel
 // the C wrappers stay behind it: an app that needs one imports it by name.
 @_exported import TabServerAppModel
 @_exported import TabServerCore
-@_exported import TabServerEngineConfiguration
 @_exported import TabServerHTTP
+@_exported import TabServerJSON
 @_exported import TabServerLive
 @_exported import TabServerLocalization
 @_exported import TabServerMustache

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerEngineConfiguration
 import TabServerHTTP
 import TabServerSessions
 import TabServerWeb

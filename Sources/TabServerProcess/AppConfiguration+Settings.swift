@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerEngineConfiguration
 import TabServerHTTP
 import TabServerSessions
 import TabServerWeb

@@ -3,7 +3,6 @@ import Foundation
 import TabServer
 import TabServerAppModel
 import TabServerCore
-import TabServerEngineConfiguration
 import TabServerHTTP
 import TabServerTesting
 import Testing

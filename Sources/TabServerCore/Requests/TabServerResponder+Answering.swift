@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0
-import TabServerAdmin
 import TabServerHTTP
 import TabServerMetrics
+// SPDX-License-Identifier: Apache-2.0
+import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerWeb
 

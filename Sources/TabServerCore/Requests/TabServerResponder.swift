@@ -1,5 +1,3 @@
-// SPDX-License-Identifier: Apache-2.0
-import TabServerAdmin
 import TabServerAppModel
 import TabServerHTTP
 import TabServerInstall
@@ -8,6 +6,8 @@ import TabServerLocalization
 import TabServerMetrics
 import TabServerMustache
 import TabServerPush
+// SPDX-License-Identifier: Apache-2.0
+import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTabBar
 import TabServerThreads

@@ -3,7 +3,6 @@ import FoundationEssentials
 import Synchronization
 import TabServerCrypto
 import TabServerHTTP
-import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerThreads
 
