@@ -15,10 +15,10 @@ import PackageDescription
 //   TabServerHTTP2          libnghttp2 for the engine: an HTTP/2 server session fed and drained as bytes
 //   TabServerEngine         the epoll HTTP/1.1 and HTTP/2 engine behind `HTTPResponder` (picohttpparser, TLS, h2)
 //   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
-//   TabServerSessions       sessions, the store protocol and registry; SQLite (with its online backup) and
-//                           Redis stores in targets of their own
+//   TabServerSessions       sessions, the store protocol and registry, live updates to open pages; the SQLite
+//                           store (with its online backup) and the Redis store in targets of their own
 //   TabServerAppModel       what every part of an app reads: configuration, the tab model, pages' values, errors
-//   (features)              TabServerLive, TabServerLocalization, TabServerViews, TabServerInstall,
+//   (features)              TabServerLocalization, TabServerViews, TabServerInstall,
 //                           TabServerPush, TabServerMetrics: one feature each, below the core
 //   TabServerCore           the tab app's request path: routes, request context, pages and actions — no engine
 //   TabServer               the library product: TabServerCore plus `AppServer`, which runs it on the engine
@@ -114,10 +114,6 @@ let package = Package(
             dependencies: [
                 "TabServerCrypto", "TabServerHTTP", "TabServerSessions", "TabServerSQLite", "TabServerThreads",
             ]),
-        // Live updates for open pages (Server-Sent Events), relayed between instances.
-        .target(
-            name: "TabServerLive",
-            dependencies: ["TabServerCrypto", "TabServerHTTP", "TabServerSessions", "TabServerThreads"]),
         // The UI's languages: one JSON file each, and the choice of one per request.
         .target(
             name: "TabServerLocalization", dependencies: ["TabServerHTTP", "TabServerMustache", "TabServerTabBar"]),
@@ -127,7 +123,6 @@ let package = Package(
             name: "TabServerAppModel",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerTabBar", "TabServerMustache",
-                "TabServerLive",
             ]),
         // The pages' HTML: the layout and bar around a tab's page, More, the error pages.
         .target(
@@ -157,13 +152,13 @@ let package = Package(
         // `/metrics`: the app's counters and histograms in Prometheus' text format.
         .target(
             name: "TabServerMetrics",
-            dependencies: ["TabServerHTTP", "TabServerSessions", "TabServerSQLiteSessions", "TabServerLive"]),
+            dependencies: ["TabServerHTTP", "TabServerSessions", "TabServerSQLiteSessions"]),
         .target(
             name: "TabServerCore",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
-                "TabServerGzip", "TabServerLive", "TabServerLocalization",
+                "TabServerGzip", "TabServerLocalization",
                 "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerInstall", "TabServerPush",
                 "TabServerJSON",
             ]),
@@ -184,7 +179,7 @@ let package = Package(
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
                 "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerPush", "TabServerAppModel",
-                "TabServerLive", "TabServerLocalization", "TabServerViews", "TabServerThreads", "TabServerJSON",
+                "TabServerLocalization", "TabServerViews", "TabServerThreads", "TabServerJSON",
             ]),
 
         // The demo store: one app built on the library, as any other package would.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabServerLive
+import TabServerSessions
 import TabServerTabBar
 
 /// The one shared tab controller, replaceable while requests run (SIGHUP reload or the

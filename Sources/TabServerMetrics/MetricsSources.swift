@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerLive
 import TabServerSessions
 
 /// What `/metrics` reads besides the app's own counters (`AppMetrics`).

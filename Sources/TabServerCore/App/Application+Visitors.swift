@@ -2,7 +2,6 @@
 import TabServerAppModel
 import TabServerHTTP
 import TabServerJSON
-import TabServerLive
 import TabServerSessions
 import TabServerTabBar
 

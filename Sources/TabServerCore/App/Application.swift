@@ -2,7 +2,6 @@
 import Synchronization
 import TabServerAppModel
 import TabServerHTTP
-import TabServerLive
 import TabServerMetrics
 import TabServerMustache
 import TabServerPush

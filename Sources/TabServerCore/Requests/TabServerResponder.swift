@@ -1,7 +1,6 @@
 import TabServerAppModel
 import TabServerHTTP
 import TabServerInstall
-import TabServerLive
 import TabServerLocalization
 import TabServerMetrics
 import TabServerMustache

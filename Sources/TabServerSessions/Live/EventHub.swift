@@ -2,7 +2,6 @@
 import Synchronization
 import TabServerCrypto
 import TabServerHTTP
-import TabServerSessions
 import TabServerThreads
 
 /// Live updates for open pages, as Server-Sent Events (`GET /events`): which visitor
