@@ -18,8 +18,8 @@ import PackageDescription
 //   TabServerSessions       sessions, the store protocol and registry, live updates to open pages; the SQLite
 //                           store (with its online backup) and the Redis store in targets of their own
 //   TabServerAppModel       what every part of an app reads: configuration, the tab model, pages' values, errors
-//   (features)              TabServerLocalization, TabServerViews, TabServerInstall,
-//                           TabServerPush, TabServerMetrics: one feature each, below the core
+//   (features)              TabServerViews (pages, languages, install and offline), TabServerPush,
+//                           TabServerMetrics: one feature each, below the core
 //   TabServerCore           the tab app's request path: routes, request context, pages and actions — no engine
 //   TabServer               the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
@@ -114,9 +114,6 @@ let package = Package(
             dependencies: [
                 "TabServerCrypto", "TabServerHTTP", "TabServerSessions", "TabServerSQLite", "TabServerThreads",
             ]),
-        // The UI's languages: one JSON file each, and the choice of one per request.
-        .target(
-            name: "TabServerLocalization", dependencies: ["TabServerHTTP", "TabServerMustache", "TabServerTabBar"]),
         // What every part of an app reads: its configuration, its tab model and where it is
         // defined, the pages' values, start-up errors, the library's own paths.
         .target(
@@ -124,19 +121,15 @@ let package = Package(
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerTabBar", "TabServerMustache",
             ]),
-        // The pages' HTML: the layout and bar around a tab's page, More, the error pages.
+        // What the browser gets: the pages' HTML (the layout and bar around a tab's page,
+        // More, the error pages, their caches), in the visitor's language (one JSON file
+        // each, one chosen per request), and what installs the app and keeps it offline
+        // (the web app manifest, the service worker, the offline cache key).
         .target(
             name: "TabServerViews",
             dependencies: [
-                "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
-                "TabServerTabBar", "TabServerMustache", "TabServerThreads",
-            ]),
-        // Install and offline: the web app manifest, the service worker, the offline cache key.
-        .target(
-            name: "TabServerInstall",
-            dependencies: [
-                "TabServerAppModel", "TabServerLocalization", "TabServerHTTP", "TabServerWeb",
-                "TabServerSessions", "TabServerTabBar", "TabServerCrypto", "TabServerJSON",
+                "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerTabBar",
+                "TabServerMustache", "TabServerThreads", "TabServerCrypto", "TabServerJSON",
             ]),
         // Web Push: the protocol (VAPID of RFC 8292, payload encryption of RFC 8291 and
         // RFC 8188, subscriptions, Declarative Web Push payloads), posting messages to push
@@ -158,8 +151,8 @@ let package = Package(
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
-                "TabServerGzip", "TabServerLocalization",
-                "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerInstall", "TabServerPush",
+                "TabServerGzip",
+                "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerPush",
                 "TabServerJSON",
             ]),
         .target(
@@ -179,7 +172,7 @@ let package = Package(
             dependencies: [
                 "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
                 "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerPush", "TabServerAppModel",
-                "TabServerLocalization", "TabServerViews", "TabServerThreads", "TabServerJSON",
+                "TabServerViews", "TabServerThreads", "TabServerJSON",
             ]),
 
         // The demo store: one app built on the library, as any other package would.

@@ -9,7 +9,6 @@
 @_exported import TabServerCore
 @_exported import TabServerHTTP
 @_exported import TabServerJSON
-@_exported import TabServerLocalization
 @_exported import TabServerMustache
 @_exported import TabServerProcess
 @_exported import TabServerPush

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// One browser's push subscription as a session keeps it: the push service's endpoint,
 /// the browser's P-256 key and authentication secret (checked when it was taken: see
-/// `TabServerWebPush.PushSubscription`), when it was taken, and whether the visitor asked
+/// `TabServerPush.PushSubscription`), when it was taken, and whether the visitor asked
 /// for notifications as well as the app badge.
 public struct PushSubscriptionRecord: Sendable, Hashable {
     /// The push service's URL for this browser.
@@ -51,7 +51,7 @@ public struct PushSubscriptionLimit: Sendable, Hashable {
     /// 300 bytes, so five devices fit; two at the longest endpoint taken.
     public static let user = PushSubscriptionLimit(count: 5, bytes: 2_304)
 
-    /// The longest endpoint kept, in bytes (what `TabServerWebPush.PushEndpoint` takes).
+    /// The longest endpoint kept, in bytes (what `TabServerPush.PushEndpoint` takes).
     public static let longestEndpoint = 1024
 
     /// The most any session holds (what a stored session may carry when it is read).

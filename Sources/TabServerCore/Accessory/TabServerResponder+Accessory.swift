@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
-import TabServerLocalization
 import TabServerSessions
 import TabServerTabBar
+import TabServerViews
 import TabServerWeb
 
 extension TabServerResponder {

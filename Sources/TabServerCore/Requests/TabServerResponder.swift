@@ -1,7 +1,5 @@
 import TabServerAppModel
 import TabServerHTTP
-import TabServerInstall
-import TabServerLocalization
 import TabServerMetrics
 import TabServerMustache
 import TabServerPush

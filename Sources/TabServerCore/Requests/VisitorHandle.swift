@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
-import TabServerLocalization
 import TabServerSessions
+import TabServerViews
 import TabServerWeb
 
 /// The visitor of one request, shared by the copies of its `RequestContext` (middleware

@@ -2,7 +2,6 @@
 import TabServerAppModel
 import TabServerCrypto
 import TabServerHTTP
-import TabServerLocalization
 import TabServerWeb
 
 /// What an installed app fetches besides pages, both generated and answered before any

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
-import TabServerLocalization
 import TabServerTabBar
 import TabServerWeb
 

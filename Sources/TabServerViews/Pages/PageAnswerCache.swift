@@ -2,7 +2,6 @@
 import Synchronization
 import TabServerAppModel
 import TabServerHTTP
-import TabServerLocalization
 import TabServerSessions
 import TabServerThreads
 

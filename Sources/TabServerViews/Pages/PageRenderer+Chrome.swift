@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
-import TabServerLocalization
 import TabServerMustache
 import TabServerSessions
 import TabServerTabBar
