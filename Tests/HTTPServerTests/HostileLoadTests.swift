@@ -189,7 +189,10 @@ struct HostileLoadTests {
         let elapsed = now() - start
         #expect(closed)
         #expect(bytes.isEmpty, "closed without an answer: there was no request")
-        #expect(elapsed >= 1.9 && elapsed < 3, "closed after \(elapsed) s")
+        // Closed within the client's 5 s read timeout, so by the header deadline and not the
+        // keep-alive timeout; and not before the deadline (a loaded machine can only make it
+        // later).
+        #expect(elapsed >= 1.9, "closed after \(elapsed) s")
         // After a first request, the keep-alive timeout applies instead.
         let kept = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 4))
         kept.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -166,9 +166,10 @@ struct RedisClientTests {
         let (error, elapsed) = RedisTestHelpers.failure { () throws(RedisError) in
             _ = try connection.command(["BLPOP", "nothing-comes", "3"])
         }
+        // Timed out, not answered: BLPOP would answer nil after 3 s. A lower bound only (a
+        // loaded machine can make it later, never sooner).
         #expect(error?.kind == .timedOut)
         #expect(error?.reason.contains("127.0.0.1:\(redis.port)") == true)
-        #expect(elapsed < .milliseconds(1_000), "took \(elapsed)")
         #expect(elapsed >= Duration.milliseconds(250), "took \(elapsed)")
         #expect(connection.isBroken)
         #expect(throws: RedisError.self) { try connection.command(["PING"]) }
@@ -185,10 +186,11 @@ struct RedisClientTests {
             #expect(error.reason.contains("redis 127.0.0.1:\(redis.port)"), "\(error.reason)")
         }
         #expect(client.isBackingOff)
-        let (error, elapsed) = RedisTestHelpers.failure { () throws(RedisError) in _ = try client.command(["PING"]) }
+        // Failing fast is `.unavailable`: the client did not try to connect (that would fail
+        // as `.connectionFailed`).
+        let (error, _) = RedisTestHelpers.failure { () throws(RedisError) in _ = try client.command(["PING"]) }
         #expect(error?.kind == .unavailable)
         #expect(error?.reason.contains("127.0.0.1:\(redis.port)") == true)
-        #expect(elapsed < .milliseconds(20), "fail fast took \(elapsed)")
     }
 
     @Test("many threads share one client safely")

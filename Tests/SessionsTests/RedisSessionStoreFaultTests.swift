@@ -7,8 +7,9 @@ import TabServerTestSupport
 import TabServerTesting
 import Testing
 
-/// Redis going away and coming back, with the same store object throughout.
-/// Serialized: the timings should not compete with each other for the 2 cores.
+/// Redis going away and coming back, with the same store object throughout. The timings
+/// are printed, not asserted (a loaded machine makes anything slower): each call ends in an
+/// error that names why (refused, failing fast, no reply in time) rather than waiting.
 @Suite("RedisSessionStore when Redis fails", .serialized)
 struct RedisSessionStoreFaultTests {
     let redis: RedisServer
@@ -19,19 +20,21 @@ struct RedisSessionStoreFaultTests {
         store = try RedisSessionStore(url: redis.url)
     }
 
-    /// Runs `body`, expecting a `SessionStoreError`; returns how long it took.
-    private func timeFailure(_ what: String, _ body: () throws(SessionStoreError) -> Void) -> Duration {
+    /// Runs `body`, expecting a `SessionStoreError` naming the server; returns its reason and
+    /// how long it took.
+    private func timeFailure(_ what: String, _ body: () throws(SessionStoreError) -> Void) -> (String, Duration) {
         let start = ContinuousClock.now
         do {
             try body()
             Issue.record("\(what) succeeded with Redis down")
+            return ("", ContinuousClock.now - start)
         } catch {
             #expect(error.reason.contains("127.0.0.1:\(redis.port)"), "\(what): \(error.reason)")
+            return (error.reason, ContinuousClock.now - start)
         }
-        return ContinuousClock.now - start
     }
 
-    @Test("stopped: calls fail within a second with SessionStoreError; started: they succeed again by themselves")
+    @Test("stopped: calls fail with SessionStoreError, then without trying Redis; started: they succeed again")
     func stopAndStart() throws {
         let session = Session.new(now: 0)
         try store.insert(session)
@@ -45,30 +48,23 @@ struct RedisSessionStoreFaultTests {
         let delete = timeFailure("delete") { () throws(SessionStoreError) in try store.delete(session.id) }
         let (ready, readyTime) = RedisTestHelpers.measure { store.checkReady() }
         #expect(!ready)
-        for (name, elapsed) in [
-            ("load", load), ("update", update), ("insert", insert), ("delete", delete),
-            ("checkReady", readyTime),
-        ] {
-            #expect(elapsed < .milliseconds(1_500), "\(name) took \(elapsed)")
-        }
-        print("Redis down: load \(load), update \(update), insert \(insert), checkReady \(readyTime)")
+        print(
+            "Redis down: load \(load.1), update \(update.1), insert \(insert.1), delete \(delete.1), "
+                + "checkReady \(readyTime)")
 
-        // Keep calling while it is down, as the app would; every call stays fast.
+        // Keep calling while it is down, as the app would: every call fails at once, without
+        // trying Redis, until the background probe reaches it.
         for _ in 0..<20 {
-            let elapsed = timeFailure("load while down") { () throws(SessionStoreError) in
+            let (reason, _) = timeFailure("load while down") { () throws(SessionStoreError) in
                 _ = try store.load(session.id, now: 1)
             }
-            #expect(elapsed < .milliseconds(1_500))
-            usleep(50_000)
+            #expect(reason.contains("failing fast"), "\(reason)")
         }
 
         try redis.start()
         let restarted = ContinuousClock.now
-        waitUntil(.seconds(10), every: .milliseconds(20)) { store.checkReady() }
-        let recovery = ContinuousClock.now - restarted
-        #expect(store.checkReady(), "no recovery within 10 s")
-        #expect(recovery < .seconds(3), "recovery took \(recovery)")
-        print("Redis back: ready again after \(recovery)")
+        #expect(waitUntil(.seconds(10), every: .milliseconds(20)) { store.checkReady() }, "ready again by itself")
+        print("Redis back: ready again after \(ContinuousClock.now - restarted)")
 
         // The restarted server has no data (no persistence), but the store works again.
         #expect(try store.load(session.id, now: 2) == nil)
@@ -98,13 +94,16 @@ struct RedisSessionStoreFaultTests {
         let pid = try #require(redis.processIdentifier)
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
-        let load = timeFailure("load") { () throws(SessionStoreError) in _ = try store.load(session.id, now: 1) }
-        #expect(load < .milliseconds(1_500), "load took \(load)")
+        // The call ends with the command timeout, not Redis's answer (which never comes); a
+        // lower bound only, since a loaded machine can make it later, never sooner.
+        let (reason, load) = timeFailure("load") { () throws(SessionStoreError) in
+            _ = try store.load(session.id, now: 1)
+        }
+        #expect(reason.contains("no reply within"), "\(reason)")
         #expect(load >= .milliseconds(400), "it waited for the timeout: \(load)")
         let (ready, readyTime) = RedisTestHelpers.measure { store.checkReady() }
         #expect(!ready)
-        #expect(readyTime < .milliseconds(1_500), "checkReady took \(readyTime)")
-        print("Redis hung: load failed after \(load)")
+        print("Redis hung: load failed after \(load), checkReady after \(readyTime)")
 
         kill(pid, SIGCONT)
         waitUntil(.seconds(10), every: .milliseconds(20)) { store.checkReady() }
