@@ -17,7 +17,7 @@ export SWIFT_BACKTRACE=enable=no  # libFuzzer reports crashes; Swift's backtrace
 mkdir -p "$out/artifacts"
 
 # The HTTP types with the thread helpers they use (DispatchTime.after), in one module.
-types=(Sources/TabServerHTTP/*.swift Sources/TabServerThreads/*.swift)
+types=(Sources/TabServerHTTP/*.swift Sources/TabServerThreads/*.swift Sources/TabServerJSON/*.swift)
 declare -A sources=(
   [request-head]="scripts/fuzz/RequestHeadFuzz.swift $(echo Sources/TabServerHTTP1/*.swift) ${types[*]}"
   [chunked]="scripts/fuzz/ChunkedDecoderFuzz.swift $(echo Sources/TabServerHTTP1/*.swift) ${types[*]}"
