@@ -3,20 +3,14 @@ import Dispatch
 import Synchronization
 import TabServerEngine
 import TabServerHTTP
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 
 /// Answers `/later/N` after N milliseconds (its task suspended meanwhile), `/gated` once
-/// its gate opens (at most a minute), everything else at once without a task.
+/// its gate opens, everything else at once without a task.
 struct LaterResponder: HTTPResponder {
-    /// A switch the test opens.
-    final class Gate: Sendable {
-        private let opened = Atomic<Bool>(false)
-        var isOpen: Bool { opened.load(ordering: .acquiring) }
-        func open() { opened.store(true, ordering: .releasing) }
-    }
-
-    var gate = Gate()
+    var gate = AnswerGate()
 
     func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
         request.path.hasPrefix("/later/") || request.path == "/gated"
@@ -24,9 +18,7 @@ struct LaterResponder: HTTPResponder {
     }
 
     func answer(to request: HTTPRequest) async -> ResponderAnswer {
-        if request.path == "/gated" {
-            for _ in 0..<12_000 where !gate.isOpen { try? await Task.sleep(for: .milliseconds(5)) }
-        }
+        if request.path == "/gated" { await gate.wait() }
         if let delay = Int(request.path.dropFirst("/later/".count)) { try? await Task.sleep(for: .milliseconds(delay)) }
         return ResponderAnswer(.text("answered \(request.path)\n"))
     }
@@ -50,7 +42,7 @@ final class CancellableResponder: HTTPResponder {
 
 @Suite("HTTP engine: answers given later")
 struct DeferredAnswerTests {
-    func withServer(threads: Int = 1, gate: LaterResponder.Gate = .init(), _ body: (HTTPServer) throws -> Void) throws {
+    func withServer(threads: Int = 1, gate: AnswerGate = AnswerGate(), _ body: (HTTPServer) throws -> Void) throws {
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, threads: threads, connectionLimit: 64, connectionTimeout: .seconds(5),
             shutdownGracePeriod: .seconds(3))
@@ -63,7 +55,8 @@ struct DeferredAnswerTests {
     func loopIsNotBlocked() throws {
         // The pending answer is held until the other answers are in: they cannot have
         // waited for it.
-        let gate = LaterResponder.Gate()
+        let gate = AnswerGate()
+        defer { gate.open() }
         try withServer(threads: 1, gate: gate) { server in
             let slow = try #require(RawHTTPConnection(port: server.port, timeoutSeconds: 120))
             slow.send("GET /gated HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -5,10 +5,6 @@ import Testing
 
 @testable import TabServerThreads
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Periodic work on the timer thread: it repeats until its tick says stop, until
 /// cancelled, or until its last reference goes; timers of different intervals keep each
 /// their own pace.
@@ -22,13 +18,15 @@ struct RepeatingTimerTests {
 
     @Test("it ticks until the tick says stop, then never again")
     func stopsWhenTold() {
-        let ticks = Ticks()
+        let (ticks, witness) = (Ticks(), Ticks())
         let timer = RepeatingTimer(every: .milliseconds(1)) { ticks.add() < 3 }
         #expect(waitUntil(.seconds(60)) { ticks.value == 3 })
-        // A fourth tick would come within a millisecond; fifty give it every chance.
-        usleep(50_000)
+        // A witness on the same thread and interval: ten of its ticks are ten chances for a
+        // fourth tick, had the timer gone on.
+        let control = RepeatingTimer(every: .milliseconds(1)) { witness.add() > 0 }
+        #expect(waitUntil(.seconds(60)) { witness.value >= 10 })
         #expect(ticks.value == 3)
-        withExtendedLifetime(timer) {}
+        withExtendedLifetime((timer, control)) {}
     }
 
     @Test("cancelled, or let go of, it stops ticking; the others go on")

@@ -19,25 +19,18 @@ import Testing
 /// could not do. The latencies are printed for the record.
 @Suite("Slow content off the engine threads", .serialized)
 struct SlowContentTests {
-    /// Holds the slow page until the test opens it.
-    final class Gate: Sendable {
-        private let open = Atomic<Bool>(false)
-        var isOpen: Bool { open.load(ordering: .acquiring) }
-        func release() { open.store(true, ordering: .releasing) }
-    }
-
     @Test("a provider waiting: visitors on both loops are all answered meanwhile; the slow page arrives whole")
     func slowLoaderBlocksNobody() async throws {
-        let gate = Gate()
-        let waiting = Gate()
+        let gate = AnswerGate()
+        defer { gate.open() }
+        let waiting = AnswerGate()
         var content = TabContent(fallback: DemoCatalog())
         content.tab("movies") { movies in
             movies.page(
                 "",
                 { _, _ in
-                    waiting.release()
-                    // Bounded: at most a minute, should the test never open the gate.
-                    for _ in 0..<12_000 where !gate.isOpen { try await Task.sleep(for: .milliseconds(5)) }
+                    waiting.open()
+                    await gate.wait()
                     return TabPage(title: "Slow", context: [:])
                 })
         }
@@ -71,7 +64,7 @@ struct SlowContentTests {
         if !sorted.isEmpty {
             print("while a page waited, the others' p99: \(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) s")
         }
-        gate.release()
+        gate.open()
         let response = try #require(slow.readResponse())
         #expect(response.status == 200)
         #expect(response.body.contains("<title>Slow"))
