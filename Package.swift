@@ -11,15 +11,15 @@ import PackageDescription
 // `TabServer` so none clashes with a well-known package:
 //   TabServerJSON           JSON as bytes: the string escaper, the JSON routes' encoder
 //   TabServerHTTP           request/response values, the `HTTPResponder` seam, the server's settings, log sink
-//   TabServerTLS            OpenSSL's libssl for the engine: contexts from PEM files, non-blocking sessions
+//   TabServerCrypto         OpenSSL: hashes, HMAC, random, P-256, AES-GCM; TLS contexts and non-blocking sessions
 //   TabServerHTTP2          libnghttp2 for the engine: an HTTP/2 server session fed and drained as bytes
 //   TabServerEngine         the epoll HTTP/1.1 and HTTP/2 engine behind `HTTPResponder` (picohttpparser, TLS, h2)
 //   TabServerWeb            router, middleware, bodies, cookies, static files, proxies — not the engine
 //   TabServerSessions       sessions, the store protocol and registry, live updates to open pages; the SQLite
 //                           store (with its online backup) and the Redis store in targets of their own
 //   TabServerAppModel       what every part of an app reads: configuration, the tab model, pages' values, errors
-//   (features)              TabServerViews (pages, languages, install and offline), TabServerPush,
-//                           TabServerMetrics: one feature each, below the core
+//   (features)              TabServerViews (pages, languages, install and offline), TabServerPush:
+//                           one feature each, below the core
 //   TabServerCore           the tab app's request path: routes, request context, pages and actions — no engine
 //   TabServer               the library product: TabServerCore plus `AppServer`, which runs it on the engine
 let package = Package(
@@ -29,8 +29,6 @@ let package = Package(
     products: [
         // The library an app builds on: `import TabServer`.
         .library(name: "TabServer", targets: ["TabServer"]),
-        // Signals and environment for an app's `main`: SIGTERM drains, SIGHUP reloads.
-        .library(name: "TabServerProcess", targets: ["TabServerProcess"]),
         // Sessions shared by several instances in Redis (links hiredis): only for apps that use it.
         .library(name: "TabServerRedisSessions", targets: ["TabServerRedisSessions"]),
         // The SQLite wrapper, for an app's own tables.
@@ -76,21 +74,18 @@ let package = Package(
         .target(
             name: "TabServerEngine",
             dependencies: [
-                "CLinuxIO", "TabServerHTTP", "TabServerHTTP1", "TabServerTLS", "TabServerHTTP2", "TabServerThreads",
+                "CLinuxIO", "TabServerHTTP", "TabServerHTTP1", "TabServerCrypto", "TabServerHTTP2", "TabServerThreads",
             ]),
         // HTTP/1.1 heads (picohttpparser) and chunked bodies, strictly; no picohttpparser type leaves it.
         .target(name: "TabServerHTTP1", dependencies: ["CPicoHTTPParser", "TabServerHTTP"]),
-        // TLS (libssl): contexts from PEM files and non-blocking sessions; no OpenSSL type leaves it.
-        .target(name: "TabServerTLS", dependencies: ["CSSL"]),
         // HTTP/2 (libnghttp2): one server session per connection, bytes in and out; no nghttp2 type leaves it.
         .target(name: "TabServerHTTP2", dependencies: ["CNGHTTP2"]),
         .target(name: "TabServerGzip", dependencies: ["CZlib"]),
-        // libcrypto: hashes, HMAC, CSPRNG, and for Web Push P-256 (ECDH, ES256) and AES-128-GCM.
-        .target(name: "TabServerCrypto", dependencies: ["CCrypto"]),
+        // OpenSSL: libcrypto's hashes, HMAC, CSPRNG, and for Web Push P-256 (ECDH, ES256) and
+        // AES-128-GCM; libssl's TLS (TLS/: contexts from PEM files, non-blocking sessions, server
+        // and client). No OpenSSL type leaves it.
+        .target(name: "TabServerCrypto", dependencies: ["CCrypto", "CSSL"]),
         .target(name: "TabServerSQLite", dependencies: ["CSQLite", "CSQLiteVFS"]),
-        .target(
-            name: "TabServerRedis",
-            dependencies: ["CHiredis", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads"]),
 
         // Pure Swift.
         // The server's worker threads and bounded waits (no dependency: every layer may use them).
@@ -115,7 +110,8 @@ let package = Package(
                 "TabServerCrypto", "TabServerHTTP", "TabServerSessions", "TabServerSQLite", "TabServerThreads",
             ]),
         // What every part of an app reads: its configuration, its tab model and where it is
-        // defined, the pages' values, start-up errors, the library's own paths.
+        // defined, the pages' values, start-up errors, the library's own paths; and what every
+        // part counts (Metrics/: counters, latency histograms, `/metrics` in Prometheus' format).
         .target(
             name: "TabServerAppModel",
             dependencies: [
@@ -140,57 +136,44 @@ let package = Package(
             name: "TabServerPush",
             dependencies: [
                 "CLinuxIO", "TabServerAppModel", "TabServerCrypto", "TabServerHTTP", "TabServerJSON",
-                "TabServerSessions", "TabServerThreads", "TabServerTLS",
+                "TabServerSessions", "TabServerThreads",
             ]),
-        // `/metrics`: the app's counters and histograms in Prometheus' text format.
-        .target(
-            name: "TabServerMetrics",
-            dependencies: ["TabServerHTTP", "TabServerSessions", "TabServerSQLiteSessions"]),
         .target(
             name: "TabServerCore",
             dependencies: [
                 "TabServerHTTP", "TabServerWeb", "TabServerSessions", "TabServerSQLiteSessions", "TabServerMustache",
                 "TabServerTabBar", "TabServerCrypto", "TabServerRedisConfiguration", "TabServerThreads",
                 "TabServerGzip",
-                "TabServerMetrics", "TabServerAppModel", "TabServerViews", "TabServerPush",
+                "TabServerAppModel", "TabServerViews", "TabServerPush",
                 "TabServerJSON",
             ]),
+        // Sessions in Redis: the client (Client/: hiredis on threads of its own, Sentinel, Cluster;
+        // the only importer of CHiredis, no hiredis pointer leaves it), the session store (Store/)
+        // and the live-event relays between instances (Relay/).
         .target(
             name: "TabServerRedisSessions",
             dependencies: [
-                "TabServerSessions", "TabServerRedis", "TabServerCrypto", "TabServerHTTP",
-                "TabServerRedisConfiguration",
-            ]),
-        .target(
-            name: "TabServerProcess",
-            dependencies: [
-                "TabServerCore", "TabServerAppModel", "TabServerHTTP", "TabServerWeb", "TabServerSessions",
+                "CHiredis", "TabServerSessions", "TabServerCrypto", "TabServerHTTP", "TabServerRedisConfiguration",
                 "TabServerThreads",
             ]),
         .target(
             name: "TabServer",
             dependencies: [
-                "TabServerCore", "TabServerEngine", "TabServerProcess", "TabServerHTTP", "TabServerMustache",
+                "TabServerCore", "TabServerEngine", "TabServerHTTP", "TabServerMustache",
                 "TabServerSessions", "TabServerTabBar", "TabServerWeb", "TabServerPush", "TabServerAppModel",
                 "TabServerViews", "TabServerThreads", "TabServerJSON",
             ]),
 
-        // The demo store: one app built on the library, as any other package would.
-        .target(
-            name: "TabServerDemo",
-            dependencies: [
-                "TabServerCore", "TabServerHTTP", "TabServerMustache", "TabServerTabBar", "TabServerWeb",
-                "TabServerAppModel",
-                "TabServerViews",
-            ]),
+        // The demo (`tabserver`): the demo store (Demo/), one app built on the library as any
+        // other package would, with Redis sessions available; `tabserver backup DEST`.
         .executableTarget(
             name: "TabServerCommand",
-            dependencies: ["TabServer", "TabServerDemo", "TabServerProcess", "TabServerRedisSessions"]),
+            dependencies: ["TabServer", "TabServerRedisSessions"]),
 
         // The tutorial "Your first tab app" (Examples/FirstTabApp, a package of its own
         // too): built and tested here, so the docs' code always compiles and works.
         .executableTarget(
-            name: "FirstTabApp", dependencies: ["TabServer", "TabServerProcess"],
+            name: "FirstTabApp", dependencies: ["TabServer"],
             path: "Examples/FirstTabApp/Sources/FirstTabApp"),
 
         // What an app's tests use (product TabServerTesting): the test client in-process or
@@ -230,17 +213,17 @@ let package = Package(
             name: "SessionsTests",
             dependencies: [
                 "TabServerSessions", "TabServerSQLiteSessions", "TabServerRedisSessions", "TabServerCrypto",
-                "TabServerTabBar", "TabServerTesting", "TabServerTestSupport", "TabServerRedis", "TabServerSQLite",
+                "TabServerTabBar", "TabServerTesting", "TabServerTestSupport", "TabServerSQLite",
                 "SQLitePowerLoss", "TabServerThreads", "TabServerHTTP", "TabServerRedisConfiguration",
             ]),
         .testTarget(
             name: "TabServerTests",
             dependencies: [
-                "TabServer", "TabServerCore", "TabServerDemo", "TabServerEngine", "TabServerTesting",
+                "TabServer", "TabServerCommand", "TabServerCore", "TabServerEngine", "TabServerTesting",
                 "TabServerTestSupport", "TabServerHTTP", "TabServerAppModel", "TabServerViews",
                 "TabServerWeb",
                 "TabServerTabBar", "TabServerGzip", "TabServerSessions", "TabServerSQLiteSessions",
-                "TabServerRedisSessions", "TabServerSQLite", "TabServerRedis", "TabServerProcess",
+                "TabServerRedisSessions", "TabServerSQLite",
                 "TabServerRedisConfiguration", "TabServerPush", "TabServerCrypto",
             ]),
         .testTarget(

@@ -4,7 +4,6 @@ import TabServerAppModel
 import TabServerCore
 import TabServerEngine
 import TabServerHTTP
-import TabServerProcess
 import TabServerThreads
 
 /// An `Application` served on a socket by the HTTP engine. The embedding program owns

@@ -2,7 +2,6 @@
 import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
-import TabServerProcess
 import TabServerThreads
 
 #if canImport(Glibc)

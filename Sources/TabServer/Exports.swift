@@ -10,7 +10,6 @@
 @_exported import TabServerHTTP
 @_exported import TabServerJSON
 @_exported import TabServerMustache
-@_exported import TabServerProcess
 @_exported import TabServerPush
 @_exported import TabServerSessions
 @_exported import TabServerTabBar

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServer
-import TabServerDemo
 import TabServerRedisSessions
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerCrypto
 import TabServerHTTP
 import TabServerHTTP1
-import TabServerTLS
 
 /// One client connection, owned by the event loop that accepted it and touched only on
 /// that loop's thread. It moves through phases: waiting for a request (idle), reading a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
+import TabServerCrypto
 import TabServerHTTP
-import TabServerTLS
 
 /// What every event loop of one server shares: the responder, the limits, the logs and
 /// the counters. Immutable or atomic (the per-address table behind a `Mutex`), so it is

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerCrypto
 import TabServerHTTP
 import TabServerHTTP1
 import TabServerHTTP2
-import TabServerTLS
 
 /// HTTP/2 on a TLS connection whose ALPN chose `h2`: records read into the nghttp2
 /// session, its events turned into requests for the same responder, and the frames it

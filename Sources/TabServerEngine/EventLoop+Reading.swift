@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
+import TabServerCrypto
 import TabServerHTTP
 import TabServerHTTP1
-import TabServerTLS
 
 #if canImport(Glibc)
     import Glibc

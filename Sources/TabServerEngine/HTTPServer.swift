@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerCrypto
 import TabServerHTTP
-import TabServerTLS
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CLinuxIO
+import TabServerCrypto
 import TabServerHTTP
-import TabServerTLS
 
 #if canImport(Glibc)
     import Glibc

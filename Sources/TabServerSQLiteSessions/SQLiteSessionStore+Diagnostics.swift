@@ -3,9 +3,12 @@ import TabServerSQLite
 import TabServerSessions
 
 /// What tests and diagnostics ask of the file.
-extension SQLiteSessionStore {
+extension SQLiteSessionStore: SessionCounting {
     /// The rows in the file, counted as they are committed (no query; `/metrics`).
     public var rowCount: Int { rows.load(ordering: .relaxed) }
+
+    /// The rows in the file, counted as they are committed (`/metrics`).
+    public var sessionCount: Int { rowCount }
 
     /// The number of rows, counted by the file after a flush (tests and diagnostics).
     public func count() throws(SessionStoreError) -> Int {

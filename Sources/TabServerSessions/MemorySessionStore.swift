@@ -14,7 +14,7 @@ import Synchronization
 /// let store = MemorySessionStore(capacity: 100_000)
 /// try store.insert(.new(now: now))
 /// ```
-public final class MemorySessionStore: SessionStore {
+public final class MemorySessionStore: SessionCounting {
     private struct Storage {
         var sessions: [SessionID: Entry] = [:]
         /// Probationary entries in the order they were stored, oldest first, from `head`
@@ -51,6 +51,9 @@ public final class MemorySessionStore: SessionStore {
 
     /// The number of sessions held.
     public var count: Int { storage.withLock { $0.sessions.count } }
+
+    /// The number of sessions held (`/metrics`).
+    public var sessionCount: Int { count }
 
     public var admission: SessionAdmissionCounts { counters.snapshot }
 

@@ -5,7 +5,6 @@ import TabServerTestSupport
 import TabServerTesting
 import Testing
 
-@testable import TabServerRedis
 @testable import TabServerRedisSessions
 
 /// The client and the store on a real cluster: six `redis-server --cluster-enabled yes`

@@ -1,7 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 
-// SPDX-License-Identifier: Apache-2.0
-@testable import TabServerRedis
+@testable import TabServerRedisSessions
 
 @Suite("Redis Cluster URLs and slots")
 struct RedisClusterURLTests {

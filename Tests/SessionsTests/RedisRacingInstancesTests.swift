@@ -2,7 +2,6 @@
 import Dispatch
 import Glibc
 import Synchronization
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport

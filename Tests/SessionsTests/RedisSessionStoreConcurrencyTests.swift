@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Synchronization
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport

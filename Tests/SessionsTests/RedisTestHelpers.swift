@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTabBar

@@ -3,10 +3,11 @@ import Synchronization
 import TabServer
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerTabBar
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// The bottom accessory (UIKit's `UITabAccessory`): a strip above the
 /// bar from the content provider and a template, across tabs, with its own forms.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 #if canImport(Glibc)
     import Glibc

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// A visitor costs a stored row (and gets a cookie) only once there is
 /// something to remember; until then their forms carry a signed token.

@@ -2,13 +2,14 @@
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import TabServerWeb
 import Testing
+
+@testable import TabServerCommand
 
 /// Requests other sites' pages make: the shared form token is a new visitor's only, an
 /// `Origin` of another host is refused where `Sec-Fetch-Site` is absent, and an app's own

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerCore
-import TabServerDemo
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// The demo's own tabs.json: a newcomer's first run shows what the
 /// framework does. The other tests run on the tests' model (`TestFixtures.testTabsFile`).

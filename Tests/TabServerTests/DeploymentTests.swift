@@ -3,13 +3,14 @@ import Foundation
 import TabServer
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// The documented deployments, run for real: docs/deployment.md's Caddyfile in front of two
 /// instances on one Redis, and the server started with the Dockerfile's and

@@ -4,11 +4,11 @@ import Synchronization
 import TabServer
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
-import TabServerProcess
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// Development mode: the files are watched (inotify), a save builds the app again for the
 /// next request and tells open pages how to follow, and a file that does not load shows in

@@ -2,9 +2,7 @@
 import Foundation
 import Synchronization
 import TabServer
-import TabServerDemo
 import TabServerHTTP
-import TabServerRedis
 import TabServerRedisConfiguration
 import TabServerSQLite
 import TabServerSQLiteSessions
@@ -12,6 +10,7 @@ import TabServerSessions
 import TabServerTesting
 import Testing
 
+@testable import TabServerCommand
 @testable import TabServerCore
 @testable import TabServerRedisSessions
 

@@ -2,10 +2,11 @@
 import Synchronization
 import TabServer
 import TabServerCore
-import TabServerDemo
 import TabServerSessions
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("A visitor's next request does not wait for the last one's group commit, and each answer waits for its own")
 struct GroupCommitLockTests {

@@ -3,12 +3,13 @@ import Dispatch
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerSessions
 import TabServerTabBar
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("Hooks fire once, after the state they describe is committed")
 struct HookDeliveryTests {

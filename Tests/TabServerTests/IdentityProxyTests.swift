@@ -3,13 +3,14 @@ import Foundation
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite(
     "Signed-in users behind a real nginx (auth_request) and two instances on Redis", .serialized,

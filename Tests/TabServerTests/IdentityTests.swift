@@ -3,13 +3,14 @@ import Foundation
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// An app whose trusted proxy names the user in `X-Forwarded-User`.
 private func makeIdentityApp(

@@ -2,10 +2,11 @@
 import Foundation
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("Languages: negotiation, explicit choice, right-to-left")
 struct LocalizationTests {

@@ -3,11 +3,47 @@ import TabServer
 import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
+import TabServerSessions
+import TabServerTestSupport
 import TabServerTesting
 import Testing
 
+@testable import TabServerCommand
+
 @Suite("Prometheus metrics")
 struct MetricsTests {
+    /// An app's own store that counts its sessions (here, a fixed number over a memory store).
+    final class CountingStore: SessionCounting {
+        let base = MemorySessionStore(capacity: 100, lifetime: SessionLifetime())
+        func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { try base.load(id, now: now) }
+        func insert(_ session: Session) throws(SessionStoreError) { try base.insert(session) }
+        func update(_ session: Session) throws(SessionStoreError) -> Session? { try base.update(session) }
+        func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
+        func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
+        func checkReady() -> Bool { true }
+        var sessionCount: Int { 4_321 }
+    }
+
+    /// /metrics of an app on `store`, after one page was served.
+    static func scrape(_ store: any SessionStore) async throws -> String {
+        var configuration = sevenTabConfiguration()
+        configuration.metrics = true
+        let app = try buildApplication(
+            configuration, content: DemoCatalog(), hooks: demoHooks(), sessionStore: store, log: quietLog)
+        let client = TestClient(app.responder)
+        #expect(await client.get("/tabs/music").status == 200)
+        return await client.get("/metrics").body
+    }
+
+    @Test("an app's own store is counted when it adopts SessionCounting, and left out when it does not")
+    func countingIsAProtocol() async throws {
+        #expect(Self.sample(try await Self.scrape(CountingStore()), "tabserver_sessions") == 4_321)
+        let uncounted = InterferingSessionStore(MemorySessionStore(capacity: 100), interferences: 0)
+        let body = try await Self.scrape(uncounted)
+        #expect(Self.sample(body, "tabserver_session_store_up") == 1)
+        #expect(Self.sample(body, "tabserver_sessions") == nil)
+    }
+
     /// The value of the sample line that starts with `series` (name and labels), if any.
     static func sample(_ body: String, _ series: String) -> Double? {
         for line in body.split(separator: "\n") where line.hasPrefix(series + " ") {

@@ -2,13 +2,14 @@
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import TabServerWeb
 import Testing
+
+@testable import TabServerCommand
 
 /// The app's own middleware: around every answer (static files, the manifest, the service
 /// worker, pages, errors), async, in the order added, handing typed values on.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerSessions
 import TabServerTabBar
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("Pages, selection and per-tab navigation (in-process)")
 struct NavigationTests {

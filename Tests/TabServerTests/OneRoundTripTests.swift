@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// A script's post (`TabServer-Answer: page`) is answered with the page
 /// its 303 would lead to, in one round trip; without the header the 303 flow stays.

@@ -2,12 +2,12 @@
 import Foundation
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTestSupport
 import TabServerTesting
 import Testing
 
+@testable import TabServerCommand
 @testable import TabServerSQLiteSessions
 @testable import TabServerSessions
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerGzip
 import TabServerHTTP
 import TabServerSessions
 import TabServerTabBar
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// A tab page seen again is answered from the cache of finished pages, and
 /// Pages are gzip'd when accepted and revalidated with an ETag. A cached page

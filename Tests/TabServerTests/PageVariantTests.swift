@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTabBar
 import TabServerTestSupport
 import TabServerTesting
 import TabServerViews
 import Testing
+
+@testable import TabServerCommand
 
 /// One page variant per request: its language, platform, the app's own part and the
 /// model's generation key every cached page whole, and `Vary` names every field it is

@@ -2,13 +2,13 @@
 import Foundation
 import TabServer
 import TabServerCore
-import TabServerDemo
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// `/readyz` says what a write needs: with `--redis-wait-replicas N`, that many replicas
 /// online (one server, Sentinel's master, each primary of a cluster), and on a cluster every

@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 import TabServer
 import TabServerCore
-import TabServerDemo
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// The app on a real Redis Cluster (`RedisClusterServer`: 3 primaries, 3 replicas on
 /// loopback): instances sharing visitors and live events, start-up refusals, a primary

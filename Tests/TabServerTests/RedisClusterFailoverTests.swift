@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 import TabServer
 import TabServerCore
-import TabServerDemo
-import TabServerRedis
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// A Redis Cluster changing under load: a primary killed (`kill -9`), slots resharded
 /// with `redis-cli --cluster reshard`. Visitors write (select tabs) throughout; afterwards

@@ -3,12 +3,13 @@ import Foundation
 import Synchronization
 import TabServer
 import TabServerCore
-import TabServerDemo
 import TabServerRedisSessions
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 #if canImport(Glibc)
     import Glibc

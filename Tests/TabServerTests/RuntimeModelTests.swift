@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTabBar
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("Runtime changes of the shared model")
 struct RuntimeModelTests {

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerTabBar
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("A search tab in the app: GET form, shareable results, the last query remembered")
 struct SearchTabPageTests {

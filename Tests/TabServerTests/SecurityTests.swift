@@ -2,9 +2,10 @@
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 @Suite("CSRF, cookies and bad input (in-process)")
 struct SecurityTests {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import TabServerRedis
+import TabServerRedisSessions
 import TabServerTestSupport
 import TabServerTesting
 

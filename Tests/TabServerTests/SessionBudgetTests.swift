@@ -2,10 +2,11 @@
 import Foundation
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// Each client's budget of new sessions: past it, pages are served without a stored
 /// session and a post that needs one gets 429 with `Retry-After`.

@@ -1,8 +1,7 @@
-import Synchronization
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerRedisConfiguration
 import TabServerRedisSessions
@@ -10,6 +9,8 @@ import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// A stranger floods the app with cookieless requests, each of which stores a new
 /// session: returning visitors and signed-in users keep their state, whatever the store.

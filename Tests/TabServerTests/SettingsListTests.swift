@@ -3,7 +3,7 @@ import FoundationEssentials
 import TabServerAppModel
 import TabServerCore
 import TabServerHTTP
-import TabServerRedis
+import TabServerRedisSessions
 import TabServerTabBar
 import TabServerTesting
 import TabServerWeb

@@ -3,11 +3,12 @@ import Dispatch
 import Synchronization
 import TabServer
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 #if canImport(Glibc)
     import Glibc

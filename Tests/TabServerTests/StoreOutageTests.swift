@@ -2,13 +2,13 @@
 import Foundation
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
 
+@testable import TabServerCommand
 @testable import TabServerSQLiteSessions
 @testable import TabServerSessions
 

@@ -3,12 +3,13 @@ import Foundation
 import Synchronization
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerRedisSessions
 import TabServerTabBar
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// A fresh app on the shipped files with memory sessions and the given hooks.
 func makeApp(hooks: AppHooks = demoHooks(), configure: (inout AppConfiguration) throws -> Void = { _ in }) throws

@@ -2,12 +2,13 @@
 import Synchronization
 import TabServer
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerTabBar
 import TabServerTesting
 import TabServerWeb
 import Testing
+
+@testable import TabServerCommand
 
 /// An app's own pages and actions inside a tab (`TabContent`): forms with CSRF,
 /// post/redirect/get with a notice, 422 with nothing stored, confirmation, visitor

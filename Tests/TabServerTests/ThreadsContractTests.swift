@@ -4,12 +4,13 @@ import Synchronization
 import TabServer
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
 import TabServerHTTP
 import TabServerSessions
 import TabServerTestSupport
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 #if canImport(Glibc)
     import Glibc

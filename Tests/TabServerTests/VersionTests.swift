@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServer
 import TabServerAppModel
 import TabServerCore
-import TabServerDemo
-import TabServerProcess
 import TabServerTesting
 import Testing
+
+@testable import TabServerCommand
 
 /// One version, said the same way everywhere: `--version`, `/metrics` and the newest
 /// release of CHANGELOG.md.

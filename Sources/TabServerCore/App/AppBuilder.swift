@@ -1,9 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
-import TabServerMetrics
 import TabServerMustache
 import TabServerPush
-// SPDX-License-Identifier: Apache-2.0
 import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTabBar

@@ -2,7 +2,6 @@
 import Synchronization
 import TabServerAppModel
 import TabServerHTTP
-import TabServerMetrics
 import TabServerMustache
 import TabServerPush
 import TabServerSessions

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
 import TabServerHTTP
-import TabServerMetrics
 import TabServerSessions
 import TabServerWeb
 

@@ -1,6 +1,6 @@
-import TabServerHTTP
-import TabServerMetrics
 // SPDX-License-Identifier: Apache-2.0
+import TabServerAppModel
+import TabServerHTTP
 import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerWeb

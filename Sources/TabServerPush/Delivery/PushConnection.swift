@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerTLS
+import TabServerCrypto
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerCrypto
-import TabServerTLS
 import TabServerThreads
 
 /// Sends push messages to push services off the caller's thread: a bounded queue on two

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerCore
-import TabServerTabBar
+import TabServer
 
 /// The demo's hooks: Purchased asks for confirmation before it opens (a
 /// `shouldSelect` veto with a way through), and customization is logged.

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerSQLiteSessions
 import TabServerSessions
 
 extension AppMetrics {
@@ -7,8 +6,8 @@ extension AppMetrics {
     package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// Everything, in the text exposition format. The store is asked for readiness (it
-    /// may wait: call this on a worker) and, where counting is free (memory, SQLite), for
-    /// the number of sessions.
+    /// may wait: call this on a worker) and, if it counts without a scan
+    /// (`SessionCounting`), for the number of sessions.
     package func exposition(_ sources: MetricsSources) -> String {
         let store = sources.store
         var out = ""
@@ -115,8 +114,8 @@ extension AppMetrics {
                 out += "\(shard.isUp ? 1 : 0)\n"
             }
         }
-        if let count = Self.sessionCount(base) {
-            Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", count)
+        if let counting = base as? any SessionCounting {
+            Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", counting.sessionCount)
         }
         let admission = base.admission
         Self.single(
@@ -149,16 +148,9 @@ extension AppMetrics {
         out += "\(name)_count{\(label)} \(cumulative[cumulative.count - 1])\n"
     }
 
-    /// Sessions in stores that can count cheaply; Redis would need a key scan, so it is left out.
     /// One sample without labels, with its `HELP` and `TYPE` lines.
     private static func single(_ out: inout String, _ name: String, _ type: String, _ help: String, _ value: Int) {
         out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
-    }
-
-    private static func sessionCount(_ store: any SessionStore) -> Int? {
-        if let memory = store as? MemorySessionStore { return memory.count }
-        if let sqlite = store as? SQLiteSessionStore { return sqlite.rowCount }
-        return nil
     }
 
     /// A label value with backslash, double quote and newline escaped, as the format requires.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabServerRedis
 import TabServerSessions
 
 /// Revision checks and writes sent in the shared pipeline, so the engine thread does not

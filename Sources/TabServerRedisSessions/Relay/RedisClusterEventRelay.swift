@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerHTTP
-import TabServerRedis
 import TabServerSessions
 
 /// Live events on a Redis Cluster, over sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`).

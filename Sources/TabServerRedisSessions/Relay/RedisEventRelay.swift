@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
 import TabServerHTTP
-import TabServerRedis
 import TabServerSessions
 
 /// Live events over Redis pub/sub: `PUBLISH` on the store's client, one subscriber

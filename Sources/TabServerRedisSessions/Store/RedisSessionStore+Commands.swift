@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabServerRedis
 import TabServerSessions
 
 /// Plain commands and scripts, with Redis's failures mapped to `SessionStoreError`.

@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerAppModel
-import TabServerCore
-import TabServerHTTP
-import TabServerMustache
-import TabServerTabBar
-import TabServerViews
-import TabServerWeb
+import TabServer
 
 /// The demo's content: an iTunes-like store with drill-down pages in every tab
 /// (list → detail → sub-detail, e.g. `/tabs/music/albums/3/tracks/2`). All names are

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerRedis
 import TabServerSessions
 
 /// On a Redis Cluster, each primary is a shard: `/readyz` and `/metrics` say which answer.

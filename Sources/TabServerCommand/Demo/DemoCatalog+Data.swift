@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import TabServerCore
+import TabServer
 
 extension DemoCatalog {
     static func makeCollections() -> [String: Collection] {

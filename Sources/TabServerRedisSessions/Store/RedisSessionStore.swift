@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Synchronization
-import TabServerRedis
 import TabServerSessions
 
 /// Sessions in Redis, shared by every server instance that points at the same server.
