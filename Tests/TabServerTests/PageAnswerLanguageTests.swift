@@ -16,12 +16,12 @@ struct PageAnswerLanguageTests {
     /// the cache.
     private static func visit(_ client: TestClient, _ app: Application, header: String) async -> (String?, Bool) {
         client.defaultHeaders = [("Accept-Language", header)]
-        let before = app.responder.pageAnswers.hits
+        let before = app.responder.pages.answers.hits
         let page = await client.get("/tabs/music")
         let language = page.body.firstRange(of: "<html lang=\"").map { found in
             String(page.body[found.upperBound...].prefix { $0 != "\"" })
         }
-        return (language, app.responder.pageAnswers.hits > before)
+        return (language, app.responder.pages.answers.hits > before)
     }
 
     @Test("headers that negotiate one language share its page; another language is a page of its own")

@@ -23,7 +23,7 @@ extension TabServerResponder {
         guard var selected = tab ?? controller.model.tab(id: controller.selectedTabID(session.state)) else {
             return nil
         }
-        selected.title = localizer.title(of: selected, in: language)
+        selected.title = pages.localizer.title(of: selected, in: language)
         return content.accessory(
             for: TabAccessoryRequest(
                 selectedTab: selected, language: language.code, user: state.user, basePath: configuration.basePath,
@@ -53,7 +53,7 @@ extension TabServerResponder {
         }
         let controllerTab = controller.model.tab(id: controller.selectedTabID(session.state))
         guard var selected = controllerTab else { throw HTTPError.internalError() }
-        selected.title = localizer.title(of: selected, in: language)
+        selected.title = pages.localizer.title(of: selected, in: language)
         let form = FormData(fields: request.formFields.filter { $0.name != "csrf" && $0.name != "return" })
         let actionRequest = TabAccessoryRequest(
             selectedTab: selected, language: language.code, user: state.user, basePath: configuration.basePath,

@@ -60,7 +60,7 @@ extension Application {
                 return [Self.reloadEvent]
             }
             let base = configuration.basePath
-            let url = responder.files.url(for: file, prefix: base)
+            let url = responder.pages.files.url(for: file, prefix: base)
             swaps.append(#"{"kind":"\#(kind)","path":"\#(base)/\#(file)","url":"\#(url)"}"#)
         }
         return swaps

@@ -177,7 +177,7 @@ public final class Application: Sendable {
     public func sweepExpiredSessions() async {
         let store = self.store
         do {
-            let removed = try await responder.blockingPool.run { () throws -> Int in
+            let removed = try await responder.operations.blockingPool.run { () throws -> Int in
                 try store.sweep(now: wallClockSeconds())
             }
             if removed > 0 { log.write("swept \(removed) expired session(s)") }

@@ -43,7 +43,7 @@ package final class DevelopmentResponder: HTTPResponder, Sendable {
                     return inner
                 }()) == nil
         else { return nil }
-        return Self.page(problem, base: base, scripts: responder.views.assets.developmentScripts)
+        return Self.page(problem, base: base, scripts: responder.pages.views.assets.developmentScripts)
     }
 
     /// What answers as usual while a file does not load: the live channel (the page follows

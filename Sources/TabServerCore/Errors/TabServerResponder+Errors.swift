@@ -111,7 +111,7 @@ extension TabServerResponder {
         }
         let language = language(state.request, session)
         var response = html(
-            views.errorPage(
+            pages.views.errorPage(
                 failure, session: session, model: state.model, language: language,
                 variant: pageVariant(state, language)),
             status: failure.status)

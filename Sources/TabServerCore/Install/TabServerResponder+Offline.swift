@@ -15,7 +15,7 @@ extension TabServerResponder {
         let session = try visitor(&state)
         let language = language(state.request, session)
         return html(
-            views.offlinePage(
+            pages.views.offlinePage(
                 session: session, model: state.model, language: language, variant: pageVariant(state, language)))
     }
 }

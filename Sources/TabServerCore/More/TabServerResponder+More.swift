@@ -41,9 +41,9 @@ extension TabServerResponder {
         notice = pendingQuestion(state.request, session) ?? notice
         let language = language(state.request, session)
         return html(
-            views.morePage(
+            pages.views.morePage(
                 session: session, model: state.model, notice: notice, language: language,
-                variant: pageVariant(state, language), localizer: localizer,
+                variant: pageVariant(state, language), localizer: pages.localizer,
                 accessory: accessory(session, language: language, state: state), push: pushOptIn()))
     }
 
@@ -81,7 +81,7 @@ extension TabServerResponder {
         let notice = takeNotice(&session, state: &state)
         let language = language(state.request, session)
         return html(
-            views.customizePage(
+            pages.views.customizePage(
                 session: session, model: state.model, notice: notice, message: nil, language: language,
                 variant: pageVariant(state, language)))
     }
@@ -118,7 +118,7 @@ extension TabServerResponder {
                 let current = state.session ?? session
                 let language = language(state.request, current)
                 return html(
-                    views.customizePage(
+                    pages.views.customizePage(
                         session: current, model: state.model, notice: nil, message: failure.message,
                         language: language, variant: pageVariant(state, language)),
                     status: failure.status)
@@ -249,11 +249,11 @@ extension TabServerResponder {
         let code = try request.requiredField("lang")
         if code == "auto" {
             session.language = nil
-        } else if localizer.languages[code] != nil {
+        } else if pages.localizer.languages[code] != nil {
             session.language = code
         } else {
             throw HTTPError.badRequest(
-                "There is no language “\(code.prefix(20))”: use auto or one of \(localizer.codes.joined(separator: ", ")).",
+                "There is no language “\(code.prefix(20))”: use auto or one of \(pages.localizer.codes.joined(separator: ", ")).",
                 field: "lang")
         }
         state.session = session
@@ -263,6 +263,6 @@ extension TabServerResponder {
 
     /// The language of this visitor's pages.
     func language(_ request: HTTPRequest, _ session: Session?) -> Language {
-        localizer.negotiate(acceptLanguage: request.headers["accept-language"], chosen: session?.language)
+        pages.localizer.negotiate(acceptLanguage: request.headers["accept-language"], chosen: session?.language)
     }
 }

@@ -11,7 +11,7 @@ extension TabServerResponder {
         router.on(.get, "/readyz") { _, context in
             // It asks the store (and settles its queued writes): on the blocking pool.
             let app = context.visitor.app
-            return try await app.blockingPool.run { app.readiness() }
+            return try await app.operations.blockingPool.run { app.readiness() }
         }
     }
 

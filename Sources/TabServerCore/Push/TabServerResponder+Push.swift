@@ -42,7 +42,7 @@ extension TabServerResponder {
         try verifyCSRF(request, state: state, formOnly: false)
         // A new session's subscribe is counted when the session is stored (a signed-in
         // user's goes to their record whatever becomes of the browser's session: counted now).
-        if !state.isNewSession || state.user != nil, let newSessions,
+        if !state.isNewSession || state.user != nil, let newSessions = visitors.newSessions,
             case .refused(let retryAfter) = newSessions.take(state.clientKey)
         {
             throw HTTPError.tooManyRequests(
@@ -155,7 +155,7 @@ extension TabServerResponder {
         return [
             "key": push.applicationServerKey, "subscribe": configuration.basePath + "/push/subscribe",
             "unsubscribe": configuration.basePath + "/push/unsubscribe",
-            "script": files.url(for: "js/push.js", prefix: configuration.basePath),
+            "script": pages.files.url(for: "js/push.js", prefix: configuration.basePath),
         ]
     }
 

@@ -114,7 +114,7 @@ public struct RequestContext: RouterContext {
 
     /// The app's own part of this request's page variant (`Application.pageVariant`); ""
     /// when it adds none.
-    public var pageVariant: String { visitor.app.pageVariantPart?.decide(visitor.state.request) ?? "" }
+    public var pageVariant: String { visitor.app.pages.variantPart?.decide(visitor.state.request) ?? "" }
 
     /// The app's base path ("" or e.g. "/app"): prefix links with it.
     public var basePath: String { visitor.app.configuration.basePath }
@@ -152,9 +152,9 @@ public struct RequestContext: RouterContext {
     /// waiting with `CancellationError`: work not yet started never runs, and work already
     /// running finishes on its thread, its result dropped.
     public func blocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await visitor.app.blockingPool.runCancellable(work)
+        try await visitor.app.operations.blockingPool.runCancellable(work)
     }
 
     /// Where the app's server messages go (its own name starts each line).
-    public var log: LogSink { visitor.app.appLog }
+    public var log: LogSink { visitor.app.log ?? .standardError }
 }

@@ -32,7 +32,7 @@ struct RequestState: Sendable {
 
     /// Records an observer event, if the app observes any (see `AppHooks.observes`).
     mutating func record(_ event: @autoclosure () -> HookEvent) {
-        if app.appHooks.observes { events.append(event()) }
+        if app.hooks.app.observes { events.append(event()) }
     }
     /// Set when the visitor's arrangement or language changed: their other open pages
     /// are told to redraw the bar once the write succeeds.
@@ -92,12 +92,14 @@ struct RequestState: Sendable {
             // the session gets a token of its own when it is stored
             // (`TabServerResponder.commit`).
             session = Session.new(now: now)
-            session.csrfToken = user.map { app.formTokens.token(now: now, user: $0) } ?? app.formTokens.token(now: now)
+            session.csrfToken =
+                user.map { app.visitors.formTokens.token(now: now, user: $0) }
+                ?? app.visitors.formTokens.token(now: now)
         }
         if let user { session = try signIn(user, browser: session, store: store, now: now) }
         if isStored {
             (origin, loadedSession) = (.stored, session)
-        } else if let budget = app.newSessions, !budget.allows(clientKey) {
+        } else if let budget = app.visitors.newSessions, !budget.allows(clientKey) {
             (origin, loadedSession) = (.new(ownToken: nil), session)
         } else {
             (origin, loadedSession) = (.new(ownToken: .generate()), session)

@@ -15,10 +15,10 @@ extension TabServerResponder {
     public func immediateAnswer(to request: HTTPRequest) -> ResponderAnswer? {
         // Only a GET or HEAD is answered here: anything else (a post, a 405) is answered
         // the same on the async path, without first paying for the lookups below.
-        guard request.method == .get || request.method == .head, appMiddleware.isEmpty,
+        guard request.method == .get || request.method == .head, routing.middleware.isEmpty,
             !Self.isAtRoot(request.path)
         else { return nil }
-        let started = metrics == nil ? 0 : AppMetrics.monotonicNanos()
+        let started = operations.metrics == nil ? 0 : AppMetrics.monotonicNanos()
         let origin = configuration.trustedProxies.origin(of: request)
         // Without a base path the request is used as it is: `belowBasePath` would hand back
         // a copy of it, and every page would pay for copying and destroying a request.
@@ -34,12 +34,12 @@ extension TabServerResponder {
         -> ResponderAnswer?
     {
         if let file = libraryFile(request) {
-            return finish(file, request, origin, started, route: metrics?.staticRoute)
+            return finish(file, request, origin, started, route: operations.metrics?.staticRoute)
         }
         if request.path == "/healthz", request.method == .get || request.method == .head {
             return finish(ResponderAnswer(.text("ok\n")), request, origin, started, route: routeLabel(request))
         }
-        guard identity.user(of: request) == nil else { return nil }
+        guard visitors.identity.user(of: request) == nil else { return nil }
         switch cachedPage(request) {
         case .hit(let answer): return finish(answer, request, origin, started, route: routeLabel(request))
         case .miss, .notAsked: return nil
@@ -65,7 +65,7 @@ extension TabServerResponder {
     }
 
     /// When a request started, for its latency in the metrics (0 without metrics).
-    private func startedNanos() -> UInt64 { metrics == nil ? 0 : AppMetrics.monotonicNanos() }
+    private func startedNanos() -> UInt64 { operations.metrics == nil ? 0 : AppMetrics.monotonicNanos() }
 
     // The async functions every request passes through are kept small, their rarer ways
     // and what they do after an `await` in functions of their own: an async function's
@@ -77,15 +77,15 @@ extension TabServerResponder {
     @inline(never)
     private nonisolated(nonsending) func answerAtRoot(_ request: HTTPRequest) async -> ResponderAnswer? {
         let (started, origin) = (startedNanos(), configuration.trustedProxies.origin(of: request))
-        if request.path == "/metrics", let metrics, let sources = metricsSources {
+        if request.path == "/metrics", let metrics = operations.metrics, let sources = metricsSources {
             let trust = configuration.trustedProxies
             let response =
-                (try? await blockingPool.run {
+                (try? await operations.blockingPool.run {
                     Self.metricsResponse(request, metrics: metrics, sources: sources, trust: trust)
                 }) ?? busyPage()
             return finish(ResponderAnswer(response), request, origin, started, route: metrics.metricsRoute)
         }
-        if request.path == BackupEndpoint.path, let backup {
+        if request.path == BackupEndpoint.path, let backup = operations.backup {
             return finish(ResponderAnswer(await backup.answer(request)), request, origin, started)
         }
         return nil
@@ -96,9 +96,10 @@ extension TabServerResponder {
     private nonisolated(nonsending) func answer(below request: HTTPRequest, origin: RequestOrigin, started: UInt64)
         async -> ResponderAnswer
     {
-        let handle = VisitorHandle(app: self, request: request, user: identity.user(of: request), origin: origin)
+        let handle = VisitorHandle(
+            app: self, request: request, user: visitors.identity.user(of: request), origin: origin)
         let response = await Self.through(
-            appMiddleware, request, RequestContext(visitor: handle), recover: errorResponse
+            routing.middleware, request, RequestContext(visitor: handle), recover: errorResponse
         ) {
             request, context in try await self.serve(request, context)
         }
@@ -111,7 +112,7 @@ extension TabServerResponder {
     private func finish(
         _ response: consuming HTTPResponse, _ handle: VisitorHandle, _ request: HTTPRequest, _ started: UInt64
     ) -> ResponderAnswer {
-        let prepared = appMiddleware.isEmpty ? handle.prepared : nil
+        let prepared = routing.middleware.isEmpty ? handle.prepared : nil
         return finish(
             ResponderAnswer(response, prepared: prepared), request, handle.origin, started, route: handle.route)
     }
@@ -140,10 +141,10 @@ extension TabServerResponder {
     private func destination(of request: HTTPRequest, _ handle: VisitorHandle) -> Destination {
         if let file = libraryFile(request) {
             handle.prepared = file.prepared
-            handle.route = metrics?.staticRoute
+            handle.route = operations.metrics?.staticRoute
             return .file(file.response)
         }
-        switch routes.resolve(request.method, request.path) {
+        switch routing.routes.resolve(request.method, request.path) {
         case .found(let match):
             handle.route = match.label
             return .route(match)
@@ -170,8 +171,8 @@ extension TabServerResponder {
     /// service worker fetches gets its offline cache key.
     func libraryFile(_ request: HTTPRequest) -> ResponderAnswer? {
         guard request.method == .get || request.method == .head else { return nil }
-        if let generated = installed.answer(request) { return ResponderAnswer(generated) }
-        return files.answer(for: request, path: request.path)
+        if let generated = pages.installed.answer(request) { return ResponderAnswer(generated) }
+        return pages.files.answer(for: request, path: request.path)
     }
 
     /// Paths answered at the root whatever the base path, and only on the async path:
@@ -205,8 +206,8 @@ extension TabServerResponder {
 
     /// The route label a request counts under in the metrics (nil without metrics).
     func routeLabel(_ request: HTTPRequest) -> Int? {
-        guard metrics != nil else { return nil }
-        switch routes.resolve(request.method, request.path) {
+        guard operations.metrics != nil else { return nil }
+        switch routing.routes.resolve(request.method, request.path) {
         case .found(let match): return match.label
         case .methodNotAllowed(_, let label): return label
         case .notFound: return nil
@@ -221,12 +222,12 @@ extension TabServerResponder {
         _ answer: consuming ResponderAnswer, _ request: HTTPRequest, _ origin: RequestOrigin, _ started: UInt64,
         route: Int? = nil
     ) -> ResponderAnswer {
-        if let offlineKey, let keyed = offlineKey.keyed(answer.response, for: request) {
+        if let offlineKey = pages.offlineKey, let keyed = offlineKey.keyed(answer.response, for: request) {
             answer.response = keyed
             answer.prepared = nil
         }
         if origin.client != request.remoteAddress { answer.logNote = "client=\(origin.client)" }
-        if let metrics {
+        if let metrics = operations.metrics {
             metrics.record(
                 route: route ?? metrics.unmatchedRoute, method: request.method, status: answer.response.status.code,
                 nanos: AppMetrics.monotonicNanos() &- (request.receivedAt == 0 ? started : request.receivedAt))

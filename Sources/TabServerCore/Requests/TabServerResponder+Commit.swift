@@ -179,9 +179,9 @@ extension TabServerResponder {
     )
         async throws(SessionStoreError) -> Value
     {
-        guard !insertsAtOnce else { return try call() }
+        guard !visitors.insertsAtOnce else { return try call() }
         do {
-            return try await blockingPool.run { () throws -> Value in try call() }
+            return try await operations.blockingPool.run { () throws -> Value in try call() }
         } catch let error as SessionStoreError {
             throw error
         } catch {
@@ -250,7 +250,7 @@ extension TabServerResponder {
 
     /// Has the hook events delivered and tells the other windows to redraw.
     private func announce(_ announcement: Announcement) {
-        if !announcement.events.isEmpty, appHooks.observes { deliverLater(announcement) }
+        if !announcement.events.isEmpty, hooks.app.observes { hooks.deliverLater(announcement) }
         if let redraw = announcement.redraw {
             events.publish("bar", data: announcement.window.map { "{\"from\":\"\($0)\"}" } ?? "{}", to: redraw)
         }

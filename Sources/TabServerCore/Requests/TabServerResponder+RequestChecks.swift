@@ -54,7 +54,7 @@ extension TabServerResponder {
         {
             isValid =
                 state.isNewSession
-                ? formTokens.isValid(
+                ? visitors.formTokens.isValid(
                     presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds),
                     user: state.user)
                 : presented.constantTimeEquals(sessionToken)
@@ -115,7 +115,7 @@ extension TabServerResponder {
         switch (presented, expected) {
         case (let presented?, let expected?): isValid = presented.constantTimeEquals(expected)
         case (let presented?, nil):
-            isValid = formTokens.isValid(
+            isValid = visitors.formTokens.isValid(
                 presented, now: now, maxAge: Int64(configuration.sessionIdleTimeout.components.seconds),
                 user: handle.state.user)
         case (nil, _): isValid = false

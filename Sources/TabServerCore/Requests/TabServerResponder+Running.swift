@@ -82,9 +82,9 @@ extension TabServerResponder {
     ) async -> Result {
         switch (session, user) {
         case (nil, nil): await body()
-        case (let key?, nil), (nil, let key?): await visitorLocks.withLock(key) { await body() }
+        case (let key?, nil), (nil, let key?): await visitors.locks.withLock(key) { await body() }
         case (let session?, let user?):
-            await visitorLocks.withLock(session) { await visitorLocks.withLock(user) { await body() } }
+            await visitors.locks.withLock(session) { await visitors.locks.withLock(user) { await body() } }
         }
     }
 
@@ -270,7 +270,7 @@ extension TabServerResponder {
         let state = handle.state
         let key = handle.state.cookie(cookieName).map(VisitorLocks.key) ?? 0
         do {
-            handle.state = try await blockingPool.run(key: key) {
+            handle.state = try await operations.blockingPool.run(key: key) {
                 var state = state
                 state.fetch(store: store, cookieName: cookieName, now: now)
                 return state
@@ -286,7 +286,7 @@ extension TabServerResponder {
     @inline(never)
     func wouldWait(_ handle: VisitorHandle) -> Bool {
         // The memory store: nothing to ask, so no cookie is decoded (this runs per request).
-        guard !readsEverythingAtOnce else { return false }
+        guard !visitors.readsEverythingAtOnce else { return false }
         let user = handle.state.user
         if user != nil, store.waitsForUsers { return true }
         let now = now

@@ -132,14 +132,14 @@ extension TabServerResponder {
     /// is answered without one (no cookie), and a post, whose change would be lost, is
     /// answered 429 with `Retry-After`. Nil when it may be stored (its unit is taken).
     private func refuseNewSession(_ state: borrowing RequestState) -> CommitResult? {
-        guard let newSessions else { return nil }
+        guard let newSessions = visitors.newSessions else { return nil }
         let client = state.clientKey
         var retryAfter = 1
         if !state.newSessionRefused {
             guard case .refused(let seconds) = newSessions.take(client) else { return nil }
             retryAfter = seconds
         }
-        if let count = newSessionRefusals.record() {
+        if let count = visitors.newSessionRefusals.record() {
             log?.write(
                 "new sessions refused for \(client) (past \(newSessions.burst) at once and \(Int(newSessions.rate))/s; \(count) since the last line): served without a session",
                 level: .warn)

@@ -31,9 +31,9 @@ extension TabServerResponder {
         // The page the tap happened on (the bar's or More's hidden field), if it is one of ours.
         let returnPath = request.formValue("return").flatMap(Self.returnPath)
         let verdict =
-            tab.isEnabled && appHooks.vetoes
+            tab.isEnabled && hooks.app.vetoes
             ? AppHooks.$user.withValue(state.user) {
-                appHooks.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
+                hooks.app.shouldSelect(tab, session.state, request.formValue("confirmed") == "1")
             } : .allow
         let fromList =
             returnPath == "/more"
@@ -46,7 +46,7 @@ extension TabServerResponder {
         }
         let wasAtRoot = controller.location(ofTab: tab.id, in: session.state).isEmpty
         // The model's controller allows every selection: only a refusal is handed to it.
-        if verdict != .allow { controller.hooks = appHooks.tabBarHooks(verdict: verdict) }
+        if verdict != .allow { controller.hooks = hooks.app.tabBarHooks(verdict: verdict) }
         let previous = controller.selectedTabID(session.state)
         let (selected, outcome) = controller.select(tab.id, in: session.state)
         switch outcome {
@@ -81,7 +81,7 @@ extension TabServerResponder {
             state.session = session
             return redirect(to: back)
         case .disabled:
-            let title = localizer.title(of: tab, in: language)
+            let title = pages.localizer.title(of: tab, in: language)
             session.notice = Notice(message: language.isolatedText("tabUnavailable", ["tab": title]))
         case .unknownTab:
             throw HTTPError.badRequest(

@@ -74,7 +74,7 @@ extension TabServerResponder {
             throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
         }
         var localized = tab
-        localized.title = localizer.title(of: tab, in: language)
+        localized.title = pages.localizer.title(of: tab, in: language)
         guard tab.isEnabled else {
             throw HTTPError.forbidden(language.isolatedText("tabUnavailable", ["tab": localized.title]))
         }
@@ -100,7 +100,7 @@ extension TabServerResponder {
             let fields = request.formFields.filter { $0.name != "csrf" && $0.name != "confirmed" }
             return .answered(
                 html(
-                    views.confirmationPage(
+                    pages.views.confirmationPage(
                         question: question, tab: localized, location: location,
                         cancelLocation: controller.location(ofTab: tab.id, in: session.state), fields: fields,
                         session: session, model: handle.state.model, language: language,
@@ -168,7 +168,7 @@ extension TabServerResponder {
     {
         let language = language(state.request, session)
         let strip = page.hidesBottomBar ? nil : accessory(session, tab: tab, language: language, state: state)
-        let body = views.tabPage(
+        let body = pages.views.tabPage(
             tab: tab, page: page, location: location, session: session, model: state.model, notice: nil,
             language: language, variant: pageVariant(state, language), accessory: strip)
         return html(body, for: state.request, status: .unprocessableContent)

@@ -23,8 +23,8 @@ extension TabServerResponder {
     /// `TabServer-Select`'s value for a tap on `tab` in `state` (see `selectHintHeader`).
     func selectionHint(_ tab: Tab, _ state: TabBarState, user: String?) -> String {
         guard tab.isEnabled else { return "ask" }
-        guard appHooks.vetoes else { return "allow" }
-        let verdict = AppHooks.$user.withValue(user) { appHooks.shouldSelect(tab, state, false) }
+        guard hooks.app.vetoes else { return "allow" }
+        let verdict = AppHooks.$user.withValue(user) { hooks.app.shouldSelect(tab, state, false) }
         return verdict == .allow ? "allow" : "ask"
     }
 
@@ -47,7 +47,7 @@ extension TabServerResponder {
     {
         guard response.status == .seeOther, let location = response.headers["location"],
             let target = Self.ownPage(location, basePath: configuration.basePath),
-            case .found(let match) = routes.resolve(.get, target.path)
+            case .found(let match) = routing.routes.resolve(.get, target.path)
         else { return nil }
         var page = HTTPRequest(
             method: .get, path: target.path, query: target.query, headers: request.headers,

@@ -24,7 +24,7 @@ extension TabServerResponder {
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
         return html(
-            views.groupPage(
+            pages.views.groupPage(
                 group, session: session, model: state.model, notice: notice, language: language,
                 variant: pageVariant(state, language), accessory: accessory(session, language: language, state: state)))
     }

@@ -37,8 +37,8 @@ extension TabServerResponder {
     private func pageAnswerKey(
         _ request: HTTPRequest, stored: HeldSessionSummary?, generation: Int, style: TabBarAppearance.PlatformStyle
     ) -> PageAnswerCache.Key? {
-        guard pageAnswers.capacity > 0 else { return nil }
-        let language = localizer.negotiatedNumber(
+        guard pages.answers.capacity > 0 else { return nil }
+        let language = pages.localizer.negotiatedNumber(
             acceptLanguage: request.headers["accept-language"], chosen: stored?.language)
         return PageAnswerCache.Key(
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
@@ -54,12 +54,12 @@ extension TabServerResponder {
     func pendingPage(_ body: RenderedPage, shown: Session, state: inout RequestState) throws(HTTPError)
         -> PageAnswerCache.Pending?
     {
-        guard pageAnswers.capacity > 0, !store.answersLater, state.user == nil, !state.followsPost,
+        guard pages.answers.capacity > 0, !store.answersLater, state.user == nil, !state.followsPost,
             !state.isNewSession, Self.mayAnswerFromCache(state.request),
             let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now),
             stored.id == shown.id
         else { return nil }
-        let language = localizer.negotiatedNumber(
+        let language = pages.localizer.negotiatedNumber(
             acceptLanguage: state.request.headers["accept-language"], chosen: shown.language)
         let key = PageAnswerCache.Key(
             session: stored.id, revision: stored.revision + 1, writeToken: 0, formToken: shown.csrfToken,
@@ -81,7 +81,7 @@ extension TabServerResponder {
 
     /// Stores a pending page: its write is durable.
     func keep(_ pending: PageAnswerCache.Pending) {
-        pageAnswers.store(pending.entry, for: pending.key)
+        pages.answers.store(pending.entry, for: pending.key)
     }
 
     /// The answer to an anonymous visitor's GET of a tab page seen before, its session
@@ -121,7 +121,7 @@ extension TabServerResponder {
 
     /// Whether the page cache may answer `request` at all: asked before its cookie is read.
     private func mayAskCache(_ request: HTTPRequest) -> Bool {
-        pageAnswers.capacity > 0 && !store.answersLater && Self.mayAnswerFromCache(request)
+        pages.answers.capacity > 0 && !store.answersLater && Self.mayAnswerFromCache(request)
     }
 
     private func cachedPage(_ request: HTTPRequest, session: CookieSession) -> PageProbe {
@@ -140,7 +140,7 @@ extension TabServerResponder {
             key = pageAnswerKey(request, stored: nil, generation: tabs.generation, style: tabs.platformStyle)
         }
         guard let key else { return .notAsked }
-        guard let entry = pageAnswers.entry(for: key) else { return .miss }
+        guard let entry = pages.answers.entry(for: key) else { return .miss }
         return .hit(answer(entry, to: request))
     }
 
@@ -157,7 +157,7 @@ extension TabServerResponder {
     /// The cached answer for `key`, if there is one: the page, or 304 when the browser
     /// holds it already. The request then rests on the stored session unchanged.
     func cachedPageAnswer(_ key: PageAnswerCache.Key, state: inout RequestState) throws(HTTPError) -> HTTPResponse? {
-        guard let entry = pageAnswers.entry(for: key) else { return nil }
+        guard let entry = pages.answers.entry(for: key) else { return nil }
         if key.session != nil,
             let stored = try state.storedSession(store: store, cookieName: configuration.cookieName, now: now)
         {
@@ -173,7 +173,7 @@ extension TabServerResponder {
     func pageAnswer(_ body: RenderedPage, key: PageAnswerCache.Key?, state: inout RequestState) -> HTTPResponse {
         guard let key else { return html(body, for: state.request) }
         let entry = makeEntry(body, key: key)
-        pageAnswers.store(entry, for: key)
+        pages.answers.store(entry, for: key)
         let answer = answer(entry, to: state.request)
         state.prepared = answer.prepared
         return answer.response

@@ -18,7 +18,8 @@ extension TabServerResponder {
             case .ios, .material: style
             }
         return PageVariant(
-            language: language, platform: platform, app: pageVariantPart?.decide(request) ?? "", generation: generation)
+            language: language, platform: platform, app: pages.variantPart?.decide(request) ?? "",
+            generation: generation)
     }
 
     /// The variant of a page rendered on `model`'s snapshot.
@@ -35,5 +36,5 @@ extension TabServerResponder {
 
     /// `Vary` of every page: the fields a page's variant may come from, under the current
     /// model's platform style.
-    var pageVary: String { tabs.platformStyle == .automatic ? varyByPlatform : varyFixedPlatform }
+    var pageVary: String { tabs.platformStyle == .automatic ? pages.varyByPlatform : pages.varyFixedPlatform }
 }

@@ -107,7 +107,7 @@ extension TabServerResponder {
             throw HTTPError.notFound(language.isolatedText("noSuchTab", ["tab": String(tabID.prefix(40))]))
         }
         var localized = tab
-        localized.title = localizer.title(of: tab, in: language)
+        localized.title = pages.localizer.title(of: tab, in: language)
         guard location.isEmpty || TabBarController.isValidLocation(location) else {
             throw HTTPError.notFound(language.isolatedText("noSuchPage", ["tab": localized.title]))
         }
@@ -152,7 +152,7 @@ extension TabServerResponder {
         notice = pendingQuestion(state.request, session) ?? notice
         // The strip above the bar stays across tabs; a page without the bar has none.
         let strip = page.hidesBottomBar ? nil : accessory(session, tab: localized, language: language, state: state)
-        let body = views.tabPage(
+        let body = pages.views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
             language: language, variant: pageVariant(state, language), accessory: strip)
         // Kept for next time only when it is the same for everyone at this revision: content
@@ -231,7 +231,7 @@ extension TabServerResponder {
     /// until the visitor confirms or cancels, in the page's language.
     func pendingQuestion(_ request: HTTPRequest, _ session: Session) -> Notice? {
         guard let id = request.queryValue("confirm"), let tab = tabs.current.controller.model.tab(id: id),
-            tab.isEnabled, case .askConfirmation(let message) = appHooks.shouldSelect(tab, session.state, false)
+            tab.isEnabled, case .askConfirmation(let message) = hooks.app.shouldSelect(tab, session.state, false)
         else { return nil }
         return Notice(message: message, confirmTabID: tab.id)
     }
@@ -251,7 +251,7 @@ extension TabServerResponder {
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")
         // The visitor's speculation rules, apart from the page (see `speculationRules`).
-        headers.add("Speculation-Rules", speculationRulesHeader)
+        headers.add("Speculation-Rules", pages.speculationRules)
         // Inline style attributes carry the appearance and icon URLs; no inline script.
         headers.add(
             "Content-Security-Policy",
