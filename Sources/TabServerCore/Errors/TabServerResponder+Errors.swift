@@ -113,7 +113,7 @@ extension TabServerResponder {
         var response = html(
             pages.views.errorPage(
                 failure, session: session, model: state.model, language: language,
-                variant: pageVariant(state, language)),
+                variant: pages.variant(state, language)),
             status: failure.status)
         for field in failure.headers { response.headers.add(field.name, field.value) }
         return response

@@ -43,8 +43,8 @@ extension TabServerResponder {
         return html(
             pages.views.morePage(
                 session: session, model: state.model, notice: notice, language: language,
-                variant: pageVariant(state, language), localizer: pages.localizer,
-                accessory: accessory(session, language: language, state: state), push: pushOptIn()))
+                variant: pages.variant(state, language), localizer: pages.localizer,
+                accessory: AccessoryRoutes.strip(self, session, language: language, state: state), push: pushOptIn()))
     }
 
     /// `POST /more/open`: a tap on the bar's More item (a button like the other items,
@@ -83,7 +83,7 @@ extension TabServerResponder {
         return html(
             pages.views.customizePage(
                 session: session, model: state.model, notice: notice, message: nil, language: language,
-                variant: pageVariant(state, language)))
+                variant: pages.variant(state, language)))
     }
 
     /// `POST /more/edit`: one customization step (move up/down, into the bar or More,
@@ -120,7 +120,7 @@ extension TabServerResponder {
                 return html(
                     pages.views.customizePage(
                         session: current, model: state.model, notice: nil, message: failure.message,
-                        language: language, variant: pageVariant(state, language)),
+                        language: language, variant: pages.variant(state, language)),
                     status: failure.status)
             }
             throw failure

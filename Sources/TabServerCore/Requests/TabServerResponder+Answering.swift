@@ -81,7 +81,7 @@ extension TabServerResponder {
             let trust = configuration.trustedProxies
             let response =
                 (try? await operations.blockingPool.run {
-                    Self.metricsResponse(request, metrics: metrics, sources: sources, trust: trust)
+                    MetricsEndpoint.response(request, metrics: metrics, sources: sources, trust: trust)
                 }) ?? busyPage()
             return finish(ResponderAnswer(response), request, origin, started, route: metrics.metricsRoute)
         }

@@ -83,7 +83,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
             variantPart: pageVariantPart,
             varyByPlatform: PageVariant.varyFields(platformStyle: .automatic, app: pageVariantPart?.fields ?? []),
             varyFixedPlatform: PageVariant.varyFields(platformStyle: .ios, app: pageVariantPart?.fields ?? []),
-            speculationRules: "\"" + configuration.basePath + Self.speculationRulesPath + "\"")
+            speculationRules: "\"" + configuration.basePath + SpeculationRoutes.speculationRulesPath + "\"")
         visitors = Visitors(
             identity: identity,
             formTokens: configuration.csrfSecret.map { FormTokenSigner(secret: Array($0.utf8)) } ?? .random(),
@@ -141,5 +141,34 @@ public final class TabServerResponder: HTTPResponder, Sendable {
         if let error = error as? HTTPError { return error }
         log?.write("an action or page of the app failed: \(error)", level: .error)
         return HTTPError.internalError()
+    }
+
+    /// A library route's handler: a synchronous step on the visitor's state (its session
+    /// fetched already), which the commit after it writes back.
+    static func library(
+        _ body:
+            @escaping @Sendable (TabServerResponder, HTTPRequest, RouteParameters, inout RequestState) throws(HTTPError)
+            -> HTTPResponse
+    ) -> Router<RequestContext>.Handler {
+        { request, context in
+            let handle = context.visitor
+            return try body(handle.app, request, context.parameters, &handle.state)
+        }
+    }
+
+    /// Adds the library's routes to `router`, the app's own router (so an app's route of
+    /// its own may sit beside them, and a more specific one wins). Paths are below the
+    /// base path.
+    static func addLibraryRoutes(to router: Router<RequestContext>) {
+        HealthRoutes.add(to: router)
+        addTabPageRoutes(to: router)
+        addSelectionRoutes(to: router)
+        SidebarRoutes.add(to: router)
+        AccessoryRoutes.add(to: router)
+        addMoreRoutes(to: router)
+        LiveEventRoutes.add(to: router)
+        OfflineRoutes.add(to: router)
+        addPushRoutes(to: router)
+        SpeculationRoutes.add(to: router)
     }
 }

@@ -104,7 +104,7 @@ extension TabServerResponder {
                         question: question, tab: localized, location: location,
                         cancelLocation: controller.location(ofTab: tab.id, in: session.state), fields: fields,
                         session: session, model: handle.state.model, language: language,
-                        variant: pageVariant(handle.state, language))))
+                        variant: pages.variant(handle.state, language))))
         }
         return .run(action, actionContext, localized)
     }
@@ -167,10 +167,10 @@ extension TabServerResponder {
         -> HTTPResponse
     {
         let language = language(state.request, session)
-        let strip = page.hidesBottomBar ? nil : accessory(session, tab: tab, language: language, state: state)
+        let strip = page.hidesBottomBar ? nil : AccessoryRoutes.strip(self, session, tab: tab, language: language, state: state)
         let body = pages.views.tabPage(
             tab: tab, page: page, location: location, session: session, model: state.model, notice: nil,
-            language: language, variant: pageVariant(state, language), accessory: strip)
+            language: language, variant: pages.variant(state, language), accessory: strip)
         return html(body, for: state.request, status: .unprocessableContent)
     }
 }

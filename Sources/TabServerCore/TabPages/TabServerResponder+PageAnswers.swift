@@ -44,7 +44,7 @@ extension TabServerResponder {
             session: stored?.id, revision: stored?.revision ?? 0, writeToken: stored?.writeToken ?? 0,
             formToken: stored?.csrfToken, formHour: stored == nil ? FormTokenSigner.hour(now: now) : 0,
             path: request.path,
-            variant: pageVariant(request, language: language, generation: generation, style: style),
+            variant: pages.variant(request, language: language, generation: generation, style: style),
             gzip: request.acceptsGzip)
     }
 
@@ -64,7 +64,7 @@ extension TabServerResponder {
         let key = PageAnswerCache.Key(
             session: stored.id, revision: stored.revision + 1, writeToken: 0, formToken: shown.csrfToken,
             formHour: 0, path: state.request.path,
-            variant: pageVariant(state.request, language: language, model: state.model),
+            variant: pages.variant(state.request, language: language, model: state.model),
             gzip: state.request.acceptsGzip)
         return PageAnswerCache.Pending(key: key, entry: makeEntry(body, key: key), shown: shown)
     }
@@ -214,7 +214,7 @@ extension TabServerResponder {
         var headers = HTTPHeaders()
         headers.add("ETag", entry.etag)
         headers.add("Cache-Control", Self.pageCacheControl)
-        headers.add("Vary", pageVary)
+        headers.add("Vary", pages.vary(tabs.platformStyle))
         return ResponderAnswer(HTTPResponse(status: .notModified, headers: headers))
     }
 

@@ -151,10 +151,10 @@ extension TabServerResponder {
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
         // The strip above the bar stays across tabs; a page without the bar has none.
-        let strip = page.hidesBottomBar ? nil : accessory(session, tab: localized, language: language, state: state)
+        let strip = page.hidesBottomBar ? nil : AccessoryRoutes.strip(self, session, tab: localized, language: language, state: state)
         let body = pages.views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
-            language: language, variant: pageVariant(state, language), accessory: strip)
+            language: language, variant: pages.variant(state, language), accessory: strip)
         // Kept for next time only when it is the same for everyone at this revision: content
         // (and accessory) that says so, no notice. With nothing to write, now; a visit that
         // writes (another tab selected) keeps its page for the revision it writes, once that
@@ -246,7 +246,7 @@ extension TabServerResponder {
         var headers = HTTPHeaders(capacity: 12)
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", Self.pageCacheControl)
-        headers.add("Vary", pageVary)
+        headers.add("Vary", pages.vary(tabs.platformStyle))
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "same-origin")
         headers.add("X-Frame-Options", "DENY")

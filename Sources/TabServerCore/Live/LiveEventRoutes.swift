@@ -3,13 +3,14 @@ import TabServerHTTP
 import TabServerSessions
 import TabServerWeb
 
-extension TabServerResponder {
+/// `GET /events`: the live updates of an open page, as Server-Sent Events.
+enum LiveEventRoutes: LibraryRoutes {
     /// Live updates for open pages (`GET /events`).
-    static func addEventRoutes(to router: Router<RequestContext>) {
+    static func add(to router: Router<RequestContext>) {
         router.on(
             .get, "/events",
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.eventStream(request, state: &state)
+            use: TabServerResponder.library { app, request, _, state throws(HTTPError) in
+                try eventStream(app, request, state: &state)
             })
     }
 
@@ -18,19 +19,19 @@ extension TabServerResponder {
     /// development mode, where every page follows the saved files, it gets a stream of its
     /// own; over a cap it is a 503 with `Retry-After`, which the page's script retries with
     /// backoff.
-    func eventStream(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+    static func eventStream(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
         // The stored session as fetched before the route ran (off the loop if it waited).
-        let stored = request.cookie(configuration.cookieName).flatMap(SessionID.init(cookieValue:)).flatMap { id in
-            (try? state.storedSession(store: store, cookieName: configuration.cookieName, now: now)) ?? nil != nil
+        let stored = request.cookie(app.configuration.cookieName).flatMap(SessionID.init(cookieValue:)).flatMap { id in
+            (try? state.storedSession(store: app.store, cookieName: app.configuration.cookieName, now: app.now)) ?? nil != nil
                 ? id : nil
         }
-        guard let id = stored ?? (configuration.developmentMode ? SessionID.generate() : nil) else {
+        guard let id = stored ?? (app.configuration.developmentMode ? SessionID.generate() : nil) else {
             return HTTPResponse(status: .noContent, headers: HTTPHeaders([("Cache-Control", "no-store")]))
         }
         let lastEventID = request.headers["last-event-id"].flatMap { Int($0) }
         // A signed-in visitor also hears their user's events (an arrangement changed elsewhere).
         let user = state.user.map { SessionID.user($0) }
-        guard let stream = events.subscribe(session: id, user: user, lastEventID: lastEventID) else {
+        guard let stream = app.events.subscribe(session: id, user: user, lastEventID: lastEventID) else {
             var refused = HTTPResponse.text("Too many live streams; retrying later.\n", status: .serviceUnavailable)
             refused.headers.add("Retry-After", "10")
             return refused

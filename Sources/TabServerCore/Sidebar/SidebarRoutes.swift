@@ -4,18 +4,19 @@ import TabServerSessions
 import TabServerTabBar
 import TabServerWeb
 
-extension TabServerResponder {
+/// The sidebar's posts: show or hide it, collapse or expand a group of it.
+enum SidebarRoutes: LibraryRoutes {
     /// The sidebar: shown or hidden, and its groups collapsed or expanded.
-    static func addSidebarRoutes(to router: Router<RequestContext>) {
+    static func add(to router: Router<RequestContext>) {
         router.on(
             .post, "/sidebar", crossSite: .checkedByHandler,
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.toggleSidebar(request, state: &state)
+            use: TabServerResponder.library { app, request, _, state throws(HTTPError) in
+                try toggleSidebar(app, request, state: &state)
             })
         router.on(
             .post, "/sidebar/group", crossSite: .checkedByHandler,
-            use: library { app, request, _, state throws(HTTPError) in
-                try app.collapseGroup(request, state: &state)
+            use: TabServerResponder.library { app, request, _, state throws(HTTPError) in
+                try collapseGroup(app, request, state: &state)
             })
     }
 
@@ -27,9 +28,9 @@ extension TabServerResponder {
     /// The form names the state it asks for, so a post from a window that is out of
     /// date (the other window already switched) is a 409 that says so and changes
     /// nothing, as is a post once the app stopped offering the toggle.
-    func toggleSidebar(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
-        var session = try visitor(&state)
-        try verifyCSRF(request, state: state)
+    static func toggleSidebar(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try app.visitor(&state)
+        try app.verifyCSRF(request, state: state)
         let controller = state.controller
         let value = try request.requiredField("sidebar")
         let hidden: Bool
@@ -52,8 +53,8 @@ extension TabServerResponder {
         }
         session.state = controller.settingSidebarHidden(hidden, in: session.state)
         state.session = session
-        let back = request.formValue("return").flatMap(Self.returnPath)
-        return redirect(to: back ?? Self.restorationPath(controller, session.state))
+        let back = request.formValue("return").flatMap(TabServerResponder.returnPath)
+        return app.redirect(to: back ?? TabServerResponder.restorationPath(controller, session.state))
     }
 
     /// `POST /sidebar/group`: collapses (`collapse=<group>`) or expands (`expand=<group>`)
@@ -61,9 +62,9 @@ extension TabServerResponder {
     /// the session; 303 back to the page it was on. The heading's button is part of the
     /// bar's form, so the post carries its CSRF token and return path. A post that asks for
     /// what is already so (another window did it) is a 409; an unknown group a 400.
-    func collapseGroup(_ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
-        var session = try visitor(&state)
-        try verifyCSRF(request, state: state)
+    static func collapseGroup(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        var session = try app.visitor(&state)
+        try app.verifyCSRF(request, state: state)
         let controller = state.controller
         let collapsed: Bool
         let group: String
@@ -87,7 +88,7 @@ extension TabServerResponder {
         }
         if let next = controller.settingGroup(group, collapsed: collapsed, in: session.state) { session.state = next }
         state.session = session
-        let back = request.formValue("return").flatMap(Self.returnPath)
-        return redirect(to: back ?? Self.restorationPath(controller, session.state))
+        let back = request.formValue("return").flatMap(TabServerResponder.returnPath)
+        return app.redirect(to: back ?? TabServerResponder.restorationPath(controller, session.state))
     }
 }

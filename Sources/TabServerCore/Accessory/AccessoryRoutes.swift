@@ -6,27 +6,30 @@ import TabServerTabBar
 import TabServerViews
 import TabServerWeb
 
-extension TabServerResponder {
+/// The strip above the tab bar (`TabAccessory`): what a page shows of it, and its
+/// actions' posts (`POST /accessory/{action}`).
+enum AccessoryRoutes: LibraryRoutes {
     /// The bottom accessory's forms (`POST /accessory/{action}`).
-    static func addAccessoryRoutes(to router: Router<RequestContext>) {
+    static func add(to router: Router<RequestContext>) {
         router.on(
             .post, "/accessory/{action}", crossSite: .checkedByHandler,
-            use: library { app, request, parameters, state throws(HTTPError) in
-                try app.accessoryAction(try parameters.require("action"), request, state: &state)
+            use: TabServerResponder.library { app, request, parameters, state throws(HTTPError) in
+                try action(app, try parameters.require("action"), request, state: &state)
             })
     }
 
     /// The bottom accessory for a page of `tab` (the selected tab when nil), if the content
     /// gives one.
-    func accessory(_ session: Session, tab: Tab? = nil, language: Language, state: RequestState) -> TabAccessory? {
+    static func strip(
+        _ app: TabServerResponder, _ session: Session, tab: Tab? = nil, language: Language, state: RequestState) -> TabAccessory? {
         let controller = state.controller
         guard var selected = tab ?? controller.model.tab(id: controller.selectedTabID(session.state)) else {
             return nil
         }
-        selected.title = pages.localizer.title(of: selected, in: language)
-        return content.accessory(
+        selected.title = app.pages.localizer.title(of: selected, in: language)
+        return app.content.accessory(
             for: TabAccessoryRequest(
-                selectedTab: selected, language: language.code, user: state.user, basePath: configuration.basePath,
+                selectedTab: selected, language: language.code, user: state.user, basePath: app.configuration.basePath,
                 visitorValues: session.appValues))
     }
 
@@ -34,17 +37,18 @@ extension TabServerResponder {
     /// the CSRF token is checked, the action runs with the visitor's values and its result
     /// is stored with the session; 303 back to the page the form was on. No accessory or
     /// no such action: 404; a prefetch never runs one.
-    func accessoryAction(_ name: String, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError)
+    static func action(
+        _ app: TabServerResponder, _ name: String, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError)
         -> HTTPResponse
     {
-        var session = try visitor(&state)
-        if Self.isPrefetch(request) {
+        var session = try app.visitor(&state)
+        if TabServerResponder.isPrefetch(request) {
             throw HTTPError.forbidden("A prefetch does not run actions. Nothing was changed.")
         }
-        try verifyCSRF(request, state: state)
+        try app.verifyCSRF(request, state: state)
         let controller = state.controller
-        let language = language(request, session)
-        guard let shown = accessory(session, language: language, state: state) else {
+        let language = app.language(request, session)
+        guard let shown = strip(app, session, language: language, state: state) else {
             throw HTTPError.notFound("There is nothing above the tab bar to act on right now. Nothing was changed.")
         }
         guard let action = shown.actions[name] else {
@@ -53,20 +57,20 @@ extension TabServerResponder {
         }
         let controllerTab = controller.model.tab(id: controller.selectedTabID(session.state))
         guard var selected = controllerTab else { throw HTTPError.internalError() }
-        selected.title = pages.localizer.title(of: selected, in: language)
+        selected.title = app.pages.localizer.title(of: selected, in: language)
         let form = FormData(fields: request.formFields.filter { $0.name != "csrf" && $0.name != "return" })
         let actionRequest = TabAccessoryRequest(
-            selectedTab: selected, language: language.code, user: state.user, basePath: configuration.basePath,
+            selectedTab: selected, language: language.code, user: state.user, basePath: app.configuration.basePath,
             visitorValues: session.appValues, form: form)
         let values: [String: String]?
         do {
             values = try action(actionRequest)
         } catch {
-            throw reported(error)
+            throw app.reported(error)
         }
         if let values { session.appValues = values }
         state.session = session
-        let back = request.formValue("return").flatMap(Self.returnPath)
-        return redirect(to: back ?? Self.restorationPath(controller, session.state))
+        let back = request.formValue("return").flatMap(TabServerResponder.returnPath)
+        return app.redirect(to: back ?? TabServerResponder.restorationPath(controller, session.state))
     }
 }

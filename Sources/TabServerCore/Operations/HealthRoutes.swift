@@ -4,23 +4,24 @@ import TabServerHTTP
 import TabServerSessions
 import TabServerWeb
 
-extension TabServerResponder {
+/// `GET /healthz` and `GET /readyz`: whether the process answers, and whether its store does.
+enum HealthRoutes: LibraryRoutes {
     /// `GET /healthz` (the process answers) and `GET /readyz` (the store answers too).
-    static func addHealthRoutes(to router: Router<RequestContext>) {
+    static func add(to router: Router<RequestContext>) {
         router.on(.get, "/healthz") { _, _ in HTTPResponse.text("ok\n") }
         router.on(.get, "/readyz") { _, context in
             // It asks the store (and settles its queued writes): on the blocking pool.
             let app = context.visitor.app
-            return try await app.operations.blockingPool.run { app.readiness() }
+            return try await app.operations.blockingPool.run { readiness(app) }
         }
     }
 
     /// `/readyz`: 200 "ready" while the session store answers, else 503. A store of shards
     /// (a Redis Cluster) is ready when every shard answers, and the answer lists each.
-    func readiness() -> HTTPResponse {
-        let base = (store as? InstrumentedSessionStore)?.base ?? store
+    static func readiness(_ app: TabServerResponder) -> HTTPResponse {
+        let base = (app.store as? InstrumentedSessionStore)?.base ?? app.store
         guard let shards = (base as? any ShardedSessionStore)?.shards else {
-            return store.checkReady()
+            return app.store.checkReady()
                 ? HTTPResponse.text("ready\n")
                 : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)
         }

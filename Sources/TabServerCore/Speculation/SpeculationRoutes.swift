@@ -6,12 +6,13 @@ import TabServerJSON
 import TabServerTabBar
 import TabServerWeb
 
-extension TabServerResponder {
+/// `GET /speculation-rules.json`: what the browser may prefetch and prerender next.
+enum SpeculationRoutes: LibraryRoutes {
     /// The speculation rules every page names in its `Speculation-Rules` header.
-    static func addSpeculationRoutes(to router: Router<RequestContext>) {
+    static func add(to router: Router<RequestContext>) {
         router.on(
             .get, speculationRulesPath,
-            use: library { app, _, _, state throws(HTTPError) in try app.speculationRules(&state) })
+            use: TabServerResponder.library { app, _, _, state throws(HTTPError) in try speculationRules(app, &state) })
     }
 
     /// Where every page's `Speculation-Rules` header points (below the base path).
@@ -28,10 +29,10 @@ extension TabServerResponder {
     /// left, for a visitor whose session is stored. The browser fetches both with
     /// `Sec-Purpose`, which the server answers
     /// without changing the session or counting a visit.
-    func speculationRules(_ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
-        let session = try visitor(&state)
+    static func speculationRules(_ app: TabServerResponder, _ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+        let session = try app.visitor(&state)
         let controller = state.controller
-        let base = configuration.basePath
+        let base = app.configuration.basePath
         let prefetch =
             #"{"source":"document","where":{"and":[{"href_matches":"\#(base)/tabs/*"},{"selector_matches":"html.js main a[href]"},{"not":{"selector_matches":"[rel~=nofollow]"}}]},"eagerness":"moderate"}"#
         var rules = #"{"prefetch":[\#(prefetch)]"#
