@@ -21,7 +21,8 @@ enum AccessoryRoutes: LibraryRoutes {
     /// The bottom accessory for a page of `tab` (the selected tab when nil), if the content
     /// gives one.
     static func strip(
-        _ app: TabServerResponder, _ session: Session, tab: Tab? = nil, language: Language, state: RequestState) -> TabAccessory? {
+        _ app: TabServerResponder, _ session: Session, tab: Tab? = nil, language: Language, state: RequestState
+    ) -> TabAccessory? {
         let controller = state.controller
         guard var selected = tab ?? controller.model.tab(id: controller.selectedTabID(session.state)) else {
             return nil
@@ -38,7 +39,8 @@ enum AccessoryRoutes: LibraryRoutes {
     /// is stored with the session; 303 back to the page the form was on. No accessory or
     /// no such action: 404; a prefetch never runs one.
     static func action(
-        _ app: TabServerResponder, _ name: String, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError)
+        _ app: TabServerResponder, _ name: String, _ request: HTTPRequest, state: inout RequestState
+    ) throws(HTTPError)
         -> HTTPResponse
     {
         var session = try app.visitor(&state)

@@ -6,7 +6,9 @@ import TabServerWeb
 enum OfflineRoutes: LibraryRoutes {
     /// The page the service worker shows offline (`GET /offline`).
     static func add(to router: Router<RequestContext>) {
-        router.on(.get, "/offline", use: TabServerResponder.library { app, _, _, state throws(HTTPError) in try offlinePage(app, &state) })
+        router.on(
+            .get, "/offline",
+            use: TabServerResponder.library { app, _, _, state throws(HTTPError) in try offlinePage(app, &state) })
     }
 
     /// `GET /offline`: the page the service worker keeps for pages it has not kept, with

@@ -19,10 +19,13 @@ enum LiveEventRoutes: LibraryRoutes {
     /// development mode, where every page follows the saved files, it gets a stream of its
     /// own; over a cap it is a 503 with `Retry-After`, which the page's script retries with
     /// backoff.
-    static func eventStream(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+    static func eventStream(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState)
+        throws(HTTPError) -> HTTPResponse
+    {
         // The stored session as fetched before the route ran (off the loop if it waited).
         let stored = request.cookie(app.configuration.cookieName).flatMap(SessionID.init(cookieValue:)).flatMap { id in
-            (try? state.storedSession(store: app.store, cookieName: app.configuration.cookieName, now: app.now)) ?? nil != nil
+            (try? state.storedSession(store: app.store, cookieName: app.configuration.cookieName, now: app.now)) ?? nil
+                != nil
                 ? id : nil
         }
         guard let id = stored ?? (app.configuration.developmentMode ? SessionID.generate() : nil) else {

@@ -28,7 +28,9 @@ enum SidebarRoutes: LibraryRoutes {
     /// The form names the state it asks for, so a post from a window that is out of
     /// date (the other window already switched) is a 409 that says so and changes
     /// nothing, as is a post once the app stopped offering the toggle.
-    static func toggleSidebar(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+    static func toggleSidebar(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState)
+        throws(HTTPError) -> HTTPResponse
+    {
         var session = try app.visitor(&state)
         try app.verifyCSRF(request, state: state)
         let controller = state.controller
@@ -62,7 +64,9 @@ enum SidebarRoutes: LibraryRoutes {
     /// the session; 303 back to the page it was on. The heading's button is part of the
     /// bar's form, so the post carries its CSRF token and return path. A post that asks for
     /// what is already so (another window did it) is a 409; an unknown group a 400.
-    static func collapseGroup(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+    static func collapseGroup(_ app: TabServerResponder, _ request: HTTPRequest, state: inout RequestState)
+        throws(HTTPError) -> HTTPResponse
+    {
         var session = try app.visitor(&state)
         try app.verifyCSRF(request, state: state)
         let controller = state.controller

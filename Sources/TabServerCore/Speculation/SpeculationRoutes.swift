@@ -29,7 +29,9 @@ enum SpeculationRoutes: LibraryRoutes {
     /// left, for a visitor whose session is stored. The browser fetches both with
     /// `Sec-Purpose`, which the server answers
     /// without changing the session or counting a visit.
-    static func speculationRules(_ app: TabServerResponder, _ state: inout RequestState) throws(HTTPError) -> HTTPResponse {
+    static func speculationRules(_ app: TabServerResponder, _ state: inout RequestState) throws(HTTPError)
+        -> HTTPResponse
+    {
         let session = try app.visitor(&state)
         let controller = state.controller
         let base = app.configuration.basePath

@@ -167,7 +167,8 @@ extension TabServerResponder {
         -> HTTPResponse
     {
         let language = language(state.request, session)
-        let strip = page.hidesBottomBar ? nil : AccessoryRoutes.strip(self, session, tab: tab, language: language, state: state)
+        let strip =
+            page.hidesBottomBar ? nil : AccessoryRoutes.strip(self, session, tab: tab, language: language, state: state)
         let body = pages.views.tabPage(
             tab: tab, page: page, location: location, session: session, model: state.model, notice: nil,
             language: language, variant: pages.variant(state, language), accessory: strip)

@@ -26,7 +26,8 @@ extension TabServerResponder {
         return html(
             pages.views.groupPage(
                 group, session: session, model: state.model, notice: notice, language: language,
-                variant: pages.variant(state, language), accessory: AccessoryRoutes.strip(self, session, language: language, state: state)))
+                variant: pages.variant(state, language),
+                accessory: AccessoryRoutes.strip(self, session, language: language, state: state)))
     }
 
     /// `POST /select` naming a declared group (its bar item or its row in More): the

@@ -151,7 +151,9 @@ extension TabServerResponder {
         var notice = takeNotice(&session, state: &state)
         notice = pendingQuestion(state.request, session) ?? notice
         // The strip above the bar stays across tabs; a page without the bar has none.
-        let strip = page.hidesBottomBar ? nil : AccessoryRoutes.strip(self, session, tab: localized, language: language, state: state)
+        let strip =
+            page.hidesBottomBar
+            ? nil : AccessoryRoutes.strip(self, session, tab: localized, language: language, state: state)
         let body = pages.views.tabPage(
             tab: localized, page: page, location: location, session: session, model: state.model, notice: notice,
             language: language, variant: pages.variant(state, language), accessory: strip)
