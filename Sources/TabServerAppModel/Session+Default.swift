@@ -17,10 +17,4 @@ extension Session {
             && (state.selectedTabID == nil || state.selectedTabID == controller.model.firstEnabledTabID)
     }
 
-    /// Whether the visitor chose anything that follows a signed-in user: an order, a
-    /// language, a badge override, a value of the app's (a setting) or a push subscription.
-    package var hasOwnChoices: Bool {
-        state.order != nil || language != nil || !state.badgeOverrides.isEmpty || !appValues.isEmpty
-            || !state.hiddenChoices.isEmpty || !pushSubscriptions.isEmpty
-    }
 }

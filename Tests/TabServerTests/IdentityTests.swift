@@ -117,6 +117,30 @@ struct IdentityTests {
         await #expect(browser.more == anonymous)
     }
 
+    @Test("tabs hidden or shown in Edit follow the user as the order does, and merge on the first sign-in")
+    func hiddenTabsFollow() async throws {
+        let path = TestFixtures.temporaryDirectory("identity-hidden") + "/tabs.json"
+        TestFixtures.write(HiddenTabsRouteTests.tabs, to: path)
+        let app = try makeIdentityApp { $0.tabsFile = path }
+        let laptop = SignedInBrowser(app, user: "alice")
+        let phone = SignedInBrowser(app, user: "alice")
+        await #expect(phone.get("/tabs/featured").barTabIDs.contains("movies"))
+        await #expect(try laptop.customize([("action", "hide"), ("tab", "movies")]).status == 303)
+        await #expect(!laptop.get("/tabs/featured").barTabIDs.contains("movies"))
+        await #expect(!phone.get("/tabs/featured").barTabIDs.contains("movies"), "the hidden tab follows the user")
+        await #expect(try phone.customize([("action", "show"), ("tab", "tv")]).status == 303)
+        await #expect(laptop.get("/tabs/featured").barTabIDs.contains("tv"), "a tab shown follows the user too")
+        laptop.user = nil
+        await #expect(laptop.get("/tabs/featured").barTabIDs.contains("movies"), "signed out: the browser's own")
+        // A browser's own choice is merged into a user who has none, once.
+        let browser = SignedInBrowser(app, user: nil)
+        await #expect(try browser.customize([("action", "hide"), ("tab", "movies")]).status == 303)
+        browser.user = "carol"
+        await #expect(!browser.get("/tabs/featured").barTabIDs.contains("movies"))
+        let carolsPhone = SignedInBrowser(app, user: "carol")
+        await #expect(!carolsPhone.get("/tabs/featured").barTabIDs.contains("movies"), "and now follows carol")
+    }
+
     @Test("a header from an untrusted peer is ignored (and logged once); bad values count as absent")
     func spoofing() async throws {
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(getpid()).log").path

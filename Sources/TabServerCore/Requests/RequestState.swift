@@ -201,23 +201,11 @@ struct RequestState: Sendable {
         storedUser = try userRecord(user, store: store, now: now)
         var record = storedUser ?? .userRecord(user, now: now)
         if browser.mergedUser != SessionID.user(user), browser.hasOwnChoices {
-            record.state.order = record.state.order ?? browser.state.order
-            record.language = record.language ?? browser.language
-            if record.appValues.isEmpty { record.appValues = browser.appValues }
-            record.state.badgeOverrides.merge(browser.state.badgeOverrides) { mine, _ in mine }
-            for subscription in browser.pushSubscriptions where !record.pushSubscriptions.contains(subscription) {
-                record.pushSubscriptions = record.pushSubscriptions.adding(subscription, within: .user)
-            }
+            for choice in Session.userChoices { choice.merge(browser, &record) }
         }
         userRecord = record
         var session = browser
-        session.state.order = record.state.order
-        // Badges the app set for this browser alone (`Application.setBadge`) still show,
-        // under the user's own.
-        session.state.badgeOverrides.merge(record.state.badgeOverrides) { _, mine in mine }
-        session.language = record.language
-        session.appValues = record.appValues
-        session.pushSubscriptions = record.pushSubscriptions
+        for choice in Session.userChoices { choice.show(record, &session) }
         return session
     }
 
@@ -226,11 +214,7 @@ struct RequestState: Sendable {
     func browserPart(of session: Session) -> Session {
         guard user != nil, let storedBrowser else { return session }
         var part = session
-        part.state.order = storedBrowser.state.order
-        part.state.badgeOverrides = storedBrowser.state.badgeOverrides
-        part.language = storedBrowser.language
-        part.appValues = storedBrowser.appValues
-        part.pushSubscriptions = storedBrowser.pushSubscriptions
+        for choice in Session.userChoices { choice.keep(storedBrowser, &part) }
         // Whatever the browser chooses from now on while signed out (or the app sets for it)
         // stays its own: it merges into this user only on its first signed-in request.
         part.mergedUser = userRecord?.id ?? part.mergedUser
@@ -243,16 +227,7 @@ struct RequestState: Sendable {
     /// function's frame first.
     mutating func userPart(of session: Session) -> Session? {
         guard var record = userRecord else { return nil }
-        record.state.order = session.state.order
-        record.language = session.language
-        record.appValues = session.appValues
-        record.pushSubscriptions = session.pushSubscriptions
-        // Only the badges this request changed are the user's; the browser's own stay its own.
-        let before = loaded?.state.badgeOverrides ?? [:]
-        for tabID in Set(before.keys).union(session.state.badgeOverrides.keys)
-        where session.state.badgeOverrides[tabID] != before[tabID] {
-            record.state.badgeOverrides[tabID] = session.state.badgeOverrides[tabID]
-        }
+        for choice in Session.userChoices { choice.record(session, loaded, &record) }
         return record
     }
 
