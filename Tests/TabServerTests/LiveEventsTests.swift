@@ -95,10 +95,10 @@ struct LiveEventsTests {
         let stream = try subscribe(nginx.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("retry:"), "the first bytes pass nginx at once")
         let id = try #require(SessionID(cookieValue: cookie))
-        let started = DispatchTimeNowSeconds()
         #expect(try app.setBadge(.badge(.text("Now")), forTab: "tv", visitor: id))
-        #expect(read(stream, until: "\"Now\"", seconds: 1).contains("\"Now\""))
-        #expect(DispatchTimeNowSeconds() - started < 1, "unbuffered (X-Accel-Buffering: no)")
+        // Unbuffered (X-Accel-Buffering: no): the event passes while the stream stays open; a
+        // buffering proxy would hold its few bytes until a buffer filled or the stream ended.
+        #expect(read(stream, until: "\"Now\"", seconds: 5).contains("\"Now\""))
     }
 
     @Test("two instances on Redis: a badge set on one reaches a stream on the other (pub/sub)")
