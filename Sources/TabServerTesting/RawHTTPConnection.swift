@@ -76,6 +76,28 @@ public final class RawHTTPConnection {
         }
     }
 
+    /// How the server ended a connection read to its end (`readToEnd()`).
+    public enum End: Equatable, Sendable {
+        /// An orderly close (FIN) after whatever it sent.
+        case closed
+        /// A reset (RST): closed with bytes of ours unread, for one.
+        case reset
+        /// Still open when the read timed out.
+        case timedOut
+    }
+
+    /// Reads, discarding what arrives, until the server ends the connection or the read
+    /// times out; how it ended.
+    public func readToEnd() -> End {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        pending = []
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return .closed }
+            if count < 0 { return errno == ECONNRESET ? .reset : .timedOut }
+        }
+    }
+
     /// Everything the server sends until it closes the connection; `closed` is false
     /// when the read timed out (or the connection was reset) first.
     public func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {

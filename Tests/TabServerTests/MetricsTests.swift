@@ -15,11 +15,11 @@ struct MetricsTests {
     /// An app's own store that counts its sessions (here, a fixed number over a memory store).
     final class CountingStore: SessionCounting {
         let base = MemorySessionStore(capacity: 100, lifetime: SessionLifetime())
-        func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { try base.load(id, now: now) }
-        func insert(_ session: Session) throws(SessionStoreError) { try base.insert(session) }
-        func update(_ session: Session) throws(SessionStoreError) -> Session? { try base.update(session) }
-        func delete(_ id: SessionID) throws(SessionStoreError) { try base.delete(id) }
-        func sweep(now: Int64) throws(SessionStoreError) -> Int { try base.sweep(now: now) }
+        func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? { base.load(id, now: now) }
+        func insert(_ session: Session) throws(SessionStoreError) { base.insert(session) }
+        func update(_ session: Session) throws(SessionStoreError) -> Session? { base.update(session) }
+        func delete(_ id: SessionID) throws(SessionStoreError) { base.delete(id) }
+        func sweep(now: Int64) throws(SessionStoreError) -> Int { base.sweep(now: now) }
         func checkReady() -> Bool { true }
         var sessionCount: Int { 4_321 }
     }

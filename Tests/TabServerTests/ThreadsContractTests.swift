@@ -34,13 +34,15 @@ struct ThreadsContractTests {
     func slowHookHoldsNoCommit() async throws {
         let calls = Calls()
         // The slow hook is held until every other tap is answered: an answer that waited
-        // for it could only come after the hold gave up (a minute), which `gaveUp` tells.
+        // for it could only come after the hold gave up, which `gaveUp` tells. Ten minutes,
+        // so that a machine that stalls the whole process for a while (a loaded CI host)
+        // cannot make an answer look as if it had waited.
         let hold = DispatchSemaphore(value: 0)
         let gaveUp = Atomic<Bool>(false)
         defer { hold.signal() }
         var hooks = demoHooks()
         hooks.didSelect = { tab, _ in
-            if tab.id == "music", hold.wait(timeout: .now() + 60) == .timedOut {
+            if tab.id == "music", hold.wait(timeout: .now() + 600) == .timedOut {
                 gaveUp.store(true, ordering: .relaxed)
             }
             calls.record(tab.id == "music" ? "slow" : "other", tab.id)
@@ -107,9 +109,10 @@ struct ThreadsContractTests {
         configuration.http.threads = 2
         configuration.identityHeader = "X-Forwarded-User"
         // The calls stay hung for the whole test (no timeout gives up on them before it
-        // resumes Redis), so every health check is answered while they wait.
+        // resumes Redis, even on a host that stalls the process for a minute), so every
+        // health check is answered while they wait.
         var hung = try RedisConfiguration(url: redis.url)
-        hung.commandTimeout = .seconds(60)
+        hung.commandTimeout = .seconds(600)
         configuration.sessions = .redis(hung)
         configuration.csrfSecret = String(repeating: "x", count: 32)
         let app = try buildApplication(configuration, content: DemoCatalog(), redis: .standard, log: quietLog)
