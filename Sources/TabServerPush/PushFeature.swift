@@ -14,14 +14,14 @@ package final class PushFeature: Sendable {
     package let applicationServerKey: String
     /// Whether loopback endpoints are taken (tests only).
     package let allowsLoopback: Bool
-    private let store: any SessionStore
+    private let store: any EngineSessionStore
     private let log: LogSink?
     private let subscribedCount = Atomic<Int>(0)
     private let unsubscribedCount = Atomic<Int>(0)
     private let replacedCount = Atomic<Int>(0)
     private let removedCount = Atomic<Int>(0)
 
-    private init(sender: PushSender, allowsLoopback: Bool, store: any SessionStore, log: LogSink?) {
+    private init(sender: PushSender, allowsLoopback: Bool, store: any EngineSessionStore, log: LogSink?) {
         self.sender = sender
         applicationServerKey = Base64URL.encode(sender.applicationServerKey)
         self.allowsLoopback = allowsLoopback
@@ -31,7 +31,7 @@ package final class PushFeature: Sendable {
 
     /// The feature for `configuration`, or nil when push is off (no key file named).
     /// Throws, naming the file, when the key cannot be read or made.
-    package static func make(_ configuration: AppConfiguration, store: any SessionStore, log: LogSink?)
+    package static func make(_ configuration: AppConfiguration, store: any EngineSessionStore, log: LogSink?)
         throws(StartupError)
         -> PushFeature?
     {

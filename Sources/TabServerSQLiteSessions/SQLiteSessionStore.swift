@@ -42,7 +42,7 @@ import TabServerThreads
 /// ```swift
 /// let store = try SQLiteSessionStore(path: "data/sessions.sqlite")
 /// ```
-public final class SQLiteSessionStore: SessionStore {
+public final class SQLiteSessionStore: SessionStore, EngineSessionStore {
     /// The schema version this code writes; older files are migrated on open.
     public static let schemaVersion = 4
 
@@ -202,8 +202,12 @@ public final class SQLiteSessionStore: SessionStore {
     public func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         // Only the session and whether it has expired leave the lock, not the whole entry
         // to be read again outside it.
-        let cached = memory.withLock { memory -> (session: Session, expired: Bool)? in
-            guard let cached = memory.cache[id] else { return nil }
+        let cached = memory.withLock { memory -> (session: Session?, expired: Bool)? in
+            guard let cached = memory.cache[id] else {
+                // A write not yet committed stays in the cache (pinned) unless it is a
+                // delete: the file may still hold the row the delete removes.
+                return memory.unflushed[id] != nil ? (nil, false) : nil
+            }
             let expired = lifetime.isExpired(
                 lastSeen: cached.session.lastSeen, created: cached.session.created, now: now)
             if !expired, cached.standing == .probationary {

@@ -6,7 +6,7 @@ extension SessionStoreRegistry {
     /// `SessionStoreConfiguration.standard`). Redis is added by the app that links it.
     public static let standard: SessionStoreRegistry = {
         var registry = SessionStoreRegistry()
-        registry.register(.sqlite, SQLiteSessionStore.opener)
+        registry.register(scheme: "sqlite", SQLiteSessionStore.opener)
         return registry
     }()
 }
@@ -15,7 +15,7 @@ extension SQLiteSessionStore {
     /// Opens `.sqlite(path:maxSessions:)`: the file and its folders are created on first run.
     public static let opener: SessionStoreRegistry.Opener = { configuration, opening throws(SessionStoreError) in
         guard case .sqlite(let path, let maxSessions) = configuration else {
-            throw SessionStoreRegistry.mismatch(configuration, .sqlite)
+            throw SessionStoreRegistry.mismatch(configuration, "sqlite")
         }
         guard maxSessions >= 1 else {
             throw SessionStoreError("the SQLite session store needs room for at least 1 session")

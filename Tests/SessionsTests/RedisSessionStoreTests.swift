@@ -340,13 +340,13 @@ struct RedisSessionStoreTests {
     }
 
     @Test("it is usable through the SessionStore protocol")
-    func throughProtocol() throws {
+    func throughProtocol() async throws {
         let store: any SessionStore = self.store
         let session = Session.new(now: 0)
-        try store.insert(session)
-        #expect(try store.load(session.id, now: 0)?.id == session.id)
-        try store.delete(session.id)
-        #expect(try store.load(session.id, now: 0) == nil)
+        try await store.insert(session)
+        #expect(try await store.load(session.id, now: 0)?.id == session.id)
+        try await store.delete(session.id)
+        #expect(try await store.load(session.id, now: 0) == nil)
     }
 
     @Test("a malformed URL is refused with a reason")

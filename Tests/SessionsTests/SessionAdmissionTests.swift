@@ -19,7 +19,7 @@ struct SessionAdmissionTests {
     /// a simulated second — more rarely than the flood turns a store of `capacity` over.
     /// `settle` runs every 500 inserts (a durable store's commit).
     static func flood(
-        _ store: any SessionStore, visitors: Int = 50, flood: Int, perSecond: Int, start: Int64 = 1_000,
+        _ store: any EngineSessionStore, visitors: Int = 50, flood: Int, perSecond: Int, start: Int64 = 1_000,
         settle: () throws -> Void = {}
     ) throws -> (Outcome, [Session]) {
         var returning: [Session] = []

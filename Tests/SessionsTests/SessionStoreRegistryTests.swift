@@ -22,8 +22,8 @@ struct SessionStoreRegistryTests {
         let opened = try open(.memory(capacity: 3), in: registry)
         #expect(opened.store is MemorySessionStore)
         #expect(opened.relay == nil)
-        #expect(registry.contains(.memory))
-        #expect(!registry.contains(.sqlite))
+        #expect(registry.contains(scheme: "memory"))
+        #expect(!registry.contains(scheme: "sqlite"))
         let sqlite = #expect(throws: SessionStoreError.self) {
             try open(.sqlite(path: "never-made.sqlite"), in: registry)
         }
@@ -40,8 +40,8 @@ struct SessionStoreRegistryTests {
         let opened = try open(.sqlite(path: path), in: .standard)
         let store = try #require(opened.store as? SQLiteSessionStore)
         #expect(store.path == path)
-        #expect(SessionStoreConfiguration.standard.kind == .sqlite)
-        #expect(!SessionStoreRegistry.standard.contains(.redis))
+        #expect(SessionStoreConfiguration.standard.scheme == "sqlite")
+        #expect(!SessionStoreRegistry.standard.contains(scheme: "redis"))
     }
 
     @Test("openers refuse sizes a store cannot hold, saying which")
@@ -54,25 +54,25 @@ struct SessionStoreRegistryTests {
         #expect(sqlite?.reason == "the SQLite session store needs room for at least 1 session")
     }
 
-    @Test("a registered opener replaces the one before for its kind")
+    @Test("a registered opener replaces the one before for its scheme")
     func replaces() throws {
         var registry = SessionStoreRegistry.standard
         let mine = MemorySessionStore(capacity: 7)
-        registry.register(.sqlite) { _, _ in (mine, nil) }
+        registry.register(scheme: "sqlite") { _, _ in (mine, nil) }
         let opened = try open(.sqlite(path: "not-opened.sqlite"), in: registry)
         #expect(opened.store as? MemorySessionStore === mine)
     }
 
-    @Test("the Redis opener registers under redis and refuses other kinds")
+    @Test("the Redis opener registers under redis and refuses other stores")
     func redisOpener() throws {
         let opener = RedisStoreOpener { _, _, lifetime, _, _ in
             (MemorySessionStore(capacity: 1, lifetime: lifetime), NoRelay())
         }
         var registry = SessionStoreRegistry()
-        registry.register(.redis, opener.opener)
+        registry.register(scheme: "redis", opener.opener)
         let opened = try open(.redis(RedisConfiguration(host: "127.0.0.1")), in: registry)
         #expect(opened.relay is NoRelay)
-        registry.register(.memory, opener.opener)
+        registry.register(scheme: "memory", opener.opener)
         let mismatch = #expect(throws: SessionStoreError.self) { try open(.memory(), in: registry) }
         #expect(mismatch?.reason == "the redis opener cannot open memory")
     }

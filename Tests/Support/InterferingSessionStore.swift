@@ -6,13 +6,13 @@ import TabServerSessions
 /// `interferences` updates it writes the same session itself (as another instance would),
 /// so the update that follows finds a newer revision and fails, and the app must re-run
 /// the request. Counts the updates that failed that way.
-public final class InterferingSessionStore: SessionStore {
-    private let base: any SessionStore
+public final class InterferingSessionStore: SessionStore, EngineSessionStore {
+    private let base: any EngineSessionStore
     private let remaining: Atomic<Int>
     /// Updates that lost to an interfering write.
     public let conflicts = Atomic<Int>(0)
 
-    public init(_ base: any SessionStore, interferences: Int) {
+    package init(_ base: any EngineSessionStore, interferences: Int) {
         self.base = base
         remaining = Atomic(interferences)
     }

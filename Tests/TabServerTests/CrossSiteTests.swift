@@ -263,7 +263,7 @@ struct CrossSiteTests {
 
 /// The memory store, but once `stale` is set every copy is reported stale (as another
 /// instance's writes would make it): a request that rests on its session runs again.
-private final class StaleCopies: SessionStore {
+private final class StaleCopies: SessionStore, EngineSessionStore {
     private let base = MemorySessionStore()
     let stale = Atomic<Bool>(false)
 

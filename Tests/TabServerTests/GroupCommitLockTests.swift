@@ -12,7 +12,7 @@ import Testing
 struct GroupCommitLockTests {
     /// The memory store, but committing in groups that the test lets go of by hand: while
     /// `hold()` is on, every write is accepted at once and made durable only at `release()`.
-    final class HeldCommits: SessionStore {
+    final class HeldCommits: SessionStore, EngineSessionStore {
         private let base: MemorySessionStore
         private struct Held {
             var holding = false

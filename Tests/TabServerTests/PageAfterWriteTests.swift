@@ -35,7 +35,7 @@ struct PageAfterWriteTests {
 
     func selected(_ app: Application, _ client: TestClient) throws -> String? {
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
-        return try app.store.load(id, now: Int64(Date().timeIntervalSince1970))?.state.selectedTabID
+        return try app.engineStore.load(id, now: Int64(Date().timeIntervalSince1970))?.state.selectedTabID
     }
 
     /// A visitor on music, then a visit to movies (a write) and one more (a hit).

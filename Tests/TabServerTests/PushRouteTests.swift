@@ -106,7 +106,7 @@ struct PushRouteTests {
         let token = try #require(answer.body.split(separator: "\"").dropFirst(3).first)
         await #expect(client.get("/more").attribute(named: "data-csrf", inTagContaining: "push-optin") == String(token))
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
-        #expect(try app.store.load(id, now: wallClockSeconds())?.pushSubscriptions.count == 1)
+        #expect(try app.engineStore.load(id, now: wallClockSeconds())?.pushSubscriptions.count == 1)
         #expect(try app.setBadge(.badge(.count(2)), forTab: "music", visitor: id, notification: nil))
         #expect(try app.setBadge(.badge(.count(3)), forTab: "movies", visitor: id, notification: nil))
         #expect(app.finishPushes(within: .seconds(10)))
@@ -139,7 +139,7 @@ struct PushRouteTests {
                 headers: alice + [("Content-Type", "application/json"), ("X-CSRF-Token", token)]
             ).status == 200)
         await #expect(subscribe(two, laptop, endpoint: service.endpoint("/laptop"), headers: alice).status == 200)
-        let record = try #require(try app.store.load(.user("alice"), now: wallClockSeconds()))
+        let record = try #require(try app.engineStore.load(.user("alice"), now: wallClockSeconds()))
         #expect(
             record.pushSubscriptions.map(\.endpoint).sorted() == [
                 service.endpoint("/laptop"), service.endpoint("/phone"),
@@ -197,7 +197,7 @@ struct PushRouteTests {
             #expect(await subscribe(client, Device(), endpoint: "https://push.example.net/b\(number)").status == 200)
         }
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
-        let browser = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        let browser = try #require(try app.engineStore.load(id, now: wallClockSeconds())).pushSubscriptions
         #expect(browser.map(\.endpoint) == ["https://push.example.net/b2", "https://push.example.net/b3"])
         // A signed-in user's devices: five short ones, then the long ones push the oldest out.
         let alice = [("X-Forwarded-User", "alice")]
@@ -206,7 +206,7 @@ struct PushRouteTests {
             let endpoint = "https://push.example.net/u\(number)"
             #expect(await subscribe(user, Device(), endpoint: endpoint, headers: alice).status == 200)
         }
-        var record = try #require(try app.store.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
+        var record = try #require(try app.engineStore.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
         #expect(record.map(\.endpoint) == (3..<8).map { "https://push.example.net/u\($0)" })
         for number in 0..<3 {
             let endpoint = String((long + "\(number)").suffix(1024 - 25)).replacingOccurrences(of: "/", with: "")
@@ -214,7 +214,7 @@ struct PushRouteTests {
                 user, Device(), endpoint: "https://push.example.net/" + endpoint, headers: alice)
             #expect(answer.status == 200)
         }
-        record = try #require(try app.store.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
+        record = try #require(try app.engineStore.load(.user("alice"), now: wallClockSeconds())).pushSubscriptions
         #expect(record.count == 2)
         #expect(record.reduce(0) { $0 + $1.storedBytes } <= PushSubscriptionLimit.user.bytes)
     }
@@ -249,7 +249,7 @@ struct PushRouteTests {
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
         #expect(try app.sendPush(PushMessage(badge: 1), toVisitor: id) == 2)
         #expect(app.finishPushes(within: .seconds(10)))
-        let left = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        let left = try #require(try app.engineStore.load(id, now: wallClockSeconds())).pushSubscriptions
         #expect(left.map(\.endpoint) == [service.endpoint("/b/live")])
         let metrics = await client.get("/metrics").body
         #expect(metrics.contains("tabserver_push_subscriptions_total{change=\"removed\"} 1"), "\(metrics.suffix(900))")
@@ -261,7 +261,7 @@ struct PushRouteTests {
             .post, "/push/unsubscribe", body: Array(#"{"endpoint":"\#(service.endpoint("/b/live"))"}"#.utf8),
             headers: [("Content-Type", "application/json"), ("X-CSRF-Token", token)])
         #expect(off.status == 204)
-        #expect(try app.store.load(id, now: wallClockSeconds())?.pushSubscriptions.isEmpty == true)
+        #expect(try app.engineStore.load(id, now: wallClockSeconds())?.pushSubscriptions.isEmpty == true)
         #expect(try app.sendPush(PushMessage(badge: 1), toVisitor: id) == 0)
     }
 
@@ -296,7 +296,7 @@ struct PushRouteTests {
             body: replacement(new, endpoint: service.endpoint("/new"), replacing: service.endpoint("/old")),
             headers: worker)
         #expect(replaced.status == 204, "\(replaced.body)")
-        let kept = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        let kept = try #require(try app.engineStore.load(id, now: wallClockSeconds())).pushSubscriptions
         #expect(kept.map(\.endpoint) == [service.endpoint("/new")])
         #expect(kept.first?.notifications == true)
         #expect(await client.get("/metrics").body.contains(#"tabserver_push_subscriptions_total{change="replaced"} 1"#))
@@ -341,7 +341,7 @@ struct PushRouteTests {
         for body in bad {
             await #expect(client.send(.post, "/push/resubscribe", body: body, headers: worker).status == 422)
         }
-        let kept = try #require(try app.store.load(id, now: wallClockSeconds())).pushSubscriptions
+        let kept = try #require(try app.engineStore.load(id, now: wallClockSeconds())).pushSubscriptions
         #expect(kept.map(\.endpoint) == [service.endpoint("/old")], "nothing changed")
     }
 

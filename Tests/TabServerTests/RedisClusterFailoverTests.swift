@@ -109,7 +109,7 @@ struct RedisClusterFailoverTests {
         // unknown), which is the documented loss, not a failover that never ends.
         var probeLost = false
         if waitReplicas == 0, !served, let id = load.probeCookie.flatMap({ SessionID(cookieValue: $0) }) {
-            probeLost = try app.store.load(id, now: wallClockSeconds()) == nil
+            probeLost = try app.engineStore.load(id, now: wallClockSeconds()) == nil
         }
         if probeLost { print("redis-cluster kill -9 without WAIT: the probe visitor's session was lost") }
         #expect(served || probeLost, "serving again after the failover")

@@ -86,7 +86,7 @@ struct SessionBudgetTests {
         // The burst of 3, and one more for each second the visits took (the rate refills it).
         let refilled = Int((ContinuousClock.now - started) / .seconds(1))
         #expect(stored >= 3 && stored <= 3 + refilled, "stored \(stored) in \(refilled) s")
-        #expect(app.store.admission.created == stored)
+        #expect(app.engineStore.admission.created == stored)
     }
 
     @Test("IPv6 addresses of one /64 share a budget; another /64 has its own")

@@ -85,8 +85,8 @@ struct SessionFloodTests {
         let clock = FloodClock()
         let app = try Self.floodApp(.memory(capacity: 1_000), clock: clock)
         await #expect(try Self.run(app, clock: clock, flood: 6_000, returnEvery: 1_500) == 0)
-        #expect(app.store.admission.evictedEstablished == 0)
-        #expect(app.store.admission.evictedProbationary >= 5_000)
+        #expect(app.engineStore.admission.evictedEstablished == 0)
+        #expect(app.engineStore.admission.evictedProbationary >= 5_000)
     }
 
     @Test("SQLite store of 1,000: 0 of 50 visitors lose their state to 6,000 one-shot sessions")
@@ -95,7 +95,7 @@ struct SessionFloodTests {
         let clock = FloodClock()
         let app = try Self.floodApp(.sqlite(path: path, maxSessions: 1_000), clock: clock)
         await #expect(try Self.run(app, clock: clock, flood: 6_000, returnEvery: 1_500) == 0)
-        #expect(app.store.admission.evictedEstablished == 0)
+        #expect(app.engineStore.admission.evictedEstablished == 0)
         let metrics = await TestClient(app.responder).get("/metrics").body
         #expect(metrics.contains("tabserver_sessions_evicted_total{standing=\"established\"} 0\n"))
         #expect(metrics.contains("tabserver_sessions_promoted_total "))
@@ -132,6 +132,6 @@ struct SessionFloodTests {
         for _ in 0..<3_000 { _ = await Self.floodRequest(app) }
         // Another browser of the same user: the arrangement comes from the user's record.
         await #expect(TestClient(app.responder).get("/more", headers: user).moreTabIDs == arranged)
-        #expect(app.store.admission.evictedUsers == 0)
+        #expect(app.engineStore.admission.evictedUsers == 0)
     }
 }

@@ -73,14 +73,14 @@ struct SpeculationTests {
         let client = TestClient(app.responder)
         _ = await client.get("/tabs/music/albums/1")
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
-        let before = try #require(try app.store.load(id, now: wallClockSeconds()))
+        let before = try #require(try app.engineStore.load(id, now: wallClockSeconds()))
         await #expect(client.get("/tabs/movies/1", headers: [(field, purpose)]).status != 0)
         await #expect(client.get("/more", headers: [(field, purpose)]).status == 200)
-        let after = try #require(try app.store.load(id, now: wallClockSeconds()))
+        let after = try #require(try app.engineStore.load(id, now: wallClockSeconds()))
         #expect(after.revision == before.revision)
         #expect(after.state == before.state)
         // A real visit does change it: the check can fail.
         _ = await client.get("/tabs/movies")
-        #expect(try app.store.load(id, now: wallClockSeconds())?.state.selectedTabID == "movies")
+        #expect(try app.engineStore.load(id, now: wallClockSeconds())?.state.selectedTabID == "movies")
     }
 }

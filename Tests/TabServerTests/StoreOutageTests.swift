@@ -102,7 +102,7 @@ struct StoreOutageTests {
         // Redis, until the background probe reaches it: what keeps each request quick.
         func failingFast() -> Bool {
             do {
-                _ = try app.store.load(SessionID.generate(), now: wallClockSeconds())
+                _ = try app.engineStore.load(SessionID.generate(), now: wallClockSeconds())
                 return false
             } catch {
                 return error.reason.contains("failing fast")
@@ -128,7 +128,7 @@ struct StoreOutageTests {
         if hang { kill(pid, SIGCONT) } else { try redis.start() }
         let back = ContinuousClock.now
         // Readiness comes back by itself: nothing but the background probe talks to Redis.
-        #expect(waitUntil(.seconds(5), every: .milliseconds(20)) { app.store.checkReady() })
+        #expect(waitUntil(.seconds(5), every: .milliseconds(20)) { app.engineStore.checkReady() })
         print("Redis \(hang ? "resumed" : "restarted"): ready again after \(ContinuousClock.now - back)")
         await #expect(client.get("/readyz").status == 200)
         await #expect(client.get("/tabs/music").status == 200)

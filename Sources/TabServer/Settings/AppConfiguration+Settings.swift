@@ -176,7 +176,7 @@ extension AppConfiguration {
         Setting(
             flag: "sessions", environment: "TABSERVER_SESSIONS", defaultValue: "sqlite:data/sessions.sqlite",
             help:
-                "memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,HOST:PORT/MASTER[/DB] or redis-cluster://HOST:PORT,HOST:PORT"
+                "memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,HOST:PORT/MASTER[/DB], redis-cluster://HOST:PORT,HOST:PORT, or SCHEME:… of a store the app registers"
         ) { configuration, value throws(ConfigurationError) in
             configuration.sessions = try SessionStoreConfiguration(value)
         },

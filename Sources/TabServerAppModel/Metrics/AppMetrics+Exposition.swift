@@ -96,10 +96,9 @@ extension AppMetrics {
                 &out, "tabserver_session_store_duration_seconds", label: "operation=\"\(operation.label)\"",
                 storeLatency, operation.rawValue)
         }
-        let base = (store as? InstrumentedSessionStore)?.base ?? store
         // Each shard is asked once a scrape: the store's readiness follows from them.
-        let shards = (base as? any ShardedSessionStore)?.shards
-        let ready = shards.map { !$0.isEmpty && $0.allSatisfy(\.isUp) } ?? base.checkReady()
+        let shards = (store.opened as? any ShardedSessionStore)?.shards
+        let ready = shards.map { !$0.isEmpty && $0.allSatisfy(\.isUp) } ?? store.checkReady()
         Self.single(
             &out, "tabserver_session_store_up", "gauge",
             "Whether a write to the session store can succeed (1) or not (0).",
@@ -114,10 +113,10 @@ extension AppMetrics {
                 out += "\(shard.isUp ? 1 : 0)\n"
             }
         }
-        if let counting = base as? any SessionCounting {
+        if let counting = store.opened as? any SessionCounting {
             Self.single(&out, "tabserver_sessions", "gauge", "Sessions held by the store.", counting.sessionCount)
         }
-        let admission = base.admission
+        let admission = store.admission
         Self.single(
             &out, "tabserver_sessions_created_total", "counter", "New sessions stored (users' records included).",
             admission.created)

@@ -3,11 +3,11 @@ import TabServerSessions
 
 /// A session store that times each call and counts failures into `AppMetrics`, then
 /// passes it on unchanged. Used only when metrics are on.
-package final class InstrumentedSessionStore: SessionStore {
-    package let base: any SessionStore
+package final class InstrumentedSessionStore: EngineSessionStore {
+    package let base: any EngineSessionStore
     private let metrics: AppMetrics
 
-    package init(_ base: any SessionStore, metrics: AppMetrics) {
+    package init(_ base: any EngineSessionStore, metrics: AppMetrics) {
         self.base = base
         self.metrics = metrics
     }
@@ -50,6 +50,7 @@ package final class InstrumentedSessionStore: SessionStore {
     package func checkReady() -> Bool { base.checkReady() }
     package var undecodableSessions: Int { base.undecodableSessions }
     package var admission: SessionAdmissionCounts { base.admission }
+    package var opened: any Sendable { base.opened }
 
     package func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         try measure(.load) { () throws(SessionStoreError) in try base.loadOptimistically(id, now: now) }

@@ -4,7 +4,7 @@ import TabServerSessions
 /// What `/metrics` reads besides the app's own counters (`AppMetrics`).
 package struct MetricsSources: Sendable {
     /// Asked whether it is up and, where counting is cheap, how many sessions it holds.
-    package let store: any SessionStore
+    package let store: any EngineSessionStore
     /// Its relay's publish failures.
     package let events: EventHub
     /// The release serving (`tabserver_build_info`).
@@ -25,7 +25,7 @@ package struct MetricsSources: Sendable {
     package var push: (@Sendable () -> String)?
 
     package init(
-        store: any SessionStore, events: EventHub, version: String,
+        store: any EngineSessionStore, events: EventHub, version: String,
         pageCache: @escaping @Sendable () -> (hits: Int, entries: Int, bytes: Int),
         hooksWaiting: @escaping @Sendable () -> Int, hooksQueued: @escaping @Sendable () -> Int,
         hooksDropped: @escaping @Sendable () -> Int, newSessionsRefused: @escaping @Sendable () -> Int,

@@ -35,12 +35,12 @@ enum AppBuilder {
         let events = EventHub(
             maximumTotal: max(1, configuration.http.connectionLimit / 2), heartbeat: configuration.liveHeartbeat)
         let tabs = TabModelHolder(TabBarController(model: loaded.model), validator: loaded.validator, events: events)
-        let baseStore: any SessionStore
+        let appStore: any SessionStore
         if let sessionStore = setup.sessionStore {
-            baseStore = sessionStore
+            appStore = sessionStore
         } else {
             let (store, relay) = try makeSessionStore(configuration, stores: setup.stores, log: log)
-            baseStore = store
+            appStore = store
             if let relay {
                 // Instances sharing sessions share live events too.
                 events.connect(relay)
@@ -60,9 +60,12 @@ enum AppBuilder {
         TabServerResponder.addLibraryRoutes(to: router)
         let routes = router.table()
         let metrics = configuration.metrics ? AppMetrics(routePatterns: routes.labels) : nil
-        let store: any SessionStore = metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
+        let baseStore = AsyncSessionStoreBridge.engineView(of: appStore)
+        let store: any EngineSessionStore =
+            metrics.map { InstrumentedSessionStore(baseStore, metrics: $0) } ?? baseStore
         let lasting = Application.Lasting(
-            tabs: tabs, events: events, baseStore: baseStore, store: store, routes: routes, metrics: metrics,
+            tabs: tabs, events: events, appStore: appStore, baseStore: baseStore, store: store, routes: routes,
+            metrics: metrics,
             push: try PushFeature.make(configuration, store: baseStore, log: log))
         return assemble(loaded, lasting: lasting, configuration: configuration, setup: setup, log: log)
     }

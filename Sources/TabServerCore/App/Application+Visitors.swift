@@ -23,13 +23,13 @@ extension Application {
     ) throws(SessionStoreError) -> Bool {
         let controller = tabs.current.controller
         for _ in 0..<SessionWrites.maxAttempts {
-            guard var session = try store.load(id, now: wallClockSeconds()) else { return false }
+            guard var session = try engineStore.load(id, now: wallClockSeconds()) else { return false }
             var state = controller.reconciled(session.state)
             change(controller, &state)
             if state == session.state { return true }
             session.state = state
-            if try store.update(session) != nil {
-                try store.waitUntilDurable([id])
+            if try engineStore.update(session) != nil {
+                try engineStore.waitUntilDurable([id])
                 return true
             }
         }

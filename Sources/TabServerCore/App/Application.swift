@@ -56,13 +56,15 @@ public final class Application: Sendable {
     }
 
     /// The parts of a built app that no file change replaces: the tab model's holder (its
-    /// model is replaced), the live events, the store (`baseStore`, and `store` as the
-    /// metrics count it), the routes, the metrics and push.
+    /// model is replaced), the live events, the store (as the app opened it, `appStore`;
+    /// as the engine calls it, `baseStore`; and `store` as the metrics count it), the
+    /// routes, the metrics and push.
     struct Lasting: Sendable {
         let tabs: TabModelHolder
         let events: EventHub
-        let baseStore: any SessionStore
-        let store: any SessionStore
+        let appStore: any SessionStore
+        let baseStore: any EngineSessionStore
+        let store: any EngineSessionStore
         let routes: RouteTable<RequestContext>
         let metrics: AppMetrics?
         let push: PushFeature?
@@ -113,7 +115,22 @@ public final class Application: Sendable {
     /// How to open sessions in Redis when the configuration names it (`.standard` from the
     /// `TabServerRedisSessions` product).
     public func redis(_ opener: RedisStoreOpener) {
-        setup.withLock { $0.stores.register(.redis, opener.opener) }
+        setup.withLock { setup in
+            for scheme in RedisStoreOpener.schemes { setup.stores.register(scheme: scheme, opener.opener) }
+        }
+    }
+
+    /// Opens the app's own kind of session store when `--sessions` names its scheme
+    /// (`folder:/var/lib/shop` for `scheme: "folder"`); the opener reads the configuration's
+    /// `location`. A store of the app's own adopts `SessionStore`.
+    ///
+    /// ```swift
+    /// app.sessionStores(scheme: "folder") { configuration, opening throws(SessionStoreError) in
+    ///     (try FolderStore(configuration.location, lifetime: opening.lifetime), nil)
+    /// }
+    /// ```
+    public func sessionStores(scheme: String, _ opener: @escaping SessionStoreRegistry.Opener) {
+        setup.withLock { $0.stores.register(scheme: scheme, opener) }
     }
 
     /// A session store of the app's own instead of the one the configuration names.
@@ -168,14 +185,16 @@ public final class Application: Sendable {
     /// The shared tab controller (replace the model, set hooks).
     public var tabs: TabModelHolder { parts.lasting.tabs }
     /// The session store.
-    public var store: any SessionStore { parts.lasting.baseStore }
+    public var store: any SessionStore { parts.lasting.appStore }
+    /// The store as the engine calls it (synchronously, with its fast paths).
+    package var engineStore: any EngineSessionStore { parts.lasting.baseStore }
     /// The Prometheus metrics, when `configuration.metrics` is on (served at `/metrics`).
     public var metrics: AppMetrics? { parts.lasting.metrics }
 
     /// Removes expired sessions once, on the blocking pool, logging how many went (or why
     /// it failed). `AppServer` runs it periodically while it serves.
     public func sweepExpiredSessions() async {
-        let store = self.store
+        let store = engineStore
         do {
             let removed = try await responder.operations.blockingPool.run { () throws -> Int in
                 try store.sweep(now: wallClockSeconds())

@@ -19,8 +19,7 @@ enum HealthRoutes: LibraryRoutes {
     /// `/readyz`: 200 "ready" while the session store answers, else 503. A store of shards
     /// (a Redis Cluster) is ready when every shard answers, and the answer lists each.
     static func readiness(_ app: TabServerResponder) -> HTTPResponse {
-        let base = (app.store as? InstrumentedSessionStore)?.base ?? app.store
-        guard let shards = (base as? any ShardedSessionStore)?.shards else {
+        guard let shards = (app.store.opened as? any ShardedSessionStore)?.shards else {
             return app.store.checkReady()
                 ? HTTPResponse.text("ready\n")
                 : HTTPResponse.text("session store unavailable\n", status: .serviceUnavailable)

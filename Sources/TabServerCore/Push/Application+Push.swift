@@ -64,7 +64,7 @@ extension Application {
     public func pushAppBadge(of id: SessionID, notification: PushMessage.Notification? = nil)
         throws(SessionStoreError) -> Int
     {
-        guard responder.push != nil, let session = try store.load(id, now: wallClockSeconds()) else { return 0 }
+        guard responder.push != nil, let session = try engineStore.load(id, now: wallClockSeconds()) else { return 0 }
         let controller = tabs.current.controller
         let sum = controller.layout(controller.reconciled(session.state)).items.reduce(0) { sum, item in
             if case .count(let count) = item.badge?.value { return sum + max(0, count) }

@@ -76,7 +76,7 @@ struct RequestState: Sendable {
 
     /// The visitor's session, loaded or created once per request, with its tab bar state
     /// reconciled with the current model (tabs added or removed since the last visit).
-    mutating func visitor(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError) -> Session {
+    mutating func visitor(store: any EngineSessionStore, cookieName: String, now: Int64) throws(HTTPError) -> Session {
         if let session { return session }
         var session: Session
         // Whether the cookie named a stored session: a flag, so that the optional it came
@@ -112,7 +112,7 @@ struct RequestState: Sendable {
     /// The browser session the cookie names, as stored (not reconciled with the model),
     /// loaded once per request; nil without a cookie, or for an unknown, expired or
     /// malformed one.
-    mutating func storedSession(store: any SessionStore, cookieName: String, now: Int64) throws(HTTPError)
+    mutating func storedSession(store: any EngineSessionStore, cookieName: String, now: Int64) throws(HTTPError)
         -> Session?
     {
         if case .done(let fetched) = fetched { return fetched }
@@ -165,7 +165,7 @@ struct RequestState: Sendable {
         "Your settings cannot be loaded right now. Please try again in a moment.")
 
     /// The signed-in user's record as stored (nil: none yet), fetched once per request.
-    private mutating func userRecord(_ user: String, store: any SessionStore, now: Int64) throws(HTTPError)
+    private mutating func userRecord(_ user: String, store: any EngineSessionStore, now: Int64) throws(HTTPError)
         -> Session?
     {
         if case .done(let record) = fetchedUser { return record }
@@ -186,7 +186,7 @@ struct RequestState: Sendable {
     /// names and the signed-in user's record. A failure is kept (`loadFailure`) for the
     /// handler to answer. Called before the handler runs, on the blocking pool when the
     /// store would wait.
-    mutating func fetch(store: any SessionStore, cookieName: String, now: Int64) {
+    mutating func fetch(store: any EngineSessionStore, cookieName: String, now: Int64) {
         _ = try? storedSession(store: store, cookieName: cookieName, now: now)
         if let user { _ = try? userRecord(user, store: store, now: now) }
     }
@@ -194,7 +194,7 @@ struct RequestState: Sendable {
     /// The browser session with the user's choices in place of its own: the user's record
     /// is loaded (or started), and on the browser's first signed-in request its own
     /// choices are merged in (the user's win where they have any).
-    private mutating func signIn(_ user: String, browser: Session, store: any SessionStore, now: Int64)
+    private mutating func signIn(_ user: String, browser: Session, store: any EngineSessionStore, now: Int64)
         throws(HTTPError) -> Session
     {
         storedBrowser = browser

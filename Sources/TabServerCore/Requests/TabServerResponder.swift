@@ -17,7 +17,7 @@ import TabServerWeb
 public final class TabServerResponder: HTTPResponder, Sendable {
     let configuration: AppConfiguration
     let tabs: TabModelHolder
-    let store: any SessionStore
+    let store: any EngineSessionStore
     let content: any TabContentProvider
     /// Every route and the app's middleware.
     let routing: Routing
@@ -54,7 +54,7 @@ public final class TabServerResponder: HTTPResponder, Sendable {
     }
 
     init(
-        configuration: AppConfiguration, tabs: TabModelHolder, store: any SessionStore, views: PageRenderer,
+        configuration: AppConfiguration, tabs: TabModelHolder, store: any EngineSessionStore, views: PageRenderer,
         content: any TabContentProvider, files: StaticFiles, localizer: Localizer, hooks: AppHooks,
         events: EventHub, routes: RouteTable<RequestContext>, middleware: [any RouterMiddleware<RequestContext>],
         metrics: AppMetrics? = nil, log: LogSink? = nil, backup: BackupEndpoint? = nil, push: PushFeature? = nil,

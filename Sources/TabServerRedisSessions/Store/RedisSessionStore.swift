@@ -60,7 +60,7 @@ import TabServerSessions
 /// let store = try RedisSessionStore(url: "redis://127.0.0.1:6379/0")
 /// try store.insert(.new(now: now))
 /// ```
-public final class RedisSessionStore: SessionStore {
+public final class RedisSessionStore: SessionStore, EngineSessionStore {
     /// The client every call goes through (shared, thread-safe).
     public let client: RedisClient
     /// Idle and absolute lifetimes; the idle one is also the key's TTL.

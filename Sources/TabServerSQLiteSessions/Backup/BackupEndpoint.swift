@@ -34,7 +34,7 @@ package final class BackupEndpoint: Sendable {
 
     /// The endpoint for `store` when it is a SQLite store whose token file could be
     /// written (said in `log` when not); nil otherwise.
-    package init?(store: any SessionStore, log: LogSink?) {
+    package init?(store: any EngineSessionStore, log: LogSink?) {
         guard let store = store as? SQLiteSessionStore else { return nil }
         let token = Base64URL.encode(SecureRandom.bytes(32))
         let file = Self.tokenPath(for: store.path)

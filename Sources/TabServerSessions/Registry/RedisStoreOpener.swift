@@ -34,11 +34,14 @@ public struct RedisStoreOpener: Sendable {
         self.open = open
     }
 
+    /// The schemes it opens: one server, Sentinel's master, a cluster.
+    public static let schemes = ["redis", "redis-sentinel", "redis-cluster"]
+
     /// This opener as the registry takes it: for `.redis(_, keyPrefix:)` configurations.
     public var opener: SessionStoreRegistry.Opener {
         { [open] configuration, opening throws(SessionStoreError) in
             guard case .redis(let redis, let keyPrefix) = configuration else {
-                throw SessionStoreRegistry.mismatch(configuration, .redis)
+                throw SessionStoreRegistry.mismatch(configuration, "redis")
             }
             let opened = try open(redis, keyPrefix, opening.lifetime, opening.healthLog, opening.log)
             return (opened.store, opened.relay)

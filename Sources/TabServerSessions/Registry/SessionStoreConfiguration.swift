@@ -13,6 +13,7 @@ import TabServerRedisConfiguration
 /// configuration.sessions = try SessionStoreConfiguration("redis://10.0.0.5:6379/0")
 /// configuration.sessions = try SessionStoreConfiguration("redis-sentinel://10.0.0.11,10.0.0.12,10.0.0.13/sessions")
 /// configuration.sessions = try SessionStoreConfiguration("redis-cluster://10.0.0.21:6379,10.0.0.22:6379")
+/// configuration.sessions = try SessionStoreConfiguration("folder:/var/lib/shop/sessions")  // an app's own store
 /// ```
 public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// In this process, least recently used first out beyond `capacity`: for tests and
@@ -25,6 +26,9 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// names, or a Redis Cluster); keys are `keyPrefix` + the session id (on a cluster
     /// the id in braces, a hash tag).
     case redis(RedisConfiguration, keyPrefix: String = SessionStoreConfiguration.defaultRedisKeyPrefix)
+    /// A store an app adds, named by a URL of its scheme (`folder:/var/lib/sessions`,
+    /// `pg://db.internal/shop`): the opener the app registered for the scheme reads the rest.
+    case url(String)
 
     /// The default store: SQLite in `data/sessions.sqlite`.
     public static let standard = SessionStoreConfiguration.sqlite(path: "data/sessions.sqlite")
@@ -37,8 +41,9 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
 
     /// Parses `memory`, `sqlite:PATH`, `redis://HOST[:PORT][/DB]` or
     /// `redis-sentinel://HOST[:PORT][,HOST[:PORT]…]/MASTER[/DB]` or
-    /// `redis-cluster://HOST[:PORT][,HOST[:PORT]…]` (default capacity and key prefix);
-    /// anything else is refused, saying what is wrong.
+    /// `redis-cluster://HOST[:PORT][,HOST[:PORT]…]` (default capacity and key prefix), or
+    /// `SCHEME:REST` for a store the app registers; anything else is refused, saying
+    /// what is wrong. Whether a scheme has an opener is known when the app opens it.
     public init(_ text: String) throws(ConfigurationError) {
         if text == "memory" {
             self = .memory()
@@ -52,27 +57,43 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
             } catch {
                 throw ConfigurationError(error.reason)
             }
+        } else if let scheme = Self.scheme(of: text), text.count > scheme.count + 1 {
+            self = .url(text)
         } else {
             throw ConfigurationError(
-                "unknown store '\(text)' (use memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,…/MASTER or redis-cluster://HOST:PORT,…)"
+                "unknown store '\(text)' (use memory, sqlite:PATH, redis://HOST:PORT/DB, redis-sentinel://HOST:PORT,…/MASTER, redis-cluster://HOST:PORT,… or SCHEME:… of a store the app adds)"
             )
         }
     }
 
-    /// Which store this names: the key its opener is registered under.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case memory
-        case sqlite
-        case redis
+    /// The scheme `text` starts with (RFC 3986: a letter, then letters, digits, `+`, `-`
+    /// or `.`, then a colon), lowercased; nil when it has none.
+    static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return scheme.lowercased()
     }
 
-    /// Which store this names.
-    public var kind: Kind {
+    /// The scheme whose opener opens this store: `memory`, `sqlite`, `redis`,
+    /// `redis-sentinel`, `redis-cluster`, or the scheme of a `.url`.
+    public var scheme: String {
         switch self {
-        case .memory: .memory
-        case .sqlite: .sqlite
-        case .redis: .redis
+        case .memory: "memory"
+        case .sqlite: "sqlite"
+        case .redis(let redis, _): Self.scheme(of: redis.url) ?? "redis"
+        case .url(let url): Self.scheme(of: url) ?? url
         }
+    }
+
+    /// What follows the scheme and its colon (`/var/lib/sessions` in
+    /// `folder:/var/lib/sessions`): what an app's opener reads.
+    public var location: String {
+        let text = description
+        guard let colon = text.firstIndex(of: ":") else { return "" }
+        return String(text[text.index(after: colon)...])
     }
 
     /// The store as `--sessions` writes it: `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB`,
@@ -82,6 +103,7 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
         case .memory: "memory"
         case .sqlite(let path, _): "sqlite:\(path)"
         case .redis(let redis, _): redis.url
+        case .url(let url): url
         }
     }
 }

@@ -3,12 +3,17 @@ import Dispatch
 import Synchronization
 import TabServerThreads
 
-/// Where sessions live. Implementations: `MemorySessionStore` (tests, benchmarks),
-/// and the durable and shared stores. Calls are synchronous and bounded in time. They
-/// run on an engine thread only when the store says they answer from memory
-/// (`readsAtOnce`); any other runs on a work lane (docs/threads.md). A store may accept
-/// writes before they are durable (group commit); `whenDurable` then says when they are.
-public protocol SessionStore: Sendable {
+/// The engine's view of a session store: `SessionStore`'s calls made synchronously, and
+/// the fast paths a request takes when the store allows them (answering from a copy in
+/// memory on an engine thread, group commit's durability, pipelined writes). The built-in
+/// stores adopt it; an app's store that adopts only `SessionStore` is run through
+/// `AsyncSessionStoreBridge`, whose every call the engine makes on a work lane.
+///
+/// Calls are bounded in time. They run on an engine thread only when the store says they
+/// answer from memory (`readsAtOnce`); any other runs on a work lane (docs/threads.md).
+/// A store may accept writes before they are durable (group commit); `whenDurable` then
+/// says when they are.
+package protocol EngineSessionStore: Sendable {
     /// The session, or nil if the id is unknown or expired at `now`.
     func load(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session?
     /// Stores a new session.
@@ -85,29 +90,35 @@ public protocol SessionStore: Sendable {
     /// What the store's admission did since start: sessions created, promoted from
     /// probation, evicted by where they stood (`/metrics`; see `SessionStanding`).
     var admission: SessionAdmissionCounts { get }
+    /// The store the app opened, under any wrapper of the engine's (metrics, a bridge):
+    /// what `/readyz` and `/metrics` ask whether it counts its sessions or has shards.
+    var opened: any Sendable { get }
 }
 
-extension SessionStore {
+extension EngineSessionStore {
     /// A store that decodes nothing it could find corrupt (memory) reports none.
-    public var undecodableSessions: Int { 0 }
+    package var undecodableSessions: Int { 0 }
 
     /// A store that keeps no admission (one of an app's own) reports nothing.
-    public var admission: SessionAdmissionCounts { SessionAdmissionCounts() }
+    package var admission: SessionAdmissionCounts { SessionAdmissionCounts() }
+
+    /// A store the engine calls directly is the one opened.
+    package var opened: any Sendable { self }
 }
 
-extension SessionStore {
+extension EngineSessionStore {
     /// Stores whose loads are always current (one process owns them) just load.
-    public func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
+    package func loadOptimistically(_ id: SessionID, now: Int64) throws(SessionStoreError) -> Session? {
         try load(id, now: now)
     }
 
     /// Stores whose loads are always current (one process owns them) need no check.
-    public func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { true }
+    package func isCurrent(_ session: Session) throws(SessionStoreError) -> Bool { true }
 
     /// Blocks until the writes of `ids` accepted so far are durable; throws if they
     /// failed, or are not durable within `timeout` (for callers outside a request, which
     /// have no answer to defer).
-    public func waitUntilDurable(_ ids: [SessionID], timeout: Duration = .seconds(10)) throws(SessionStoreError) {
+    package func waitUntilDurable(_ ids: [SessionID], timeout: Duration = .seconds(10)) throws(SessionStoreError) {
         guard commitsInGroups else { return }
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Mutex<SessionStoreError?>(nil)
@@ -124,88 +135,55 @@ extension SessionStore {
     }
 
     /// Stores whose copies are always current, or that only ask synchronously.
-    public func isCurrent(
+    package func isCurrent(
         _ session: Session, then done: @escaping @Sendable (Result<Bool, SessionStoreError>) -> Void
     ) -> Bool {
         false
     }
 
     /// Stores that only write synchronously.
-    public func update(
+    package func update(
         _ session: Session, then done: @escaping @Sendable (Result<Session?, SessionStoreError>) -> Void
     ) -> Bool {
         false
     }
 
     /// Stores that answer at once unless they say otherwise.
-    public var answersLater: Bool { false }
+    package var answersLater: Bool { false }
 
     /// Stores that write before returning have nothing to wait for.
-    public func awaitsCommit(_ id: SessionID) -> Bool { false }
+    package func awaitsCommit(_ id: SessionID) -> Bool { false }
 
     /// Stores in memory read everything at once.
-    public func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { true }
+    package func readsAtOnce(_ id: SessionID, now: Int64) -> Bool { true }
 
     /// The summary of `heldCopy`'s copy (stores that hold sessions in memory read it in
     /// place instead).
-    public func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
+    package func heldSummary(_ id: SessionID, now: Int64) -> HeldSessionSummary? {
         heldCopy(id, now: now).map { HeldSessionSummary($0.session, awaitsCommit: $0.awaitsCommit) }
     }
 
     /// The three questions one after the other (stores that take no lock for them, or
     /// one each).
-    public func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
+    package func heldCopy(_ id: SessionID, now: Int64) -> HeldSession? {
         guard readsAtOnce(id, now: now), let session = try? loadOptimistically(id, now: now) else { return nil }
         return HeldSession(session: session, awaitsCommit: awaitsCommit(id))
     }
 
     /// Stores in memory read everything at once.
-    public var readsEverythingAtOnce: Bool { true }
+    package var readsEverythingAtOnce: Bool { true }
 
     /// Stores in memory, or that queue their writes, insert at once.
-    public var insertsAtOnce: Bool { true }
+    package var insertsAtOnce: Bool { true }
 
     /// Stores in this process read users' records as they read sessions.
-    public var waitsForUsers: Bool { false }
+    package var waitsForUsers: Bool { false }
 
     /// Stores write before returning unless they say otherwise.
-    public var commitsInGroups: Bool { false }
+    package var commitsInGroups: Bool { false }
 
     /// Stores that write before returning have nothing to wait for.
-    public func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
+    package func whenDurable(_ ids: [SessionID], _ done: @escaping @Sendable (SessionStoreError?) -> Void) -> Bool {
         false
     }
-}
-
-/// Idle and absolute lifetimes, in seconds.
-public struct SessionLifetime: Sendable, Hashable {
-    /// A session unused this long expires. Default 30 days: the state is only
-    /// preferences (selected tab, order), so forgetting it soon would annoy and keeping
-    /// it costs nothing sensitive.
-    public var idle: Int64
-    /// A session expires this long after creation, used or not. Default 180 days.
-    public var absolute: Int64
-
-    public init(idle: Int64 = 30 * 86_400, absolute: Int64 = 180 * 86_400) {
-        self.idle = idle
-        self.absolute = absolute
-    }
-
-    /// Whether `session` has expired at `now`.
-    public func isExpired(_ session: Session, now: Int64) -> Bool {
-        isExpired(lastSeen: session.lastSeen, created: session.created, now: now)
-    }
-
-    /// `isExpired` of a session last seen and created then (read from a held session
-    /// field by field, without copying it).
-    package func isExpired(lastSeen: Int64, created: Int64, now: Int64) -> Bool {
-        now - lastSeen > idle || now - created > absolute
-    }
-}
-
-/// How a writer meets another request's write to the same session.
-package enum SessionWrites {
-    /// At most this many attempts when another request wrote the same session meanwhile
-    /// (`update` answered nil): the request path and the app's own writes stop there.
-    package static let maxAttempts = 16
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// let store = MemorySessionStore(capacity: 100_000)
 /// try store.insert(.new(now: now))
 /// ```
-public final class MemorySessionStore: SessionCounting {
+public final class MemorySessionStore: SessionCounting, EngineSessionStore {
     private struct Storage {
         var sessions: [SessionID: Entry] = [:]
         /// Probationary entries in the order they were stored, oldest first, from `head`

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+import TabServer
+import TabServerAppModel
+import TabServerCore
+import TabServerSessions
+import TabServerTestSupport
+import TabServerTesting
+import Testing
+
+@testable import TabServerCommand
+
+/// An app's own session store, written against the public `SessionStore` protocol alone
+/// (`FolderSessionStore`, a file per session), registered for its URL scheme and named by
+/// `--sessions` like a built-in one: the app serves from it over a real socket.
+@Suite("An app's own session store, opened by its URL scheme")
+struct AppSessionStoreTests {
+    /// The demo app with `--sessions folder:FOLDER`, the folder store registered for the scheme.
+    static func app(folder: String) throws -> Application {
+        let parsed = try AppConfiguration.parse(
+            arguments: ["--sessions", "folder:" + folder], environment: [:], base: sevenTabConfiguration())
+        guard case .run(let configuration) = parsed else { throw ConfigurationError("no configuration") }
+        let app = Application(configuration: configuration, log: quietLog)
+        app.content(DemoCatalog())
+        app.sessionStores(scheme: "folder") { configuration, opening throws(SessionStoreError) in
+            (try FolderSessionStore(folder: configuration.location, lifetime: opening.lifetime), nil)
+        }
+        try app.build()
+        return app
+    }
+
+    @Test("--sessions folder:PATH opens the app's store; taps are kept there, and a new instance finds them")
+    func servesFromTheFolder() async throws {
+        let folder = TestFixtures.temporaryDirectory("app-store") + "/sessions"
+        let first = try Self.app(folder: folder)
+        #expect(first.store is FolderSessionStore)
+        let server = try first.start()
+        let visitor = TestClient(port: server.port)
+        let token = try #require(await visitor.get("/tabs/featured").csrfToken)
+        #expect(await visitor.post("/select", form: [("csrf", token), ("tab", "music")]).status == 303)
+        #expect(await visitor.get("/").location == "/tabs/music")
+        let next = try #require(await visitor.get("/tabs/music").csrfToken)
+        #expect(await visitor.post("/select", form: [("csrf", next), ("tab", "movies")]).status == 303)
+        #expect(await visitor.get("/readyz").status == 200)
+        server.shutdown()
+
+        // A new instance on the same folder: the visitor's choice is there.
+        let second = try Self.app(folder: folder)
+        let restarted = try second.start()
+        defer { restarted.shutdown() }
+        let returning = TestClient(port: restarted.port)
+        returning.cookies = visitor.cookies
+        #expect(await returning.get("/").location == "/tabs/movies")
+    }
+
+    @Test("a scheme no opener is registered for stops start-up, naming it and what the app opens")
+    func unknownScheme() throws {
+        let parsed = try AppConfiguration.parse(
+            arguments: ["--sessions", "nosuch:/var/x"], environment: [:], base: sevenTabConfiguration())
+        guard case .run(let configuration) = parsed else { throw ConfigurationError("no configuration") }
+        let refusal = #expect(throws: StartupError.self) {
+            try buildApplication(configuration, content: DemoCatalog(), log: quietLog)
+        }
+        let message = refusal.map { "\($0)" } ?? ""
+        #expect(message.contains("no session store is registered for the scheme 'nosuch'"), "\(message)")
+        #expect(message.contains("memory, sqlite"), "\(message)")
+        // Not a URL at all is refused by the flag itself.
+        #expect(throws: ConfigurationError.self) {
+            try AppConfiguration.parse(arguments: ["--sessions", "bogus"], environment: [:])
+        }
+    }
+}
