@@ -197,7 +197,7 @@ struct HTTP2ServerTests {
     }
 
     @Test("Server-Sent Events over h2: the badge stream stays open and receives an event; a drain ends it")
-    func eventStreamOverHTTP2() throws {
+    func eventStreamOverHTTP2() async throws {
         let certificates = try certificates()
         let app = try makeApp {
             $0.http.tls = TLSSettings(certificatePath: certificates.certificate, keyPath: certificates.key)
@@ -232,7 +232,7 @@ struct HTTP2ServerTests {
         #expect(received.contains("content-type: text/event-stream"))
         #expect(!received.contains("content-length"))
         let id = try #require(SessionID(cookieValue: cookie))
-        #expect(try app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id))
+        #expect(try await app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id))
         read(until: "\"Sale\"")
         #expect(received.contains("event: badge"), "\(received.suffix(300))")
         #expect(received.contains("\"tab\":\"movies\""))

@@ -263,10 +263,10 @@ struct IdentityTests {
         // For one browser of hers (by session id), and for alice everywhere (by her record's id).
         let laptopCookie = try #require(laptop.client.cookies["tabserver_session"])
         let laptopID = try #require(SessionID(cookieValue: laptopCookie))
-        #expect(try app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: laptopID))
+        #expect(try await app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: laptopID))
         #expect(try await badge(laptop, "movies") == "Sale")
         #expect(try await badge(phone, "movies") == nil)
-        #expect(try app.setBadge(.badge(.text("Gift")), forTab: "tv", visitor: .user("alice")))
+        #expect(try await app.setBadge(.badge(.text("Gift")), forTab: "tv", visitor: .user("alice")))
         #expect(try await badge(laptop, "tv") == "Gift")
         #expect(try await badge(phone, "tv") == "Gift")
         laptop.user = nil

@@ -59,7 +59,7 @@ struct LiveEventsTests {
         #expect(!head.lowercased().contains("content-length"))
 
         let id = try #require(SessionID(cookieValue: cookie))
-        #expect(try app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id))
+        #expect(try await app.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id))
         let event = read(stream, until: "\"Sale\"")
         #expect(event.contains("event: badge"))
         #expect(event.contains("\"tab\":\"movies\""))
@@ -69,7 +69,7 @@ struct LiveEventsTests {
         // A reconnecting page names the last event it saw and gets what it missed.
         let lastID = try #require(
             event.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int($0.dropFirst(4)) })
-        #expect(try app.setBadge(.badge(.count(7)), forTab: "tv", visitor: id))
+        #expect(try await app.setBadge(.badge(.count(7)), forTab: "tv", visitor: id))
         let resumed = try subscribe(server.port, cookie: cookie, lastEventID: lastID)
         let replay = read(resumed, until: "\"tab\":\"tv\"")
         #expect(replay.contains("\"tab\":\"tv\""))
@@ -97,7 +97,7 @@ struct LiveEventsTests {
         let stream = try subscribe(nginx.port, cookie: cookie)
         #expect(read(stream, until: "retry:").contains("retry:"), "the first bytes pass nginx at once")
         let id = try #require(SessionID(cookieValue: cookie))
-        #expect(try app.setBadge(.badge(.text("Now")), forTab: "tv", visitor: id))
+        #expect(try await app.setBadge(.badge(.text("Now")), forTab: "tv", visitor: id))
         // Unbuffered (X-Accel-Buffering: no): the event passes while the stream stays open; a
         // buffering proxy would hold its few bytes until a buffer filled or the stream ended.
         #expect(read(stream, until: "\"Now\"", seconds: 5).contains("\"Now\""))
@@ -127,7 +127,7 @@ struct LiveEventsTests {
         }
         #expect(relayed, "pub/sub between the instances")
         let id = try #require(SessionID(cookieValue: cookie))
-        #expect(try first.setBadge(.badge(.text("Far")), forTab: "tv", visitor: id))
+        #expect(try await first.setBadge(.badge(.text("Far")), forTab: "tv", visitor: id))
         #expect(read(stream, until: "\"Far\"").contains("\"Far\""))
     }
 

@@ -78,7 +78,7 @@ struct PageAnswerTests {
         // A badge the app sets for this visitor alone, outside any request of theirs.
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
         _ = await client.get("/tabs/music")
-        #expect(try app.setBadge(.badge(.count(7)), forTab: "tv", visitor: id))
+        #expect(try await app.setBadge(.badge(.count(7)), forTab: "tv", visitor: id))
         await #expect(client.get("/tabs/music").barBadges["tv"] == "7")
     }
 

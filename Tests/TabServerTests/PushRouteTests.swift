@@ -107,8 +107,8 @@ struct PushRouteTests {
         await #expect(client.get("/more").attribute(named: "data-csrf", inTagContaining: "push-optin") == String(token))
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
         #expect(try app.engineStore.load(id, now: wallClockSeconds())?.pushSubscriptions.count == 1)
-        #expect(try app.setBadge(.badge(.count(2)), forTab: "music", visitor: id, notification: nil))
-        #expect(try app.setBadge(.badge(.count(3)), forTab: "movies", visitor: id, notification: nil))
+        #expect(try await app.setBadge(.badge(.count(2)), forTab: "music", visitor: id, notification: nil))
+        #expect(try await app.setBadge(.badge(.count(3)), forTab: "movies", visitor: id, notification: nil))
         #expect(app.finishPushes(within: .seconds(10)))
         let received = service.requests()
         try #require(received.count == 2)
@@ -146,7 +146,7 @@ struct PushRouteTests {
             ])
         var message = PushMessage(badge: 1)
         message.notification = .init(title: "New episode", navigate: "https://app.example/tabs/podcasts")
-        #expect(try app.sendPush(message, toUser: "alice") == 2)
+        #expect(try await app.sendPush(message, toUser: "alice") == 2)
         #expect(app.finishPushes(within: .seconds(10)))
         let received = service.requests()
         try #require(received.count == 2)
@@ -247,7 +247,7 @@ struct PushRouteTests {
         await #expect(subscribe(client, Device(), endpoint: service.endpoint("/a/gone")).status == 200)
         await #expect(subscribe(client, Device(), endpoint: service.endpoint("/b/live")).status == 200)
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
-        #expect(try app.sendPush(PushMessage(badge: 1), toVisitor: id) == 2)
+        #expect(try await app.sendPush(PushMessage(badge: 1), toVisitor: id) == 2)
         #expect(app.finishPushes(within: .seconds(10)))
         let left = try #require(try app.engineStore.load(id, now: wallClockSeconds())).pushSubscriptions
         #expect(left.map(\.endpoint) == [service.endpoint("/b/live")])
@@ -262,7 +262,7 @@ struct PushRouteTests {
             headers: [("Content-Type", "application/json"), ("X-CSRF-Token", token)])
         #expect(off.status == 204)
         #expect(try app.engineStore.load(id, now: wallClockSeconds())?.pushSubscriptions.isEmpty == true)
-        #expect(try app.sendPush(PushMessage(badge: 1), toVisitor: id) == 0)
+        #expect(try await app.sendPush(PushMessage(badge: 1), toVisitor: id) == 0)
     }
 
     /// What the worker posts on `pushsubscriptionchange`: the new subscription and the
@@ -300,7 +300,7 @@ struct PushRouteTests {
         #expect(kept.map(\.endpoint) == [service.endpoint("/new")])
         #expect(kept.first?.notifications == true)
         #expect(await client.get("/metrics").body.contains(#"tabserver_push_subscriptions_total{change="replaced"} 1"#))
-        #expect(try app.sendPush(PushMessage(badge: 7), toVisitor: id) == 1)
+        #expect(try await app.sendPush(PushMessage(badge: 7), toVisitor: id) == 1)
         #expect(app.finishPushes(within: .seconds(10)))
         let received = service.requests()
         try #require(received.count == 1)

@@ -65,8 +65,8 @@ struct RedisClusterAppTests {
         let stream = try live.subscribe(server.port, cookie: cookie)
         #expect(live.read(stream, until: "retry:").contains("200"))
         let id = try #require(SessionID(cookieValue: cookie))
-        let arrived = waitUntil(.seconds(10), every: .milliseconds(100)) {
-            _ = try? a.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id)
+        let arrived = await waitUntil(.seconds(10), every: .milliseconds(100)) { () async in
+            _ = try? await a.setBadge(.badge(.text("Sale")), forTab: "movies", visitor: id)
             return live.read(stream, until: "\"Sale\"", seconds: 0.1).contains("\"Sale\"")
         }
         #expect(arrived, "a badge set on one instance reaches a stream on the other")

@@ -243,8 +243,8 @@ struct RedisSentinelFailoverTests {
         // a replica's acknowledgement (250 ms) can be refused, as the app's own writes are
         // then; it is tried again until one is acknowledged. Failing once under load made
         // this test fail with "0 of 1 replica(s) acknowledged the write".
-        let badgeSet = waitUntil(.seconds(10), every: .milliseconds(50)) {
-            (try? app.setBadge(.badge(.text("Back")), forTab: "tv", visitor: id)) == true
+        let badgeSet = await waitUntil(.seconds(10), every: .milliseconds(50)) { () async in
+            (try? await app.setBadge(.badge(.text("Back")), forTab: "tv", visitor: id)) == true
         }
         #expect(badgeSet, "a badge set after the failover:\n\(cluster.sentinelLog)")
         #expect(live.read(stream, until: "\"Back\"").contains("\"Back\""))

@@ -53,7 +53,7 @@ struct SpeculationTests {
         _ = await client.get("/tabs/featured")
         let id = try #require(client.cookies["tabserver_session"].flatMap { SessionID(cookieValue: $0) })
         await #expect(prerendered(try rules(client)) == ["/tabs/music/albums/1"])
-        #expect(try app.setBadge(.badge(.count(2)), forTab: "movies", visitor: id))
+        #expect(try await app.setBadge(.badge(.count(2)), forTab: "movies", visitor: id))
         await #expect(prerendered(try rules(client)) == ["/tabs/movies"])
     }
 

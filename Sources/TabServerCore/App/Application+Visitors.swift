@@ -10,17 +10,34 @@ extension Application {
     /// an order shipped): reads the session, applies `change`, and writes it back with
     /// compare-and-set, retrying when a request of that visitor wrote in between.
     /// Returns once the change is durable; false when there is no such session (expired,
-    /// or never issued).
+    /// or never issued). The store is read and written on the blocking pool: the caller's
+    /// thread never waits for it.
     ///
     /// ```swift
-    /// try app.updateVisitor(id) { controller, state in
+    /// try await app.updateVisitor(id) { controller, state in
     ///     state = controller.setBadge(.badge(.count(2)), forTab: "music", in: state)
     /// }
     /// ```
     @discardableResult
     public func updateVisitor(
-        _ id: SessionID, _ change: (TabBarController, inout TabBarState) -> Void
-    ) throws(SessionStoreError) -> Bool {
+        _ id: SessionID, _ change: @escaping @Sendable (TabBarController, inout TabBarState) -> Void
+    ) async throws(SessionStoreError) -> Bool {
+        try await offThread { () throws(SessionStoreError) in try self.updateVisitorNow(id, change) }
+    }
+
+    /// Shows `badge` on a tab for one visitor only (`nil` goes back to the model's badge,
+    /// `.hidden` hides it): the per-visitor side of `UITabBarItem.badgeValue`.
+    @discardableResult
+    public func setBadge(_ badge: BadgeOverride?, forTab tabID: String, visitor id: SessionID)
+        async throws(SessionStoreError) -> Bool
+    {
+        try await offThread { () throws(SessionStoreError) in try self.setBadgeNow(badge, forTab: tabID, visitor: id) }
+    }
+
+    /// `updateVisitor` on this thread, waiting for the store.
+    func updateVisitorNow(_ id: SessionID, _ change: (TabBarController, inout TabBarState) -> Void)
+        throws(SessionStoreError) -> Bool
+    {
         let controller = tabs.current.controller
         for _ in 0..<SessionWrites.maxAttempts {
             guard var session = try engineStore.load(id, now: wallClockSeconds()) else { return false }
@@ -36,14 +53,12 @@ extension Application {
         throw SessionStoreError("session \(id) kept changing; the update was not applied")
     }
 
-    /// Shows `badge` on a tab for one visitor only (`nil` goes back to the model's badge,
-    /// `.hidden` hides it): the per-visitor side of `UITabBarItem.badgeValue`.
-    @discardableResult
-    public func setBadge(_ badge: BadgeOverride?, forTab tabID: String, visitor id: SessionID) throws(SessionStoreError)
-        -> Bool
+    /// `setBadge` on this thread, waiting for the store.
+    func setBadgeNow(_ badge: BadgeOverride?, forTab tabID: String, visitor id: SessionID)
+        throws(SessionStoreError) -> Bool
     {
         var shown: Badge?
-        let found = try updateVisitor(id) { controller, state in
+        let found = try updateVisitorNow(id) { controller, state in
             state = controller.setBadge(badge, forTab: tabID, in: state)
             shown = controller.layout(state).items.first { $0.tab.id == tabID }?.badge
         }
@@ -55,5 +70,25 @@ extension Application {
                 "badge", data: "{\"tab\":\(JSONString.quoted(tabID)),\"text\":\(text),\"label\":\(label)}", to: id)
         }
         return found
+    }
+
+    /// Runs `body`, which waits for the store, on the blocking pool; a pool too busy to
+    /// take it is a store error like any other.
+    func offThread<Value: Sendable>(_ body: @escaping @Sendable () throws(SessionStoreError) -> Value)
+        async throws(SessionStoreError) -> Value
+    {
+        let outcome: Result<Value, SessionStoreError>
+        do {
+            outcome = try await responder.operations.blockingPool.run { () -> Result<Value, SessionStoreError> in
+                do throws(SessionStoreError) {
+                    return .success(try body())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw SessionStoreError("the store's calls are not taken now: \(error)")
+        }
+        return try outcome.get()
     }
 }
