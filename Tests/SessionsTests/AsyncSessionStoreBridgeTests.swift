@@ -25,44 +25,55 @@ struct AsyncSessionStoreBridgeTests {
         #expect(bridged.heldCopy(session.id, now: 1_000) == nil)
     }
 
-    @Test("its calls complete while every thread of the cooperative pool is held")
-    func withoutThePool() throws {
-        let folder = try FolderSessionStore(
-            folder: TestFixtures.temporaryDirectory("bridge-pool") + "/sessions", lifetime: SessionLifetime())
-        let bridged = AsyncSessionStoreBridge(folder)
-        // The pool has a thread per core; this test, synchronous, holds one of them.
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
-        final class Hold: Sendable {
-            let holding = Atomic<Int>(0)
-            let tooLong = Atomic<Bool>(false)
-            let release = DispatchSemaphore(value: 0)
-        }
-        let hold = Hold()
-        // Tasks that hold a pool thread each until released (ten minutes at most).
-        for _ in 0..<width {
-            Task.detached {
-                hold.holding.add(1, ordering: .relaxed)
-                if hold.release.wait(timeout: .now() + 600) == .timedOut {
-                    hold.tooLong.store(true, ordering: .relaxed)
-                }
-            }
-        }
-        defer { for _ in 0..<width { hold.release.signal() } }
-        #expect(waitUntil(.seconds(120)) { hold.holding.load(ordering: .relaxed) == width }, "the pool is held")
+    /// A store that notes the thread each of its calls ran on, kept in memory.
+    actor ThreadNotingStore: SessionStore {
+        let threads = Mutex<[pthread_t]>([])
+        var sessions: [SessionID: Session] = [:]
 
-        // A work lane's call, made while no pool thread is free.
-        let session = Session.new(now: 1_000)
-        let outcome = Mutex<Session?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let lane = Thread {
-            try? bridged.insert(session)
-            outcome.withLock { $0 = try? bridged.load(session.id, now: 1_000) }
-            done.signal()
+        private func note() { threads.withLock { $0.append(pthread_self()) } }
+
+        func load(_ id: SessionID, now: Int64) -> Session? {
+            note()
+            return sessions[id]
         }
-        lane.start()
-        done.wait()
-        let answeredLate = hold.tooLong.load(ordering: .relaxed)
-        #expect(!answeredLate, "answered while the pool was still held")
-        #expect(outcome.withLock { $0 } == session)
+        func insert(_ session: Session) {
+            note()
+            sessions[session.id] = session
+        }
+        func update(_ session: Session) -> Session? {
+            note()
+            guard sessions[session.id]?.revision == session.revision else { return nil }
+            let stored = session.withRevision(session.revision + 1)
+            sessions[session.id] = stored
+            return stored
+        }
+        func delete(_ id: SessionID) { sessions[id] = nil }
+        func sweep(now: Int64) -> Int { 0 }
+        func checkReady() -> Bool { true }
+    }
+
+    @Test("its calls run on the work lane that waits for them, an actor's too: no thread of the pool is needed")
+    func onTheCallingThread() async throws {
+        let store = ThreadNotingStore()
+        let bridged = AsyncSessionStoreBridge(store)
+        let session = Session.new(now: 1_000)
+        // A work lane's calls, from a thread of its own (the pool's threads are not it).
+        let outcome = Mutex<(lane: pthread_t?, loaded: Session?, stored: Session?)>((nil, nil, nil))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let lane = Thread {
+                try? bridged.insert(session)
+                let loaded = try? bridged.load(session.id, now: 1_000)
+                let stored = try? bridged.update(session)
+                outcome.withLock { $0 = (pthread_self(), loaded, stored ?? nil) }
+                done.resume()
+            }
+            lane.start()
+        }
+        let (lane, loaded, stored) = outcome.withLock { $0 }
+        #expect(loaded == session)
+        #expect(stored?.revision == session.revision + 1)
+        let threads = store.threads.withLock { $0 }
+        #expect(threads.count == 3)
+        #expect(threads.allSatisfy { pthread_equal($0, lane!) != 0 }, "every call ran on the lane's own thread")
     }
 }
