@@ -14,9 +14,14 @@ import Synchronization
 /// let habits = try await context.blocking {
 ///     try db.query("SELECT id, name FROM habits ORDER BY id", as: Habit.self)
 /// }
+/// // a long one, stopped when the visitor leaves:
+/// let report = try await db.interruptingWhenCancelled {
+///     try await context.blocking { try db.query("SELECT … FROM habits, log …") }
+/// }
 /// ```
 public final class SharedSQLiteDatabase: Sendable {
     private let database: Mutex<SQLiteDatabase>
+    private let interrupter: SQLiteInterrupter
     /// The file path.
     public let path: String
 
@@ -26,8 +31,26 @@ public final class SharedSQLiteDatabase: Sendable {
     public init(path: String, busyTimeout: Int32 = 2000, setUp: (SQLiteDatabase) throws -> Void = { _ in }) throws {
         let connection = try SQLiteDatabase(path: path, busyTimeout: busyTimeout, creatingDirectories: true)
         try setUp(connection)
+        interrupter = SQLiteInterrupter(connection)
         database = Mutex(connection)
         self.path = path
+    }
+
+    /// Stops the statement running on the connection now, from any thread: it throws
+    /// `SQLiteError` with `SQLITE_INTERRUPT` (code 9) and its transaction rolls back.
+    /// Nothing happens when no statement runs.
+    public func interrupt() {
+        interrupter.interrupt()
+    }
+
+    /// Runs `operation` (which awaits a call of this database on the blocking pool, such
+    /// as `context.blocking { … }`) and interrupts the statement running when the task is
+    /// cancelled (a visitor who reset their connection): long SQLite work stops instead of
+    /// holding its pool thread to the end.
+    public func interruptingWhenCancelled<Result: Sendable>(
+        _ operation: () async throws -> Result
+    ) async throws -> Result {
+        try await withTaskCancellationHandler(operation: operation) { [interrupter] in interrupter.interrupt() }
     }
 
     /// Runs `body` with the connection, no other call running on it meanwhile.
