@@ -188,7 +188,7 @@ let package = Package(
         // recording push service, a store that interferes, a thread-backed executor.
         .target(
             name: "TabServerTestSupport",
-            dependencies: ["TabServerTesting", "TabServerHTTP", "TabServerSessions"],
+            dependencies: ["TabServerTesting", "TabServerHTTP", "TabServerSessions", "TabServerThreads"],
             path: "Tests/Support"),
 
         .testTarget(name: "MustacheTests", dependencies: ["TabServerMustache"]),

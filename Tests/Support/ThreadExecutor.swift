@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
-import Synchronization
+import TabServerThreads
 
 #if canImport(Glibc)
     import Glibc
@@ -11,19 +10,7 @@ import Synchronization
 /// cooperative pool has (two on a two-core machine), and several such clients truly run
 /// at once. For tests only (`onThreads`).
 public final class ThreadExecutor: TaskExecutor, Sendable {
-    private struct Queue {
-        var jobs: [Job] = []
-        var stopped = false
-    }
-
-    /// A job handed from `enqueue` to the thread.
-    private struct Job: @unchecked Sendable {
-        // Safe: taken from the queue once and run once, on the executor's thread.
-        let job: UnownedJob
-    }
-
-    private let queue = Mutex(Queue())
-    private let wakeUps = DispatchSemaphore(value: 0)
+    private let jobs = ExecutorJobQueue()
 
     /// Starts the thread.
     public init() {
@@ -33,34 +20,19 @@ public final class ThreadExecutor: TaskExecutor, Sendable {
             &thread, nil,
             { context in
                 let executor = Unmanaged<ThreadExecutor>.fromOpaque(context!).takeRetainedValue()
-                executor.run()
+                executor.jobs.runJobs(on: executor.asUnownedTaskExecutor())
                 return nil
             }, context)
         if started == 0 { pthread_detach(thread) } else { Unmanaged<ThreadExecutor>.fromOpaque(context).release() }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = Job(job: UnownedJob(job))
-        queue.withLock { $0.jobs.append(job) }
-        wakeUps.signal()
+        jobs.add(job)
     }
 
     /// Ends the thread once the jobs given so far have run.
     public func stop() {
-        queue.withLock { $0.stopped = true }
-        wakeUps.signal()
-    }
-
-    private func run() {
-        while true {
-            wakeUps.wait()
-            let (jobs, stopped) = queue.withLock { queue -> ([Job], Bool) in
-                defer { queue.jobs = [] }
-                return (queue.jobs, queue.stopped)
-            }
-            for job in jobs { job.job.runSynchronously(on: asUnownedTaskExecutor()) }
-            if stopped && jobs.isEmpty { return }
-        }
+        jobs.close()
     }
 }
 
