@@ -15,13 +15,15 @@ import Synchronization
 ///     try db.query("SELECT id, name FROM habits ORDER BY id", as: Habit.self)
 /// }
 /// // a long one, stopped when the visitor leaves:
-/// let report = try await db.interruptingWhenCancelled {
-///     try await context.blocking { try db.query("SELECT … FROM habits, log …") }
+/// let report = try await db.interruptible { scope in
+///     try await context.blocking { try scope.use { try $0.query("SELECT … FROM habits, log …") } }
 /// }
 /// ```
 public final class SharedSQLiteDatabase: Sendable {
     private let database: Mutex<SQLiteDatabase>
     private let interrupter: SQLiteInterrupter
+    /// The interruptible scope whose statements hold the connection now, if one does.
+    private let owner = Mutex<ObjectIdentifier?>(nil)
     /// The file path.
     public let path: String
 
@@ -36,21 +38,56 @@ public final class SharedSQLiteDatabase: Sendable {
         self.path = path
     }
 
-    /// Stops the statement running on the connection now, from any thread: it throws
-    /// `SQLiteError` with `SQLITE_INTERRUPT` (code 9) and its transaction rolls back.
-    /// Nothing happens when no statement runs.
+    /// Stops the statement running on the connection now, from any thread, whoever runs
+    /// it: it throws `SQLiteError` with `SQLITE_INTERRUPT` (code 9) and its transaction
+    /// rolls back. Nothing happens when no statement runs.
     public func interrupt() {
         interrupter.interrupt()
     }
 
-    /// Runs `operation` (which awaits a call of this database on the blocking pool, such
-    /// as `context.blocking { … }`) and interrupts the statement running when the task is
-    /// cancelled (a visitor who reset their connection): long SQLite work stops instead of
-    /// holding its pool thread to the end.
-    public func interruptingWhenCancelled<Result: Sendable>(
-        _ operation: () async throws -> Result
-    ) async throws -> Result {
-        try await withTaskCancellationHandler(operation: operation) { [interrupter] in interrupter.interrupt() }
+    /// The calls of one interruptible operation (`interruptible(_:)`): the connection's
+    /// statements it runs are the only ones its cancellation interrupts.
+    public final class InterruptScope: Sendable {
+        private let database: SharedSQLiteDatabase
+
+        init(_ database: SharedSQLiteDatabase) { self.database = database }
+
+        /// `SharedSQLiteDatabase.use(_:)`, its statements interrupted if the operation is
+        /// cancelled while they run.
+        public func use<Result: Sendable, Failure: Error>(_ body: (SQLiteDatabase) throws(Failure) -> Result)
+            throws(Failure) -> Result
+        {
+            try database.use(as: self, body)
+        }
+    }
+
+    /// Runs `operation`, which awaits this database's calls made through its scope on the
+    /// blocking pool (inside `context.blocking { … }`); when the task is cancelled (a
+    /// visitor who reset their connection), the scope's statement running then is
+    /// interrupted, and no other caller's: long SQLite work stops instead of holding its
+    /// pool thread to the end.
+    public func interruptible<Result: Sendable>(_ operation: (InterruptScope) async throws -> Result)
+        async throws -> Result
+    {
+        let scope = InterruptScope(self)
+        let id = ObjectIdentifier(scope)
+        return try await withTaskCancellationHandler {
+            try await operation(scope)
+        } onCancel: {
+            self.owner.withLock { if $0 == id { self.interrupter.interrupt() } }
+        }
+    }
+
+    /// `use`, the connection noted as `scope`'s while `body` runs (cleared before the
+    /// connection is free for anyone else).
+    private func use<Result: Sendable, Failure: Error>(
+        as scope: InterruptScope, _ body: (SQLiteDatabase) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try database.withLock { (database) throws(Failure) -> Result in
+            owner.withLock { $0 = ObjectIdentifier(scope) }
+            defer { owner.withLock { $0 = nil } }
+            return try body(database)
+        }
     }
 
     /// Runs `body` with the connection, no other call running on it meanwhile.

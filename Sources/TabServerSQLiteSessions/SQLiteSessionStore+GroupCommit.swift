@@ -55,7 +55,12 @@ extension SQLiteSessionStore {
         // and losing it to a failed commit loses only a little recency.
         switch write {
         case .touch, .promote: break
-        case .insert, .update, .delete: memory.unflushed[id] = memory.group
+        case .insert, .update:
+            memory.unflushed[id] = memory.group
+            memory.deleting[id] = nil
+        case .delete:
+            memory.unflushed[id] = memory.group
+            memory.deleting[id] = memory.group
         }
         guard !memory.writing else { return }
         memory.writing = true
@@ -87,6 +92,7 @@ extension SQLiteSessionStore {
                     for write in writes {
                         if memory.unflushed[write.id] === group { memory.unflushed[write.id] = nil }
                         if memory.awaited[write.id] === group { memory.awaited[write.id] = nil }
+                        if memory.deleting[write.id] === group { memory.deleting[write.id] = nil }
                     }
                     for id in evicted where memory.unflushed[id] == nil { memory.cache[id] = nil }
                 }
@@ -103,6 +109,8 @@ extension SQLiteSessionStore {
                         for write in batch {
                             memory.cache[write.id] = nil
                             memory.unflushed[write.id] = nil
+                            // A failed delete removed nothing: the file's row is the session.
+                            memory.deleting[write.id] = nil
                         }
                     }
                     for (batch, failedGroup) in failed {

@@ -98,6 +98,9 @@ public final class SQLiteSessionStore: SessionStore, EngineSessionStore {
         var group = CommitGroup()
         /// The latest group holding a write of each session, until it is committed.
         var unflushed: [SessionID: CommitGroup] = [:]
+        /// Sessions whose latest write is a delete not committed yet, by its group: they
+        /// read as gone, though the file may still hold their rows.
+        var deleting: [SessionID: CommitGroup] = [:]
         /// Whether the writer is scheduled or running.
         var writing = false
         /// The group the writer is committing now.
@@ -204,9 +207,8 @@ public final class SQLiteSessionStore: SessionStore, EngineSessionStore {
         // to be read again outside it.
         let cached = memory.withLock { memory -> (session: Session?, expired: Bool)? in
             guard let cached = memory.cache[id] else {
-                // A write not yet committed stays in the cache (pinned) unless it is a
-                // delete: the file may still hold the row the delete removes.
-                return memory.unflushed[id] != nil ? (nil, false) : nil
+                // Deleted, but the file may still hold the row until the delete commits.
+                return memory.deleting[id] != nil ? (nil, false) : nil
             }
             let expired = lifetime.isExpired(
                 lastSeen: cached.session.lastSeen, created: cached.session.created, now: now)
@@ -249,9 +251,10 @@ public final class SQLiteSessionStore: SessionStore, EngineSessionStore {
         }
         let storedLastSeen = session.lastSeen
         session.lastSeen = now
-        return memory.withLock { memory -> Session in
-            // A write accepted meanwhile is newer than the file.
+        return memory.withLock { memory -> Session? in
+            // A write accepted meanwhile is newer than the file; a delete, too.
             if let newer = memory.cache[id] { return newer.session }
+            if memory.deleting[id] != nil { return nil }
             if standing == .probationary {
                 remember(session, storedLastSeen: now, key: key, standing: .established, in: &memory)
                 enqueue(.promote(id, key: key, lastSeen: now), in: &memory)

@@ -24,11 +24,11 @@ struct SQLiteInterruptTests {
         let pool = BlockingPool(lanes: 1, capacity: 4)
         let run = Run()
         let task = Task {
-            try await db.interruptingWhenCancelled {
+            try await db.interruptible { scope in
                 try await pool.runCancellable {
                     run.started.store(true, ordering: .relaxed)
                     do throws(SQLiteError) {
-                        _ = try db.query(Self.endless)
+                        _ = try scope.use { (db) throws(SQLiteError) in try db.query(Self.endless) }
                         run.outcome.withLock { $0 = "finished" }
                     } catch {
                         run.outcome.withLock { $0 = "code \(error.code)" }
@@ -45,6 +45,34 @@ struct SQLiteInterruptTests {
         // The same connection serves the next call (asked only once the query ended: it
         // holds the connection until then).
         if outcome != nil { #expect(try db.query("SELECT 1 + 1").first?.first == .integer(2)) }
+    }
+
+    @Test("a cancelled operation waiting for the connection interrupts nobody else's statement")
+    func othersUntouched() async throws {
+        let db = try SharedSQLiteDatabase(path: TestFixtures.temporaryDirectory("interrupt-others") + "/app.sqlite")
+        let pool = BlockingPool(lanes: 2, capacity: 4)
+        let run = Run()
+        // Another caller's query, not of the scope, holding the connection a while.
+        let other = Task {
+            try await pool.run(key: 0) { () throws -> String in
+                run.started.store(true, ordering: .relaxed)
+                let rows = try db.query(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000000) SELECT count(*) FROM c"
+                )
+                return "\(rows.first?.first ?? .null)"
+            }
+        }
+        #expect(await waitUntil(.seconds(60)) { () async in run.started.load(ordering: .relaxed) })
+        let waiting = Task {
+            try await db.interruptible { scope in
+                try await pool.runCancellable(key: 1) {
+                    try scope.use { (db) throws(SQLiteError) in try db.query("SELECT 1") }
+                }
+            }
+        }
+        waiting.cancel()
+        _ = try? await waiting.value
+        #expect(try await other.value == "integer(20000000)", "the other caller's query ran to its end")
     }
 
     @Test("an interrupt with no statement running changes nothing")

@@ -83,4 +83,15 @@ private struct NoRelay: EventRelay {
     func start(deliver: @escaping @Sendable ([UInt8]) -> Void) {}
     func publish(_ payload: [UInt8]) {}
     func stop() {}
+
+    @Test("--sessions is read by its scheme, whatever its case; an app's scheme may start like a built-in one")
+    func schemes() throws {
+        #expect(try SessionStoreConfiguration("SQLite:data/x.sqlite") == .sqlite(path: "data/x.sqlite"))
+        #expect(try SessionStoreConfiguration("Memory") == .memory())
+        #expect(try SessionStoreConfiguration("redisjson://cache/1") == .url("redisjson://cache/1"))
+        #expect(try SessionStoreConfiguration("redisjson://cache/1").scheme == "redisjson")
+        #expect(try SessionStoreConfiguration("Folder:/var/s").scheme == "folder")
+        #expect(try SessionStoreConfiguration("Folder:/var/s").location == "/var/s")
+        #expect(throws: ConfigurationError.self) { try SessionStoreConfiguration("rediss://secure:6379") }
+    }
 }

@@ -45,19 +45,20 @@ public enum SessionStoreConfiguration: Sendable, Hashable, CustomStringConvertib
     /// `SCHEME:REST` for a store the app registers; anything else is refused, saying
     /// what is wrong. Whether a scheme has an opener is known when the app opens it.
     public init(_ text: String) throws(ConfigurationError) {
-        if text == "memory" {
+        let scheme = Self.scheme(of: text)
+        if text.lowercased() == "memory" {
             self = .memory()
-        } else if text.hasPrefix("sqlite:") {
+        } else if scheme == "sqlite" {
             let path = String(text.dropFirst("sqlite:".count))
             guard !path.isEmpty else { throw ConfigurationError("'\(text)' has no path (use sqlite:PATH)") }
             self = .sqlite(path: path)
-        } else if text.lowercased().hasPrefix("redis") {
+        } else if let scheme, RedisStoreOpener.schemes.contains(scheme) || scheme == "rediss" {
             do {
                 self = .redis(try RedisConfiguration(url: text))
             } catch {
                 throw ConfigurationError(error.reason)
             }
-        } else if let scheme = Self.scheme(of: text), text.count > scheme.count + 1 {
+        } else if let scheme, text.count > scheme.count + 1 {
             self = .url(text)
         } else {
             throw ConfigurationError(

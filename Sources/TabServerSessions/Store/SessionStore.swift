@@ -33,7 +33,10 @@
 public protocol SessionStore: Sendable {
     /// The session, or nil if the id is unknown or expired at `now` (seconds since 1970).
     func load(_ id: SessionID, now: Int64) async throws(SessionStoreError) -> Session?
-    /// Stores a new session (an id already stored is replaced).
+    /// Stores a new session. A store that instances share refuses an id already stored
+    /// (throws): two browsers of one signed-in user may create the user's record
+    /// (`SessionID.user`) at once, and the one refused runs again on the record the other
+    /// stored. A store of one process may replace it, as the memory store does.
     func insert(_ session: Session) async throws(SessionStoreError)
     /// Writes `session` if the stored revision is still `session.revision`, storing it
     /// with revision + 1. Returns the stored session, or nil when someone else wrote first
