@@ -51,7 +51,9 @@ struct SQLiteSessionStoreHealthTests {
         #expect(try store.update(changed) != nil)
         #expect(throws: SessionStoreError.self) { try store.flush() }
         #expect(!store.checkReady())
-        #expect(try store.load(kept.id, now: 1_000)?.language == nil, "reads still work; the write was undone")
+        let reread = try store.load(kept.id, now: 1_000)
+        #expect(reread != nil, "the session is still there: a failed write deletes nothing")
+        #expect(reread?.language == nil, "reads still work; the write was undone")
         #expect(lines.all.count == 1, "\(lines.all)")
         #expect(lines.all.first?.hasPrefix("error session store sqlite:") == true)
         #expect(lines.all.first?.contains("readonly") == true, "\(lines.all)")
