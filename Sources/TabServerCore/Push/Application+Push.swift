@@ -51,7 +51,7 @@ extension Application {
     ) async throws(SessionStoreError) -> Bool {
         try await offThread { () throws(SessionStoreError) in
             guard try self.setBadgeNow(badge, forTab: tabID, visitor: id) else { return false }
-            try self.pushAppBadgeNow(of: id, notification: notification)
+            _ = try self.pushAppBadgeNow(of: id, notification: notification)
             return true
         }
     }
