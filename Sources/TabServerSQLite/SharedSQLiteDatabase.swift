@@ -49,6 +49,8 @@ public final class SharedSQLiteDatabase: Sendable {
     /// statements it runs are the only ones its cancellation interrupts.
     public final class InterruptScope: Sendable {
         private let database: SharedSQLiteDatabase
+        /// Whether the operation was cancelled (written under the database's `owner` lock).
+        let cancelled = Atomic<Bool>(false)
 
         init(_ database: SharedSQLiteDatabase) { self.database = database }
 
@@ -74,18 +76,30 @@ public final class SharedSQLiteDatabase: Sendable {
         return try await withTaskCancellationHandler {
             try await operation(scope)
         } onCancel: {
-            self.owner.withLock { if $0 == id { self.interrupter.interrupt() } }
+            self.owner.withLock { owner in
+                scope.cancelled.store(true, ordering: .relaxed)
+                if owner == id { self.interrupter.stopping.store(true, ordering: .relaxed) }
+            }
         }
     }
 
     /// `use`, the connection noted as `scope`'s while `body` runs (cleared before the
-    /// connection is free for anyone else).
+    /// connection is free for anyone else). Its statements stop at once when the scope
+    /// was cancelled before it got the connection, or is cancelled while they run.
     private func use<Result: Sendable, Failure: Error>(
         as scope: InterruptScope, _ body: (SQLiteDatabase) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try database.withLock { (database) throws(Failure) -> Result in
-            owner.withLock { $0 = ObjectIdentifier(scope) }
-            defer { owner.withLock { $0 = nil } }
+            owner.withLock { owner in
+                owner = ObjectIdentifier(scope)
+                interrupter.stopping.store(scope.cancelled.load(ordering: .relaxed), ordering: .relaxed)
+            }
+            defer {
+                owner.withLock { owner in
+                    owner = nil
+                    interrupter.stopping.store(false, ordering: .relaxed)
+                }
+            }
             return try body(database)
         }
     }

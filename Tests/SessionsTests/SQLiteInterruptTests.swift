@@ -47,6 +47,26 @@ struct SQLiteInterruptTests {
         if outcome != nil { #expect(try db.query("SELECT 1 + 1").first?.first == .integer(2)) }
     }
 
+    @Test("a statement begun after its operation was cancelled stops at once; the next call runs")
+    func cancelledBeforeStart() async throws {
+        let db = try SharedSQLiteDatabase(path: TestFixtures.temporaryDirectory("interrupt-early") + "/app.sqlite")
+        let outcome = try await Task {
+            try await db.interruptible { scope in
+                // Cancelled before its statement holds the connection: `sqlite3_interrupt`
+                // alone would have nothing to stop, and the count would run for minutes.
+                withUnsafeCurrentTask { $0?.cancel() }
+                do throws(SQLiteError) {
+                    _ = try scope.use { (db) throws(SQLiteError) in try db.query(Self.endless) }
+                    return "finished"
+                } catch {
+                    return "code \(error.code)"
+                }
+            }
+        }.value
+        #expect(outcome == "code 9")
+        #expect(try db.query("SELECT 2 + 2").first?.first == .integer(4))
+    }
+
     @Test("a cancelled operation waiting for the connection interrupts nobody else's statement")
     func othersUntouched() async throws {
         let db = try SharedSQLiteDatabase(path: TestFixtures.temporaryDirectory("interrupt-others") + "/app.sqlite")
