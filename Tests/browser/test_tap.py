@@ -11,6 +11,7 @@ import re
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from conftest import running_server
@@ -228,7 +229,11 @@ def test_switching_tabs_replaces_the_entry_and_back_leaves(browsers):
     assert browser.run("return history.length;") == entries, "a tab switch added a history entry"
     # Back leaves the app (to the page before it: the suite's blank page), as on Android.
     browser.driver.back()
-    browser.wait(lambda: browser.driver.current_url == "about:blank", "Back did not leave the app")
+    try:
+        browser.wait(lambda: browser.driver.current_url == "about:blank", "Back did not leave the app", timeout=30)
+    except TimeoutException:
+        where = browser.driver.current_url
+        raise AssertionError(f"Back did not leave the app: it shows {where} ({entries} entries before the taps)")
 
 
 @pytest.mark.webkit
