@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
 import TabServerSessions
 import TabServerThreads
@@ -43,14 +42,13 @@ final class CommitGroup: Sendable {
     /// most `timeout`: a commit that takes longer (a disk that stalls) is reported as an
     /// error to this caller, and its outcome still reaches everyone else.
     func wait(timeout: Duration = .seconds(10)) -> SessionStoreError? {
-        let semaphore = DispatchSemaphore(value: 0)
+        let done = ThreadSignal()
         let result = Mutex<SessionStoreError?>(nil)
         whenDone { error in
             result.withLock { $0 = error }
-            semaphore.signal()
+            done.signal()
         }
-        let deadline = DispatchTime.after(timeout)
-        guard semaphore.wait(timeout: deadline) == .success else {
+        guard done.wait(for: timeout) else {
             return SessionStoreError("sqlite: the commit did not finish within \(timeout)")
         }
         return result.withLock { $0 }

@@ -6,7 +6,12 @@ import TabServerSessions
     import Glibc
 #endif
 
-extension SQLiteSessionStore {
+extension SQLiteSessionStore: BackingUpSessionStore {
+    /// `backup(to:)` with its defaults.
+    public func writeBackup(to destination: String) throws(SessionStoreError) -> Int {
+        try backup(to: destination)
+    }
+
     /// Writes a consistent copy of the store to `path` while it keeps serving. The file is
     /// in `locking_mode = EXCLUSIVE`, so no other connection may read it: the copy is made
     /// on this store's own connection with SQLite's backup API, `pagesPerStep` pages at a

@@ -81,3 +81,22 @@ public actor FolderSessionStore: SessionStore {
         access(folder, W_OK) == 0
     }
 }
+
+extension FolderSessionStore: BackingUpSessionStore {
+    /// The folder: the operator's token is written beside it.
+    public nonisolated var path: String { folder }
+
+    /// Copies every session file into the folder `destination`. Each file is replaced
+    /// whole by a rename, so each copy holds one revision of its session.
+    public nonisolated func writeBackup(to destination: String) throws(SessionStoreError) -> Int {
+        do {
+            let files = FileManager.default
+            try files.createDirectory(atPath: destination, withIntermediateDirectories: true)
+            let names = try files.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".session") }
+            for name in names { try files.copyItem(atPath: folder + "/" + name, toPath: destination + "/" + name) }
+            return names.count
+        } catch {
+            throw SessionStoreError("backup of \(folder) to \(destination): \(error)")
+        }
+    }
+}

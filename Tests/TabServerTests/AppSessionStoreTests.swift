@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import TabServer
 import TabServerAppModel
 import TabServerCore
@@ -50,6 +51,35 @@ struct AppSessionStoreTests {
         let returning = TestClient(port: restarted.port)
         returning.cookies = visitor.cookies
         #expect(await returning.get("/").location == "/tabs/movies")
+    }
+
+    @Test("an app's store that backs itself up answers POST /admin/backup for the operator's token")
+    func backsUp() async throws {
+        let folder = TestFixtures.temporaryDirectory("app-store-backup") + "/sessions"
+        let app = try Self.app(folder: folder)
+        let server = try app.start()
+        defer { server.shutdown() }
+        let visitor = TestClient(port: server.port)
+        let token = try #require(await visitor.get("/tabs/featured").csrfToken)
+        #expect(await visitor.post("/select", form: [("csrf", token), ("tab", "music")]).status == 303)
+        let operatorToken = try String(contentsOfFile: folder + ".admin-token", encoding: .utf8)
+        let destination = TestFixtures.temporaryDirectory("app-store-copy") + "/copy"
+        let operatorClient = TestClient(port: server.port)
+        let refused = await operatorClient.post("/admin/backup?to=" + destination, form: [])
+        #expect(refused.status == 403)
+        let answer = await operatorClient.post(
+            "/admin/backup?to=" + destination, form: [], headers: [("Authorization", "Bearer " + operatorToken)])
+        #expect(answer.status == 200, "\(answer.body)")
+        let copied = try FileManager.default.contentsOfDirectory(atPath: destination)
+        #expect(copied.count == 1 && copied.allSatisfy { $0.hasSuffix(".session") }, "\(copied)")
+
+        // The copy is a store: a new instance on it finds the visitor's tab.
+        let restored = try Self.app(folder: destination)
+        let restarted = try restored.start()
+        defer { restarted.shutdown() }
+        let returning = TestClient(port: restarted.port)
+        returning.cookies = visitor.cookies
+        #expect(await returning.get("/").location == "/tabs/music")
     }
 
     @Test("a scheme no opener is registered for stops start-up, naming it and what the app opens")

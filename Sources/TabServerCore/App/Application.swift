@@ -4,6 +4,7 @@ import TabServerAppModel
 import TabServerHTTP
 import TabServerMustache
 import TabServerPush
+import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTabBar
 import TabServerWeb

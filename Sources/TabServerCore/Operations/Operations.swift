@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
-import TabServerSQLiteSessions
 import TabServerThreads
 
 /// What runs beside the requests: the one pool for work that blocks, the metrics, and
-/// the SQLite store's backup endpoint.
+/// the backup endpoint of a store that backs itself up.
 struct Operations: Sendable {
     /// Threads of the blocking pool: store calls that wait, the app's blocking work.
     static let blockingLanes = 4
@@ -16,6 +15,6 @@ struct Operations: Sendable {
     let blockingPool = BlockingPool(lanes: Self.blockingLanes, capacity: Self.blockingCapacity)
     /// Nil when metrics are off: then nothing is measured at all.
     let metrics: AppMetrics?
-    /// `POST /admin/backup` (a SQLite store only).
+    /// `POST /admin/backup` (a `BackingUpSessionStore` only: SQLite's).
     let backup: BackupEndpoint?
 }

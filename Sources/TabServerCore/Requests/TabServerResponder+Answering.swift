@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import TabServerAppModel
 import TabServerHTTP
-import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerWeb
 

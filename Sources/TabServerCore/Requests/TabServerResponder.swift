@@ -3,7 +3,6 @@ import TabServerAppModel
 import TabServerHTTP
 import TabServerMustache
 import TabServerPush
-import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTabBar
 import TabServerThreads

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
 import TabServerThreads
 
@@ -120,15 +119,14 @@ extension EngineSessionStore {
     /// have no answer to defer).
     package func waitUntilDurable(_ ids: [SessionID], timeout: Duration = .seconds(10)) throws(SessionStoreError) {
         guard commitsInGroups else { return }
-        let semaphore = DispatchSemaphore(value: 0)
+        let durable = ThreadSignal()
         let outcome = Mutex<SessionStoreError?>(nil)
         let waiting = whenDurable(ids) { error in
             outcome.withLock { $0 = error }
-            semaphore.signal()
+            durable.signal()
         }
         guard waiting else { return }
-        let deadline = DispatchTime.after(timeout)
-        guard semaphore.wait(timeout: deadline) == .success else {
+        guard durable.wait(for: timeout) else {
             throw SessionStoreError("the writes were not durable within \(timeout)")
         }
         if let error = outcome.withLock({ $0 }) { throw error }

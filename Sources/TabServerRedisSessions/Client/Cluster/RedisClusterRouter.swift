@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Synchronization
 import TabServerThreads
 
@@ -49,7 +48,7 @@ final class RedisClusterRouter: Sendable {
     }
 
     private let state = Mutex(State())
-    private let refreshWanted = DispatchSemaphore(value: 0)
+    private let refreshWanted = ThreadSignal()
     private let refresherStarted = Atomic<Bool>(false)
     /// `MOVED` and `ASK` redirections followed since start (diagnostics and tests).
     let movedFollowed = Atomic<Int>(0)
@@ -178,15 +177,15 @@ final class RedisClusterRouter: Sendable {
     /// times a second); it ends when the router is released.
     private func startRefresher() {
         guard !refresherStarted.exchange(true, ordering: .relaxed) else { return }
-        let semaphore = refreshWanted
+        let refreshWanted = refreshWanted
         WorkerThread.detach { [weak self] in
             while true {
-                _ = semaphore.wait(timeout: .now() + .seconds(1))
+                refreshWanted.wait(for: .seconds(1))
                 // No strong reference outlives the read, so the router can be released.
                 if self == nil { return }
                 _ = try? self?.refresh()
                 // Requests that came while reading are answered by this read.
-                while semaphore.wait(timeout: .now()) == .success {}
+                refreshWanted.drain()
                 usleep(100_000)
             }
         }

@@ -3,18 +3,18 @@ import FoundationEssentials
 import Synchronization
 import TabServerCrypto
 import TabServerHTTP
-import TabServerSessions
 import TabServerThreads
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// `POST /admin/backup?to=PATH`: writes a consistent copy of the running SQLite store to
-/// PATH (an absolute path on this machine) while the server keeps serving. The store
-/// holds its file in `locking_mode = EXCLUSIVE`, so no other process can read it: the
-/// server copies it itself, on a thread of its own, never an engine thread
-/// (`SQLiteSessionStore.backup(to:)`), and answers once the copy is complete.
+/// `POST /admin/backup?to=PATH`: writes a consistent copy of the running store to PATH (an
+/// absolute path on this machine) while the server keeps serving, for a store that can
+/// (`BackingUpSessionStore`: the SQLite store, which holds its file in
+/// `locking_mode = EXCLUSIVE`, so no other process can read it). The server copies it
+/// itself, on a thread of its own, never an engine thread, and answers once the copy is
+/// complete.
 ///
 /// Only for a direct peer on loopback (not a request a proxy relayed: it carries
 /// `Forwarded` or `X-Forwarded-For`) that shows the token the server wrote at start to
@@ -24,7 +24,7 @@ package final class BackupEndpoint: Sendable {
     /// Where it answers (at the root, whatever the base path).
     package static let path = "/admin/backup"
 
-    private let store: SQLiteSessionStore
+    private let store: any BackingUpSessionStore
     private let token: [UInt8]
     private let log: LogSink?
     private let running = Atomic<Bool>(false)
@@ -32,10 +32,10 @@ package final class BackupEndpoint: Sendable {
     /// The token file of the store at `storePath`.
     package static func tokenPath(for storePath: String) -> String { storePath + ".admin-token" }
 
-    /// The endpoint for `store` when it is a SQLite store whose token file could be
-    /// written (said in `log` when not); nil otherwise.
+    /// The endpoint for `store` when the store it opened can back itself up and its
+    /// token file could be written (said in `log` when not); nil otherwise.
     package init?(store: any EngineSessionStore, log: LogSink?) {
-        guard let store = store as? SQLiteSessionStore else { return nil }
+        guard let store = store.opened as? any BackingUpSessionStore else { return nil }
         let token = Base64URL.encode(SecureRandom.bytes(32))
         let file = Self.tokenPath(for: store.path)
         unlink(file)
@@ -80,7 +80,7 @@ package final class BackupEndpoint: Sendable {
                 let started = ContinuousClock.now
                 let response: HTTPResponse
                 do throws(SessionStoreError) {
-                    let pages = try store.backup(to: destination)
+                    let pages = try store.writeBackup(to: destination)
                     let message =
                         "backup of \(store.path) written to \(destination): \(pages) pages in \(ContinuousClock.now - started)"
                     log?.write(message)
