@@ -16,7 +16,9 @@ root: the page every new visitor, link preview and crawler gets. With --visitors
 server keeps its sessions in a SQLite file and the requests are bench/visitors.lua's
 workload (200 visitors in turn, each repeating: POST select a tab, GET it twice, GET
 another tab twice), so the count is an average over writes, renders and cached pages,
-the SQLite writer thread included. With --accept-language every request of the tab page
+the SQLite writer thread included. With --select the requests are bench/select.lua's
+write (a tap without script, on the memory store): one visitor's POST /select, between
+two tabs in turn, each answered 303 with its session committed. With --accept-language every request of the tab page
 (cookie or --cookieless) also carries an `Accept-Language` of about 31 KB (the field
 bench/amplification.py sends; the head limit is 32 KiB), so the two counts compare a
 plain request with the largest language list a head can hold. The access log is off
@@ -71,6 +73,7 @@ LANGUAGE_FIELD = (
     + ",".join(f"x{index % 1000:03d}-yy;q=0.{index % 10}" for index in range(4000))[:31_000].rsplit(",", 1)[0]
     + "\r\n") if ACCEPT_LANGUAGE else ""
 VISITORS = "--visitors" in sys.argv
+SELECT = "--select" in sys.argv
 VISITOR_COUNT = 200
 TABS = ("featured", "music", "movies", "tv")
 
@@ -126,6 +129,20 @@ def run(binary, requests):
                 sock.sendall(visitor_request(visitors, counter))
                 head, buffer = read_response(sock, buffer)
                 assert head.startswith(b"HTTP/1.1 200") or head.startswith(b"HTTP/1.1 303"), head[:40]
+            requests = 0
+        elif SELECT:
+            sock.sendall(f"GET {PATH} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+            head, buffer, body = read_response(sock, buffer, body=True)
+            cookie = re.search(rb"(?i)set-cookie: *([^;\r\n]+)", head).group(1).decode()
+            csrf = re.search(rb'name="csrf" value="([^"]+)"', body).group(1).decode()
+            for counter in range(requests):
+                form = f"tab={TABS[counter % 4]}&csrf={csrf}"
+                sock.sendall((
+                    f"POST /select HTTP/1.1\r\nHost: t\r\nCookie: {cookie}\r\n"
+                    f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\n\r\n{form}"
+                ).encode())
+                head, buffer = read_response(sock, buffer)
+                assert head.startswith(b"HTTP/1.1 303"), head[:40]
             requests = 0
         elif COOKIELESS:
             request = f"GET /tabs/featured HTTP/1.1\r\nHost: t\r\n{LANGUAGE_FIELD}\r\n".encode()
