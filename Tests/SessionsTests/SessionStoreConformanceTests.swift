@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TabServerRedisSessions
 import TabServerSQLiteSessions
 import TabServerSessions
 import TabServerTestSupport
@@ -6,33 +7,50 @@ import TabServerTesting
 import Testing
 
 /// The rules every session store keeps, asked through the public `SessionStore` protocol
-/// alone: of the built-in stores that keep time by the caller's clock (memory, SQLite),
-/// and of a store written in the tests as an app would write one (`FolderSessionStore`,
-/// a file per session), which must pass exactly as they do.
+/// alone: of the built-in stores (memory, SQLite, Redis on a real `redis-server`), and of a
+/// store written in the tests as an app would write one (`FolderSessionStore`, a file per
+/// session), which must pass exactly as they do.
 @Suite("Session store conformance: the built-in stores and an app's own")
 struct SessionStoreConformanceTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, sqlite, folder
+        case memory, sqlite, redis, folder
         var testDescription: String { rawValue }
     }
 
     static let lifetime = SessionLifetime(idle: 100, absolute: 1_000)
 
-    func makeStore(_ kind: Kind) throws -> any SessionStore {
+    /// A store of `kind`, with what must live as long as it (the Redis server).
+    struct Opened {
+        let store: any SessionStore
+        let server: RedisServer?
+    }
+
+    func makeStore(_ kind: Kind) throws -> Opened {
         switch kind {
-        case .memory: MemorySessionStore(capacity: 1_000, lifetime: Self.lifetime)
+        case .memory: Opened(store: MemorySessionStore(capacity: 1_000, lifetime: Self.lifetime), server: nil)
         case .sqlite:
-            try SQLiteSessionStore(
-                path: TestFixtures.temporaryDirectory("conformance") + "/sessions.sqlite", lifetime: Self.lifetime)
+            Opened(
+                store: try SQLiteSessionStore(
+                    path: TestFixtures.temporaryDirectory("conformance") + "/sessions.sqlite", lifetime: Self.lifetime),
+                server: nil)
+        case .redis:
+            try {
+                let server = try RedisServer()
+                return Opened(store: try RedisSessionStore(url: server.url, lifetime: Self.lifetime), server: server)
+            }()
         case .folder:
-            try FolderSessionStore(
-                folder: TestFixtures.temporaryDirectory("conformance") + "/sessions", lifetime: Self.lifetime)
+            Opened(
+                store: try FolderSessionStore(
+                    folder: TestFixtures.temporaryDirectory("conformance") + "/sessions", lifetime: Self.lifetime),
+                server: nil)
         }
     }
 
     @Test("a session inserted loads back whole; an unknown or deleted one is nil", arguments: Kind.allCases)
     func roundTrip(_ kind: Kind) async throws {
-        let store = try makeStore(kind)
+        let opened = try makeStore(kind)
+        let store = opened.store
+        defer { withExtendedLifetime(opened) {} }
         var session = Session.new(now: 1_000)
         session.state.selectedTabID = "music"
         session.language = "fr-CA"
@@ -48,7 +66,9 @@ struct SessionStoreConformanceTests {
 
     @Test("update is a compare-and-set: the read revision wins once, a stale one is refused", arguments: Kind.allCases)
     func compareAndSet(_ kind: Kind) async throws {
-        let store = try makeStore(kind)
+        let opened = try makeStore(kind)
+        let store = opened.store
+        defer { withExtendedLifetime(opened) {} }
         let session = Session.new(now: 1_000)
         try await store.insert(session)
         let read = try #require(try await store.load(session.id, now: 1_000))
@@ -65,7 +85,9 @@ struct SessionStoreConformanceTests {
 
     @Test("8 concurrent writers, 25 increments each, retrying lost races: none is lost", arguments: Kind.allCases)
     func concurrentWriters(_ kind: Kind) async throws {
-        let store = try makeStore(kind)
+        let opened = try makeStore(kind)
+        let store = opened.store
+        defer { withExtendedLifetime(opened) {} }
         var session = Session.new(now: 1_000)
         session.state.selectedTabID = "0"
         try await store.insert(session)
@@ -96,13 +118,17 @@ struct SessionStoreConformanceTests {
 
     @Test("a session idle past its lifetime loads as nil and is swept; the others stay", arguments: Kind.allCases)
     func expiry(_ kind: Kind) async throws {
-        let store = try makeStore(kind)
+        let opened = try makeStore(kind)
+        let store = opened.store
+        defer { withExtendedLifetime(opened) {} }
         let old = Session.new(now: 1_000)
         let fresh = Session.new(now: 1_150)
         try await store.insert(old)
         try await store.insert(fresh)
         #expect(try await store.load(old.id, now: 1_050) != nil, "within its idle time")
-        #expect(try await store.sweep(now: 1_200) == 1, "idle for at least 150 s, over its 100")
+        // Redis expires its keys itself (the idle lifetime is each key's TTL): its sweep
+        // has nothing to remove.
+        #expect(try await store.sweep(now: 1_200) == (kind == .redis ? 0 : 1), "idle for at least 150 s, over its 100")
         #expect(try await store.load(old.id, now: 1_200) == nil)
         #expect(try await store.load(fresh.id, now: 1_200) != nil, "the fresh one stays")
         #expect(try await store.sweep(now: 1_200) == 0, "nothing left to sweep")
