@@ -80,6 +80,7 @@ struct JSONOutput: ~Copyable, JSONByteSink {
         }
     }
 
+    /// Out of line: the rare way of every write, which keeps each write small.
     @inline(never)
     private mutating func grow(to needed: Int) {
         var newCapacity = max(capacity * 2, 256)

@@ -13,10 +13,7 @@ import TabServerWeb
 /// error is a fault of the app's: 500, logged once. Nothing a failed request changed is
 /// stored.
 extension TabServerResponder {
-    /// The answer for `error` thrown while answering `request`. Never inlined, nor is
-    /// `errorPage`: the async functions that call them would hold their values in
-    /// frames allocated at every call, failing or not.
-    @inline(never)
+    /// The answer for `error` thrown while answering `request`.
     func errorResponse(_ error: any Error, _ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
         let handle = context.visitor
         handle.state.discardChanges()
@@ -96,7 +93,6 @@ extension TabServerResponder {
     /// bar (a 404 is still inside the app; under `/tabs/<tab>/…` that tab shows selected);
     /// when the session itself is the problem (`withSession: false`), the page has no bar
     /// and no cookie is touched.
-    @inline(never)
     func errorPage(_ failure: HTTPError, state: inout RequestState, withSession: Bool = true) -> HTTPResponse {
         var session: Session? = nil
         if withSession && failure.status != .serviceUnavailable {

@@ -54,7 +54,6 @@ extension TabServerResponder {
     }
 
     /// `answer(to:)` with a base path: 404 outside it.
-    @inline(never)
     private nonisolated(nonsending) func answerBelowBasePath(_ request: HTTPRequest) async -> ResponderAnswer {
         let (started, origin) = (startedNanos(), configuration.trustedProxies.origin(of: request))
         guard let below = belowBasePath(request, origin: origin) else {
@@ -66,14 +65,11 @@ extension TabServerResponder {
     /// When a request started, for its latency in the metrics (0 without metrics).
     private func startedNanos() -> UInt64 { operations.metrics == nil ? 0 : AppMetrics.monotonicNanos() }
 
-    // The async functions every request passes through are kept small, their rarer ways
-    // and what they do after an `await` in functions of their own: an async function's
-    // values take room in its frame, which the task allocates anew for every request
-    // (one `malloc` for each frame over a kilobyte).
+    // The async functions every request passes through keep their rarer ways in
+    // functions of their own, so each reads as the common way.
 
     /// `/metrics` and `/admin/backup`, answered at the root whatever the base path (nil
     /// when the one asked for is off).
-    @inline(never)
     private nonisolated(nonsending) func answerAtRoot(_ request: HTTPRequest) async -> ResponderAnswer? {
         let (started, origin) = (startedNanos(), configuration.trustedProxies.origin(of: request))
         if request.path == "/metrics", let metrics = operations.metrics, let sources = metricsSources {
@@ -91,7 +87,6 @@ extension TabServerResponder {
     }
 
     /// `answer(to:)` for a request whose path is below the base path.
-    @inline(never)
     private nonisolated(nonsending) func answer(below request: HTTPRequest, origin: RequestOrigin, started: UInt64)
         async -> ResponderAnswer
     {
@@ -107,7 +102,6 @@ extension TabServerResponder {
 
     /// `finish` for an answer of the async path. The app's middleware may have changed the
     /// response: then the engine builds its head.
-    @inline(never)
     private func finish(
         _ response: consuming HTTPResponse, _ handle: VisitorHandle, _ request: HTTPRequest, _ started: UInt64
     ) -> ResponderAnswer {
@@ -117,7 +111,6 @@ extension TabServerResponder {
     }
 
     /// What the app's middleware wraps: the library's files, then the router.
-    @inline(never)
     nonisolated(nonsending) func serve(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         switch destination(of: request, context.visitor) {
         case .file(let response): return response
@@ -136,7 +129,6 @@ extension TabServerResponder {
     }
 
     /// Where `request` goes, with its route label (and prepared answer) on `handle`.
-    @inline(never)
     private func destination(of request: HTTPRequest, _ handle: VisitorHandle) -> Destination {
         if let file = libraryFile(request) {
             handle.prepared = file.prepared
@@ -157,7 +149,6 @@ extension TabServerResponder {
 
     /// Throws the 405 (with the methods `allowed`) or 404 of a request no route answers,
     /// once the visitor is fetched: its page shows their bar.
-    @inline(never)
     private nonisolated(nonsending) func unrouted(_ handle: VisitorHandle, allowed: [HTTPMethod]?) async throws -> Never
     {
         await fetch(handle)
@@ -216,7 +207,6 @@ extension TabServerResponder {
     /// What every answer gets on its way out: the service worker's cache key on its pages,
     /// the access log's note on the client a trusted proxy named, and (metrics on) its count
     /// and latency under its route.
-    @inline(never)
     func finish(
         _ answer: consuming ResponderAnswer, _ request: HTTPRequest, _ origin: RequestOrigin, _ started: UInt64,
         route: Int? = nil

@@ -54,7 +54,6 @@ extension TabServerResponder {
     }
 
     /// The writes the answer rests on that are not durable yet (nil: none).
-    @inline(never)
     private func awaitedWrites(_ finishing: Finishing) -> [SessionID]? {
         guard store.commitsInGroups else { return nil }
         let ids = finishing.announcement.ids
@@ -62,22 +61,15 @@ extension TabServerResponder {
     }
 
     /// The 503 page when the writes the answer rests on failed.
-    @inline(never)
     private func unsavedPage(_ finishing: Finishing) -> HTTPResponse { unsavedPage(finishing.announcement.request) }
 
     /// Keeps the page the request rendered for its write, if any, and announces it.
-    @inline(never)
     private func finished(_ finishing: Finishing) {
         if let page = finishing.keeping { keep(page) }
         announce(finishing.announcement)
     }
 
-    /// Commits the attempt's state and gives its answer.
-    ///
-    /// Each way of it is a function of its own, the ones that never wait never inlined:
-    /// inlined into this one, their values would take room in its frame, which the task
-    /// allocates whole for every request.
-    @inline(never)
+    /// Commits the attempt's state and gives its answer, each way of it a function of its own.
     nonisolated(nonsending) func settle(_ response: HTTPResponse, _ handle: VisitorHandle) async -> Settled {
         switch await commit(handle) {
         case .done(let cookie): committed(response, cookie: cookie, handle)
@@ -90,7 +82,6 @@ extension TabServerResponder {
 
     /// The answer once nothing was left to write (and the cookie of a session just
     /// inserted, if any).
-    @inline(never)
     func committed(_ response: HTTPResponse, cookie: String?, _ handle: VisitorHandle) -> Settled {
         var response = response
         if let cookie { response.headers.add("Set-Cookie", cookie) }
@@ -145,7 +136,6 @@ extension TabServerResponder {
     }
 
     /// The answer once `written` is in the store, keeping the page rendered for it.
-    @inline(never)
     private func answerAfter(_ written: Session, answering response: HTTPResponse, _ handle: VisitorHandle) -> Settled {
         let kept = keepAfterWrite(handle, written: written)
         return .answer(response, then: Finishing(announcement: Announcement(handle), keeping: kept))
@@ -203,7 +193,6 @@ extension TabServerResponder {
         /// For the error page, in the visitor's language, should the writes fail.
         let request: HTTPRequest
 
-        @inline(never)
         init(_ handle: VisitorHandle) {
             request = handle.state.request
             events = handle.state.events
@@ -240,7 +229,6 @@ extension TabServerResponder {
 
     /// Waits until the writes of `ids` accepted so far are durable: nil then, or the
     /// failure (the store has undone them).
-    @inline(never)
     private nonisolated(nonsending) func durability(of ids: [SessionID]) async -> SessionStoreError? {
         await withUnsafeContinuation { continuation in
             let waiting = store.whenDurable(ids) { error in continuation.resume(returning: error) }
@@ -260,9 +248,7 @@ extension TabServerResponder {
     func unsavedPage(_ request: HTTPRequest) -> HTTPResponse { sessionlessPage(Self.unsaved, for: request) }
 
     /// The page of `failure` for `request`, with no bar and no cookie touched (the session
-    /// itself is the problem). Never inlined: its request state (two kilobytes) would take
-    /// room in the frame of each async function it was inlined into, used or not.
-    @inline(never)
+    /// itself is the problem).
     func sessionlessPage(_ failure: HTTPError, for request: HTTPRequest) -> HTTPResponse {
         var bare = RequestState(app: self, request: request, model: tabs.current)
         return errorPage(failure, state: &bare, withSession: false)

@@ -23,7 +23,6 @@ extension TabServerResponder {
     }
 
     /// `run` for a form post, its fields decoded.
-    @inline(never)
     private nonisolated(nonsending) func runDecoding(
         _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> HTTPResponse {
@@ -37,11 +36,6 @@ extension TabServerResponder {
     }
 
     /// `run` once the request's form, if any, is decoded (or refused with `bodyError`).
-    ///
-    /// Never inlined, nor is `runAttempts`: an async function's values take room in its
-    /// frame, which the task allocates for every call, and inlined at each of their call
-    /// sites they would take that room once per site.
-    @inline(never)
     private nonisolated(nonsending) func run(
         _ request: HTTPRequest, bodyError: HTTPError?, context: RequestContext,
         route: RouteTable<RequestContext>.Match
@@ -107,7 +101,6 @@ extension TabServerResponder {
     }
 
     /// How `request` starts: the page cache asked first (it never waits).
-    @inline(never)
     private func start(_ request: HTTPRequest, bodyError: HTTPError?, _ handle: VisitorHandle) -> Start {
         let user = handle.state.user
         let cookie = request.cookie(configuration.cookieName)
@@ -144,7 +137,6 @@ extension TabServerResponder {
     }
 
     /// The request's attempts: its answer and what is left to do before it is sent.
-    @inline(never)
     private nonisolated(nonsending) func runAttempts(
         _ attempt: Attempt, from first: Int, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> AttemptsOutcome {
@@ -181,7 +173,6 @@ extension TabServerResponder {
 
     /// The route's answer: its handler's, through its group's middleware (or, for a
     /// script's post, the page the 303 leads to, in this one round trip).
-    @inline(never)
     private nonisolated(nonsending) func respond(
         _ request: HTTPRequest, context: RequestContext, route: RouteTable<RequestContext>.Match
     ) async -> HTTPResponse {
@@ -201,7 +192,6 @@ extension TabServerResponder {
 
     /// The 403 of an app's route that refuses `request` as another site's (or without the
     /// form token its body needs); nil when it may run.
-    @inline(never)
     private func crossSiteRefusal(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse? {
         do {
             try verifyCrossSite(request, context.visitor)
@@ -212,7 +202,6 @@ extension TabServerResponder {
     }
 
     /// `response` compressed for `request` if it should be (then without a prepared head).
-    @inline(never)
     private func compress(_ response: HTTPResponse, for request: HTTPRequest, _ handle: VisitorHandle) -> HTTPResponse {
         let compressed = PageCompression.compressing(response, for: request)
         if compressed.headers.count != response.headers.count { handle.prepared = nil }
@@ -220,20 +209,17 @@ extension TabServerResponder {
     }
 
     /// The error page of the attempt's body, if it was refused (nil: the route runs).
-    @inline(never)
     private func refusedBodyPage(_ attempt: Attempt, _ context: RequestContext) -> HTTPResponse? {
         attempt.bodyError.map { errorResponse($0, attempt.request, context) }
     }
 
     /// How the attempt ends when it never asked for the visitor (a JSON route): nothing to
     /// commit. Nil when it did.
-    @inline(never)
     private func settledUnasked(_ response: HTTPResponse, _ handle: VisitorHandle) -> Settled? {
         handle.state.session == nil ? committed(response, cookie: nil, handle) : nil
     }
 
     /// How a request ends whose task was cancelled before its commit: its changes dropped.
-    @inline(never)
     private func cancelled(_ response: HTTPResponse, _ handle: VisitorHandle) -> AttemptsOutcome {
         handle.state.discardChanges()
         handle.prepared = nil
@@ -241,7 +227,6 @@ extension TabServerResponder {
     }
 
     /// 409 when every attempt lost to another write.
-    @inline(never)
     private func conflictPage(_ request: HTTPRequest) -> HTTPResponse {
         sessionlessPage(
             HTTPError.conflict("Your settings were changed by many requests at once. Please reload the page."),
@@ -256,11 +241,9 @@ extension TabServerResponder {
         await fetchOnPool(handle)
     }
 
-    // The two ways are functions of their own, the one here never inlined: the copies of
-    // the request's state (two kilobytes each) the pool's way takes would otherwise take
-    // room in the frame of every request, most of which never wait.
+    // The two ways are functions of their own: most requests never wait, and the pool's
+    // way copies the request's state there and back.
 
-    @inline(never)
     private func fetchHere(_ handle: VisitorHandle) {
         handle.state.fetch(store: store, cookieName: configuration.cookieName, now: now)
     }
@@ -283,7 +266,6 @@ extension TabServerResponder {
     /// Whether fetching the visitor could wait on a file or the network: a session
     /// not in memory (SQLite: a cache miss; Redis: no fresh copy), a signed-in user on a
     /// store that reads users with a round trip.
-    @inline(never)
     func wouldWait(_ handle: VisitorHandle) -> Bool {
         // The memory store: nothing to ask, so no cookie is decoded (this runs per request).
         guard !visitors.readsEverythingAtOnce else { return false }

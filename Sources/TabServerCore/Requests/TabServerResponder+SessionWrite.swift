@@ -24,10 +24,6 @@ extension TabServerResponder {
     /// nobody wrote it meanwhile (otherwise the whole request is run again on the fresh
     /// session); an unchanged one is confirmed current (one cheap check in a shared store,
     /// none in the others).
-    ///
-    /// Never inlined: inlined into `settle`, its frame became part of the frame of the
-    /// function calling that, allocated for every attempt.
-    @inline(never)
     nonisolated(nonsending) func commit(_ handle: VisitorHandle) async -> CommitResult {
         guard let final = handle.state.session else { return .done(cookie: nil) }
         // Signed in: the user's record first (another browser of theirs, on another
@@ -76,7 +72,6 @@ extension TabServerResponder {
 
     /// The commit of `final`'s browser part. `state` is `inout` only to be read in place:
     /// a struct held by a class and passed by value would be copied whole.
-    @inline(never)
     private func commitStep(_ final: Session, _ state: inout RequestState) -> CommitStep {
         var session = state.browserPart(of: final)
         if state.isNewSession {

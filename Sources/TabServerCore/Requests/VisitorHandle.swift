@@ -14,7 +14,8 @@ import TabServerWeb
 /// once, and nothing keeps the handle once the request is answered. For the same reason
 /// its properties skip the runtime's exclusivity check (`@exclusivity(unchecked)`): no
 /// change to `state` is under way across an `await`, and what changes it in place (the
-/// session's load, a page's visit) reaches no handle.
+/// session's load, a page's visit) reaches no handle. (What the unchecked properties
+/// save: see `Connection`.)
 final class VisitorHandle: @unchecked Sendable {
     let app: TabServerResponder
     @exclusivity(unchecked) var state: RequestState
@@ -39,12 +40,7 @@ final class VisitorHandle: @unchecked Sendable {
         self.origin = origin
     }
 
-    // The request's state is about two kilobytes. Built in an async function, a new one
-    // takes that room in the function's frame, which the task allocates whole for every
-    // call; so the two functions that build one are never inlined.
-
     /// A handle whose state starts from `request` (the signed-in `user`'s, if any).
-    @inline(never)
     convenience init(app: TabServerResponder, request: HTTPRequest, user: String?, origin: RequestOrigin) {
         self.init(
             app: app, state: RequestState(app: app, request: request, model: app.tabs.current, user: user),
@@ -61,7 +57,6 @@ final class VisitorHandle: @unchecked Sendable {
     /// attempt, after another instance changed the session) it starts anew from the store,
     /// and what the middleware stored is stored again on top (`replayOuterValues()` once
     /// the session is fetched).
-    @inline(never)
     func beginAttempt(_ request: HTTPRequest, cookie: String?, pageCacheAsked: Bool, first: Bool) {
         let model = app.tabs.current
         // Not when an attempt ran before: a step that calls `next` again gets a fresh one.
@@ -93,11 +88,9 @@ final class VisitorHandle: @unchecked Sendable {
     }
 
     /// A copy of the request's state as it is now, for `restore(_:)`.
-    @inline(never)
     func snapshot() -> StateSnapshot { StateSnapshot(state) }
 
     /// Puts back the state `snapshot` copied.
-    @inline(never)
     func restore(_ snapshot: StateSnapshot) { state = snapshot.state }
 
     /// A request's state kept aside (`snapshot()`), by reference.

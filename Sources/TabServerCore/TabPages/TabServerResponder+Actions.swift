@@ -12,10 +12,6 @@ extension TabServerResponder {
     /// a question runs only once confirmed, and its result is answered with
     /// post/redirect/get: 303 to the place it names (remembered as the tab's place), with
     /// a one-shot notice; or 422 with the form again and nothing stored.
-    ///
-    /// The steps before and after the action's own are functions of their own, never
-    /// inlined: in this async function their values would take room in its frame, which
-    /// the task allocates whole for every post.
     nonisolated(nonsending) func tabAction(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) async throws
@@ -58,7 +54,6 @@ extension TabServerResponder {
 
     /// The checks before the action (the token, a prefetch, the tab, the location) and the
     /// action the content declares there; its question's page when it asks one first.
-    @inline(never)
     private func actionToRun(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) throws -> ActionStart {
@@ -111,7 +106,6 @@ extension TabServerResponder {
 
     /// The answer to what the action did: 303 to the place it names, or its page again
     /// with 422.
-    @inline(never)
     private func actionAnswer(_ result: TabActionResult, tab: Tab, location: String, handle: VisitorHandle) throws
         -> HTTPResponse
     {

@@ -29,7 +29,6 @@ extension TabServerResponder {
     }
 
     /// Whether the request is a post whose sender asked for the page it leads to.
-    @inline(never)
     static func asksForPage(_ request: HTTPRequest) -> Bool {
         request.method == .post && request.headers[answerRequestHeader]?.lowercased() == "page"
     }
@@ -39,7 +38,6 @@ extension TabServerResponder {
     /// state and the request's one commit writes the post's change (and the visit's)
     /// exactly once. Nil, keeping the 303, when the answer is not a redirect to one of
     /// our own pages, or the page fails (its error is for its own GET to show).
-    @inline(never)
     nonisolated(nonsending) func followedPage(
         to response: HTTPResponse, for request: HTTPRequest, context: RequestContext
     ) async

@@ -39,10 +39,6 @@ extension TabServerResponder {
 
     /// `GET /tabs/{tab}/{location*}`: a page of a tab. Visiting marks the tab selected and
     /// remembers the location, so selecting the tab later comes back here.
-    ///
-    /// The steps before and after the content's own are functions of their own, never
-    /// inlined: in this async function their values would take room in its frame, which
-    /// the task allocates whole for every page rendered.
     nonisolated(nonsending) func tabPage(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) async throws
@@ -85,7 +81,6 @@ extension TabServerResponder {
     }
 
     /// The page cache asked, the tab and location checked, the content's context made.
-    @inline(never)
     private func pageToRender(
         _ tabID: String, location: String, request: HTTPRequest, context: RequestContext
     ) throws -> PageStart {
@@ -116,7 +111,6 @@ extension TabServerResponder {
 
     /// A tab page once its content is known: the visit recorded in the session (the tab
     /// selected, its location remembered), the page rendered, or answered from the cache.
-    @inline(never)
     private func shownPage(
         _ page: TabPage, of tab: Tab, localized: Tab, location: String, language: Language,
         state: inout RequestState
