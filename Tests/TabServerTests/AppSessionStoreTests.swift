@@ -29,6 +29,15 @@ struct AppSessionStoreTests {
         return app
     }
 
+    /// Where `/` sends `visitor` (their cookies) on a new instance serving from `folder`.
+    static func home(of visitor: TestClient, servedFrom folder: String) async throws -> String? {
+        let server = try Self.app(folder: folder).start()
+        defer { server.shutdown() }
+        let returning = TestClient(port: server.port)
+        returning.cookies = visitor.cookies
+        return await returning.get("/").location
+    }
+
     @Test("--sessions folder:PATH opens the app's store; taps are kept there, and a new instance finds them")
     func servesFromTheFolder() async throws {
         let folder = TestFixtures.temporaryDirectory("app-store") + "/sessions"
@@ -45,12 +54,7 @@ struct AppSessionStoreTests {
         server.shutdown()
 
         // A new instance on the same folder: the visitor's choice is there.
-        let second = try Self.app(folder: folder)
-        let restarted = try second.start()
-        defer { restarted.shutdown() }
-        let returning = TestClient(port: restarted.port)
-        returning.cookies = visitor.cookies
-        #expect(await returning.get("/").location == "/tabs/movies")
+        #expect(try await Self.home(of: visitor, servedFrom: folder) == "/tabs/movies")
     }
 
     @Test("an app's store that backs itself up answers POST /admin/backup for the operator's token")
@@ -74,12 +78,7 @@ struct AppSessionStoreTests {
         #expect(copied.count == 1 && copied.allSatisfy { $0.hasSuffix(".session") }, "\(copied)")
 
         // The copy is a store: a new instance on it finds the visitor's tab.
-        let restored = try Self.app(folder: destination)
-        let restarted = try restored.start()
-        defer { restarted.shutdown() }
-        let returning = TestClient(port: restarted.port)
-        returning.cookies = visitor.cookies
-        #expect(await returning.get("/").location == "/tabs/music")
+        #expect(try await Self.home(of: visitor, servedFrom: destination) == "/tabs/music")
     }
 
     @Test("a scheme no opener is registered for stops start-up, naming it and what the app opens")
