@@ -17,7 +17,14 @@ struct SessionStoreConformanceTests {
         var testDescription: String { rawValue }
     }
 
-    static let lifetime = SessionLifetime(idle: 100, absolute: 1_000)
+    /// The lifetimes the cases count with, in the caller's seconds (`now`). Redis also
+    /// gives each key the idle lifetime as its TTL in real seconds (a tenth of it on
+    /// probation): its lifetimes are long enough that no stall of a loaded machine
+    /// between two calls lets a key expire under a case.
+    static func lifetime(_ kind: Kind) -> SessionLifetime {
+        kind == .redis
+            ? SessionLifetime(idle: 100_000, absolute: 1_000_000) : SessionLifetime(idle: 100, absolute: 1_000)
+    }
 
     /// A store of `kind`, with what must live as long as it (the Redis server).
     struct Opened {
@@ -27,21 +34,23 @@ struct SessionStoreConformanceTests {
 
     func makeStore(_ kind: Kind) throws -> Opened {
         switch kind {
-        case .memory: Opened(store: MemorySessionStore(capacity: 1_000, lifetime: Self.lifetime), server: nil)
+        case .memory: Opened(store: MemorySessionStore(capacity: 1_000, lifetime: Self.lifetime(kind)), server: nil)
         case .sqlite:
             Opened(
                 store: try SQLiteSessionStore(
-                    path: TestFixtures.temporaryDirectory("conformance") + "/sessions.sqlite", lifetime: Self.lifetime),
+                    path: TestFixtures.temporaryDirectory("conformance") + "/sessions.sqlite",
+                    lifetime: Self.lifetime(kind)),
                 server: nil)
         case .redis:
             try {
                 let server = try RedisServer()
-                return Opened(store: try RedisSessionStore(url: server.url, lifetime: Self.lifetime), server: server)
+                return Opened(
+                    store: try RedisSessionStore(url: server.url, lifetime: Self.lifetime(kind)), server: server)
             }()
         case .folder:
             Opened(
                 store: try FolderSessionStore(
-                    folder: TestFixtures.temporaryDirectory("conformance") + "/sessions", lifetime: Self.lifetime),
+                    folder: TestFixtures.temporaryDirectory("conformance") + "/sessions", lifetime: Self.lifetime(kind)),
                 server: nil)
         }
     }
@@ -121,16 +130,20 @@ struct SessionStoreConformanceTests {
         let opened = try makeStore(kind)
         let store = opened.store
         defer { withExtendedLifetime(opened) {} }
-        let old = Session.new(now: 1_000)
-        let fresh = Session.new(now: 1_150)
+        // Times in units of the idle lifetime: the old session is idle for two of them at
+        // the end, the fresh one for half of one.
+        let idle = Self.lifetime(kind).idle
+        let (start, end) = (Int64(1_000_000), Int64(1_000_000) + 2 * idle)
+        let old = Session.new(now: start)
+        let fresh = Session.new(now: end - idle / 2)
         try await store.insert(old)
         try await store.insert(fresh)
-        #expect(try await store.load(old.id, now: 1_050) != nil, "within its idle time")
+        #expect(try await store.load(old.id, now: start + idle / 2) != nil, "within its idle time")
         // Redis expires its keys itself (the idle lifetime is each key's TTL): its sweep
         // has nothing to remove.
-        #expect(try await store.sweep(now: 1_200) == (kind == .redis ? 0 : 1), "idle for at least 150 s, over its 100")
-        #expect(try await store.load(old.id, now: 1_200) == nil)
-        #expect(try await store.load(fresh.id, now: 1_200) != nil, "the fresh one stays")
-        #expect(try await store.sweep(now: 1_200) == 0, "nothing left to sweep")
+        #expect(try await store.sweep(now: end) == (kind == .redis ? 0 : 1), "idle for 1.5 idle lifetimes")
+        #expect(try await store.load(old.id, now: end) == nil)
+        #expect(try await store.load(fresh.id, now: end) != nil, "the fresh one stays")
+        #expect(try await store.sweep(now: end) == 0, "nothing left to sweep")
     }
 }
