@@ -300,7 +300,7 @@ def test_the_worker_updates_after_an_asset_change(seven_tabs_file):
             names = [n for n in _caches(browser)["names"] if n.startswith("tabserver-shell-")]
             return names if names and not set(names) & set(old) else None
 
-        browser.wait(updated, "the new worker replaced the old shell", timeout=15)
+        browser.wait(updated, "the new worker replaced the old shell", timeout=60)
         worker = _controlled(browser)
         assert not worker["waiting"], "an old worker is stuck in control"
         # The new worker serves the new stylesheet from its shell.
