@@ -14,10 +14,9 @@ import TabServerHTTP1
 /// Its stored properties skip the runtime's exclusivity check (`@exclusivity(unchecked)`):
 /// one thread touches them, and none is reached again while a change to it is under way
 /// (the state machine, the buffer and the record hold no reference back). The check
-/// would run in every access the loop makes per request, on the hottest path there is:
-/// with the loop's, the request's and the JSON encoder's properties checked, a cached
-/// page counts about 10 % more instructions and a POST select about 4 % more
-/// (`bench/instructions.py`).
+/// would run in every access the loop makes per request, on the hottest path there is,
+/// and a cached page would pay for it in every one (`bench/instructions.py` tells how
+/// much).
 final class Connection {
     enum Phase {
         /// Between requests; the idle timeout runs from `since`.

@@ -18,11 +18,15 @@ struct SQLiteInterruptTests {
     static let endless =
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c"
 
+    /// A new database in a folder named after `name`, a pool of `lanes`, a new `Run`.
+    static func setUp(_ name: String, lanes: Int) throws -> (SharedSQLiteDatabase, BlockingPool, Run) {
+        let db = try SharedSQLiteDatabase(path: TestFixtures.temporaryDirectory(name) + "/app.sqlite")
+        return (db, BlockingPool(lanes: lanes, capacity: 4), Run())
+    }
+
     @Test("a query counting to a billion stops with SQLITE_INTERRUPT once its task is cancelled; the connection lives")
     func cancelledQuery() async throws {
-        let db = try SharedSQLiteDatabase(path: TestFixtures.temporaryDirectory("interrupt") + "/app.sqlite")
-        let pool = BlockingPool(lanes: 1, capacity: 4)
-        let run = Run()
+        let (db, pool, run) = try Self.setUp("interrupt", lanes: 1)
         let task = Task {
             try await db.interruptible { scope in
                 try await pool.runCancellable {
@@ -69,9 +73,7 @@ struct SQLiteInterruptTests {
 
     @Test("a cancelled operation waiting for the connection interrupts nobody else's statement")
     func othersUntouched() async throws {
-        let db = try SharedSQLiteDatabase(path: TestFixtures.temporaryDirectory("interrupt-others") + "/app.sqlite")
-        let pool = BlockingPool(lanes: 2, capacity: 4)
-        let run = Run()
+        let (db, pool, run) = try Self.setUp("interrupt-others", lanes: 2)
         // Another caller's query, not of the scope, holding the connection a while.
         let other = Task {
             try await pool.run(key: 0) { () throws -> String in
