@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// A session store that writes a consistent copy of itself while it keeps serving: the
-/// server then answers `POST /admin/backup` (and so `tabserver backup DEST`) for it. The
-/// SQLite store adopts it; a store whose data lives elsewhere (Redis) has its own
-/// backups and does not.
+/// server then answers `POST /admin/backup` for it (`tabserver backup DEST` asks that of
+/// a SQLite store). The SQLite store adopts it; a store whose data lives elsewhere
+/// (Redis) has its own backups and does not.
 public protocol BackingUpSessionStore: SessionStore {
     /// The store's file; the operator's token is written beside it (`<path>.admin-token`).
     var path: String { get }

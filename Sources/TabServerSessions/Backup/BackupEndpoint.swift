@@ -19,7 +19,8 @@ import TabServerThreads
 /// Only for a direct peer on loopback (not a request a proxy relayed: it carries
 /// `Forwarded` or `X-Forwarded-For`) that shows the token the server wrote at start to
 /// `<store file>.admin-token` (mode 0600) as `Authorization: Bearer <token>`: whoever
-/// may read the data folder may back it up. `tabserver backup DEST` does all this.
+/// may read the data folder may back it up. `tabserver backup DEST` does all this for a
+/// SQLite store.
 package final class BackupEndpoint: Sendable {
     /// Where it answers (at the root, whatever the base path).
     package static let path = "/admin/backup"
